@@ -1,0 +1,119 @@
+//! The allocation report (see `docs/format.md`).
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AllocReport {
+    pub topology: TopologyInfo,
+    pub workload: &'static str,
+    pub fallback: &'static str,
+    pub runs: Vec<RunReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopologyInfo {
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arities: Option<Vec<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level_sizes: Option<Vec<usize>>,
+    pub cores_per_node: usize,
+    pub nodes: usize,
+    pub routers: usize,
+    pub links: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunReport {
+    pub policy: &'static str,
+    pub label: &'static str,
+    pub jobs: Vec<JobReport>,
+    pub summary: Summary,
+    pub frames: Vec<Frame>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobReport {
+    pub id: usize,
+    pub name: String,
+    pub tasks: u64,
+    pub nodes: usize,
+    pub node_ranges: Vec<[u32; 2]>,
+    pub placed: bool,
+    pub fallback: Option<&'static str>,
+    pub owned_idle: usize,
+    pub diameter: usize,
+    pub mean_hops: f64,
+    pub closed: bool,
+    pub routers: usize,
+    pub links: usize,
+    pub shared_routers: Vec<u32>,
+    pub shared_links: Vec<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arrival: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounded_slowdown: Option<Option<f64>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub placed: usize,
+    pub unplaced: usize,
+    pub decisions: u64,
+    pub utilization: f64,
+    pub fragmentation: Option<f64>,
+    pub contended_jobs: usize,
+    pub shared_routers: usize,
+    pub shared_links: usize,
+    pub mean_diameter: f64,
+    pub mean_hops: f64,
+    pub owned_idle: usize,
+    pub closed_jobs: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub makespan: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_wait: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_wait: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_bounded_slowdown: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragmentation_blocks: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    pub time: f64,
+    pub running: Vec<u32>,
+    pub busy_nodes: usize,
+    pub contended_routers: Vec<u32>,
+    pub contended_links: Vec<u32>,
+}
+
+/// Ascending ids as `[first, count]` runs.
+pub fn ranges(sorted: &[u32]) -> Vec<[u32; 2]> {
+    let mut out: Vec<[u32; 2]> = Vec::new();
+    for &v in sorted {
+        match out.last_mut() {
+            Some(r) if r[0] + r[1] == v => r[1] += 1,
+            _ => out.push([v, 1]),
+        }
+    }
+    out
+}

@@ -1,0 +1,386 @@
+//! The allocation engine's scenario fields, their limits and their form controls.
+//! Format reference: `docs/format.md`.
+
+use crate::error::{check_number, check_range, Result, ScenarioError};
+use crate::params::Param;
+use crate::topology::{Mesh, Topology, Tree};
+use serde::Deserialize;
+use serde_json::json;
+
+/// Most compute nodes a system may have (a 512 x 512 mesh).
+pub const MAX_NODES: usize = 262_144;
+/// Most jobs in a workload.
+pub const MAX_JOBS: usize = 100_000;
+/// Most policies compared in one scenario.
+pub const MAX_POLICIES: usize = 6;
+/// Most snapshots for the time slider.
+pub const MAX_FRAMES: usize = 1000;
+/// Upper bound on `nodes x jobs`, the work a run may do, so no scenario freezes a tab.
+pub const MAX_WORK: u64 = 10_000_000_000;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AllocScenario {
+    pub system: SystemSpec,
+    #[serde(default = "default_policies")]
+    pub policies: Vec<PolicyId>,
+    #[serde(default)]
+    pub fallback: Fallback,
+    pub workload: WorkloadSpec,
+    #[serde(default = "default_frames")]
+    pub frames: usize,
+    #[serde(default = "default_slowdown_bound")]
+    pub slowdown_bound: f64,
+}
+
+fn default_policies() -> Vec<PolicyId> {
+    vec![PolicyId::Sequential, PolicyId::ClosedMinBest]
+}
+fn default_frames() -> usize {
+    120
+}
+fn default_slowdown_bound() -> f64 {
+    10.0
+}
+
+/// The machine. Flat rather than tagged so that every error keeps its exact JSON path.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SystemSpec {
+    pub kind: SystemKind,
+    pub width: Option<usize>,
+    pub height: Option<usize>,
+    pub arities: Option<Vec<usize>>,
+    pub arity: Option<usize>,
+    pub levels: Option<usize>,
+    #[serde(default = "one")]
+    pub cores_per_node: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SystemKind {
+    Mesh,
+    Tree,
+}
+
+/// Allocation policies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyId {
+    Sequential,
+    ClosedMinPaper,
+    ClosedMinBest,
+    /// Same choices as `closed-min-best`, found by rescanning every origin: the benchmark baseline.
+    ClosedMinNaive,
+    Hilbert,
+    Random,
+}
+
+impl PolicyId {
+    pub fn id(self) -> &'static str {
+        match self {
+            PolicyId::Sequential => "sequential",
+            PolicyId::ClosedMinPaper => "closed-min-paper",
+            PolicyId::ClosedMinBest => "closed-min-best",
+            PolicyId::ClosedMinNaive => "closed-min-naive",
+            PolicyId::Hilbert => "hilbert",
+            PolicyId::Random => "random",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            PolicyId::Sequential => "Sequential",
+            PolicyId::ClosedMinPaper => "Closed-min (paper)",
+            PolicyId::ClosedMinBest => "Closed-min (best)",
+            PolicyId::ClosedMinNaive => "Closed-min (naive rescan)",
+            PolicyId::Hilbert => "Hilbert window",
+            PolicyId::Random => "Random",
+        }
+    }
+    /// Whether the policy looks for closed regions (and so uses the fallback).
+    pub fn is_closed(self) -> bool {
+        matches!(self, PolicyId::ClosedMinPaper | PolicyId::ClosedMinBest | PolicyId::ClosedMinNaive)
+    }
+}
+
+/// What a closed-min policy does when no closed minimum-diameter region is free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fallback {
+    /// Any free nodes with the smallest diameter; contention may appear and is reported.
+    RelaxClosed,
+    /// A larger free closed region (more nodes, larger diameter).
+    RelaxMinimal,
+    /// Queue until jobs leave (streams); a set reports the job as not placed.
+    #[default]
+    Wait,
+}
+
+impl Fallback {
+    pub fn id(self) -> &'static str {
+        match self {
+            Fallback::RelaxClosed => "relax-closed",
+            Fallback::RelaxMinimal => "relax-minimal",
+            Fallback::Wait => "wait",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WorkloadSpec {
+    pub kind: WorkloadKind,
+    #[serde(default)]
+    pub jobs: Vec<JobSpec>,
+    #[serde(default)]
+    pub backfill: Backfill,
+    // generated streams
+    pub count: Option<usize>,
+    pub min_tasks: Option<u64>,
+    pub max_tasks: Option<u64>,
+    pub size_distribution: Option<SizeDistribution>,
+    pub mean_interarrival: Option<f64>,
+    pub mean_duration: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum WorkloadKind {
+    Set,
+    Stream,
+    Generated,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum Backfill {
+    #[default]
+    None,
+    Easy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum SizeDistribution {
+    #[default]
+    Uniform,
+    LogUniform,
+    PowersOfTwo,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JobSpec {
+    #[serde(default)]
+    pub name: String,
+    pub tasks: u64,
+    #[serde(default)]
+    pub comm: Comm,
+    pub arrival: Option<f64>,
+    pub duration: Option<f64>,
+    pub walltime: Option<f64>,
+}
+
+/// The traffic that counts for contention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum Comm {
+    /// Every pair of the job's nodes (all-to-all: IS, FT).
+    #[default]
+    All,
+    /// Ranks `i <-> i+1` and the reduction tree `i <-> (i-1)/2` (CG, MG, LU, BT, SP).
+    Neighbor,
+    /// No communication (EP).
+    None,
+}
+
+impl SystemSpec {
+    /// Builds the topology, checking every field against the system kind and the limits.
+    pub fn build(&self) -> Result<Topology> {
+        check_range("system.coresPerNode", self.cores_per_node, 1, 1024)?;
+        match self.kind {
+            SystemKind::Mesh => {
+                for (f, present) in [("arities", self.arities.is_some()), ("arity", self.arity.is_some()), ("levels", self.levels.is_some())] {
+                    if present {
+                        return Err(ScenarioError::at(format!("system.{f}"), "is a tree field; a mesh has width and height"));
+                    }
+                }
+                let w = self.width.ok_or_else(|| ScenarioError::at("system.width", "missing: a mesh needs width and height"))?;
+                let h = self.height.ok_or_else(|| ScenarioError::at("system.height", "missing: a mesh needs width and height"))?;
+                check_range("system.width", w, 1, 512)?;
+                check_range("system.height", h, 1, 512)?;
+                Ok(Topology::Mesh(Mesh::new(w, h)))
+            }
+            SystemKind::Tree => {
+                for (f, present) in [("width", self.width.is_some()), ("height", self.height.is_some())] {
+                    if present {
+                        return Err(ScenarioError::at(format!("system.{f}"), "is a mesh field; a tree has arities (or arity and levels)"));
+                    }
+                }
+                let arities = match (&self.arities, self.arity, self.levels) {
+                    (Some(a), None, None) => a.clone(),
+                    (None, Some(k), Some(l)) => {
+                        check_range("system.arity", k, 2, 1024)?;
+                        check_range("system.levels", l, 1, 8)?;
+                        vec![k; l]
+                    }
+                    (Some(_), _, _) => {
+                        return Err(ScenarioError::at("system.arity", "give either arities or arity and levels, not both"))
+                    }
+                    (None, None, _) => return Err(ScenarioError::at("system.arities", "missing: a tree needs arities, e.g. [2, 2, 8]")),
+                    (None, Some(_), None) => return Err(ScenarioError::at("system.levels", "missing: arity needs levels")),
+                };
+                check_range("system.arities.length", arities.len(), 1, 8).map_err(|e| ScenarioError::at("system.arities", e.message))?;
+                let mut nodes: usize = 1;
+                for (i, &a) in arities.iter().enumerate() {
+                    check_range(&format!("system.arities[{i}]"), a, 2, 1024)?;
+                    nodes = nodes.saturating_mul(a);
+                }
+                if nodes > MAX_NODES {
+                    return Err(ScenarioError::at("system.arities", format!("the tree has {nodes} nodes; the limit is {MAX_NODES}")));
+                }
+                Ok(Topology::Tree(Tree::new(&arities)))
+            }
+        }
+    }
+}
+
+/// A job after validation, in logical time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub name: String,
+    pub tasks: u64,
+    /// `ceil(tasks / coresPerNode)`.
+    pub nodes: usize,
+    pub comm: Comm,
+    pub arrival: f64,
+    pub duration: f64,
+    pub walltime: f64,
+}
+
+/// Checks the whole scenario before any work starts.
+pub fn validate(s: &AllocScenario) -> Result<()> {
+    let topo = s.system.build()?;
+    if s.policies.is_empty() || s.policies.len() > MAX_POLICIES {
+        return Err(ScenarioError::at("policies", format!("give 1 to {MAX_POLICIES} policies, got {}", s.policies.len())));
+    }
+    check_range("frames", s.frames, 0, MAX_FRAMES)?;
+    check_number("slowdownBound", s.slowdown_bound, 1e-9, 1e12)?;
+    let w = &s.workload;
+    let stream_only = [("count", w.count.is_some()), ("minTasks", w.min_tasks.is_some()), ("maxTasks", w.max_tasks.is_some()),
+        ("sizeDistribution", w.size_distribution.is_some()), ("meanInterarrival", w.mean_interarrival.is_some()),
+        ("meanDuration", w.mean_duration.is_some())];
+    let count = match w.kind {
+        WorkloadKind::Set | WorkloadKind::Stream => {
+            if let Some((f, _)) = stream_only.iter().find(|(_, p)| *p) {
+                return Err(ScenarioError::at(format!("workload.{f}"), "is a field of generated workloads (kind \"generated\")"));
+            }
+            if w.kind == WorkloadKind::Set && w.backfill != Backfill::None {
+                return Err(ScenarioError::at("workload.backfill", "applies to streams only"));
+            }
+            if w.jobs.is_empty() {
+                return Err(ScenarioError::at("workload.jobs", "give at least one job"));
+            }
+            w.jobs.len()
+        }
+        WorkloadKind::Generated => {
+            if !w.jobs.is_empty() {
+                return Err(ScenarioError::at("workload.jobs", "a generated workload makes its own jobs; use kind \"stream\" to list them"));
+            }
+            let count = w.count.ok_or_else(|| ScenarioError::at("workload.count", "missing: how many jobs to generate"))?;
+            check_range("workload.count", count, 1, MAX_JOBS)?;
+            let lo = w.min_tasks.unwrap_or(1);
+            let hi = w.max_tasks.unwrap_or(64);
+            check_range("workload.minTasks", lo, 1, 1 << 30)?;
+            check_range("workload.maxTasks", hi, lo, 1 << 30)?;
+            check_number("workload.meanInterarrival", w.mean_interarrival.unwrap_or(10.0), 0.0, 1e12)?;
+            check_number("workload.meanDuration", w.mean_duration.unwrap_or(100.0), 1e-6, 1e12)?;
+            count
+        }
+    };
+    if count > MAX_JOBS {
+        return Err(ScenarioError::at("workload.jobs", format!("{count} jobs; the limit is {MAX_JOBS}")));
+    }
+    let work = (topo.nodes() as u64) * (count as u64) * (s.policies.len() as u64);
+    if work > MAX_WORK {
+        return Err(ScenarioError::at(
+            "workload",
+            format!("nodes x jobs x policies = {work} is over the limit of {MAX_WORK}; use a smaller machine or fewer jobs"),
+        ));
+    }
+    for (i, j) in w.jobs.iter().enumerate() {
+        let p = format!("workload.jobs[{i}]");
+        check_range(&format!("{p}.tasks"), j.tasks, 1, 1 << 30)?;
+        if j.name.chars().count() > 100 {
+            return Err(ScenarioError::at(format!("{p}.name"), "at most 100 characters"));
+        }
+        match w.kind {
+            WorkloadKind::Set => {
+                for (f, v) in [("arrival", j.arrival), ("duration", j.duration), ("walltime", j.walltime)] {
+                    if v.is_some() {
+                        return Err(ScenarioError::at(format!("{p}.{f}"), "a set has no times; use kind \"stream\""));
+                    }
+                }
+            }
+            _ => {
+                let a = j.arrival.ok_or_else(|| ScenarioError::at(format!("{p}.arrival"), "missing: a stream job needs arrival and duration (s)"))?;
+                let d = j.duration.ok_or_else(|| ScenarioError::at(format!("{p}.duration"), "missing: a stream job needs arrival and duration (s)"))?;
+                check_number(&format!("{p}.arrival"), a, 0.0, 1e12)?;
+                check_number(&format!("{p}.duration"), d, 1e-9, 1e12)?;
+                if let Some(wt) = j.walltime {
+                    check_number(&format!("{p}.walltime"), wt, d, 1e12)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The form controls of the allocation engine.
+pub fn params() -> Vec<Param> {
+    let policies: &[(&str, &str)] = &[
+        ("sequential", "Sequential"),
+        ("closed-min-paper", "Closed-min (paper)"),
+        ("closed-min-best", "Closed-min (best)"),
+        ("hilbert", "Hilbert window"),
+        ("random", "Random"),
+        ("closed-min-naive", "Closed-min (naive rescan, benchmark baseline)"),
+    ];
+    vec![
+        Param::new("system.kind", "System", "enum", json!("mesh")).options(&[("mesh", "2D mesh (XY routing)"), ("tree", "Tree (up/down routing)")]),
+        Param::new("system.width", "Mesh width k1", "int", json!(null)).range(1.0, 512.0).unit("nodes").show_if("system.kind", "mesh"),
+        Param::new("system.height", "Mesh height k2", "int", json!(null)).range(1.0, 512.0).unit("nodes").show_if("system.kind", "mesh"),
+        Param::new("system.arities", "Tree arities (root first)", "string", json!(null))
+            .help("one arity per level, e.g. [2, 2, 8]: root -> 2 -> 2 -> 8 nodes")
+            .show_if("system.kind", "tree"),
+        Param::new("system.coresPerNode", "Cores per node", "int", json!(1)).range(1.0, 1024.0),
+        Param::new("policies", "Policies (side by side)", "multi", json!(["sequential", "closed-min-best"])).options(policies),
+        Param::new("fallback", "When no closed region fits", "enum", json!("wait")).options(&[
+            ("wait", "Wait (queue)"),
+            ("relax-closed", "Relax closedness"),
+            ("relax-minimal", "Relax minimality"),
+        ]),
+        Param::new("workload.kind", "Workload", "enum", json!(null)).options(&[
+            ("set", "Job set (placed in order)"),
+            ("stream", "Job stream (arrivals, durations)"),
+            ("generated", "Generated stream (seeded)"),
+        ]),
+        Param::new("workload.backfill", "Backfilling", "enum", json!("none")).options(&[("none", "FCFS"), ("easy", "EASY backfilling")]),
+        Param::new("workload.count", "Jobs to generate", "int", json!(null)).range(1.0, MAX_JOBS as f64).show_if("workload.kind", "generated"),
+        Param::new("workload.minTasks", "Smallest job", "int", json!(1)).range(1.0, 1e9).unit("tasks").show_if("workload.kind", "generated"),
+        Param::new("workload.maxTasks", "Largest job", "int", json!(64)).range(1.0, 1e9).unit("tasks").show_if("workload.kind", "generated"),
+        Param::new("workload.sizeDistribution", "Job sizes", "enum", json!("uniform"))
+            .options(&[("uniform", "Uniform"), ("logUniform", "Log-uniform"), ("powersOfTwo", "Powers of two")])
+            .show_if("workload.kind", "generated"),
+        Param::new("workload.meanInterarrival", "Mean inter-arrival", "number", json!(10.0)).range(0.0, 1e12).unit("s").show_if("workload.kind", "generated"),
+        Param::new("workload.meanDuration", "Mean duration", "number", json!(100.0)).range(1e-6, 1e12).unit("s").show_if("workload.kind", "generated"),
+        Param::new("frames", "Time-slider snapshots", "int", json!(120)).range(0.0, MAX_FRAMES as f64),
+        Param::new("slowdownBound", "Bounded-slowdown τ", "number", json!(10.0)).range(1e-9, 1e12).unit("s"),
+        Param::new("seed", "Seed", "int", json!(1)).range(0.0, 4294967295.0),
+    ]
+}

@@ -1,0 +1,45 @@
+//! The dispatcher: scenario text in, report JSON out. The CLI and the wasm boundary both call
+//! these functions and nothing else, so one scenario gives byte-identical reports in both.
+
+use crate::engines::{engine_ids, ENGINES};
+use crate::error::Result;
+use crate::progress::Progress;
+use crate::scenario::parse_envelope;
+use serde::Serialize;
+
+/// Runs a scenario and returns the report as compact JSON.
+///
+/// # Errors
+/// Malformed JSON, unknown fields, wrong types, impossible values and sizes over the limits, each
+/// as a [`crate::ScenarioError`] naming the JSON path.
+pub fn run(text: &str, progress: &mut dyn Progress) -> Result<String> {
+    let env = parse_envelope(text, &engine_ids())?;
+    let entry = ENGINES.iter().find(|e| e.id == env.meta.engine).expect("engine checked by parser");
+    (entry.run)(env, progress)
+}
+
+/// Parses and validates a scenario without running it.
+pub fn check(text: &str) -> Result<()> {
+    let env = parse_envelope(text, &engine_ids())?;
+    let entry = ENGINES.iter().find(|e| e.id == env.meta.engine).expect("engine checked by parser");
+    (entry.check)(env)
+}
+
+#[derive(Serialize)]
+struct EngineInfo {
+    id: &'static str,
+    title: &'static str,
+    params: Vec<crate::params::Param>,
+}
+
+/// Every engine with its parameter table, as JSON for the page.
+pub fn engines_json() -> String {
+    let list: Vec<EngineInfo> =
+        ENGINES.iter().map(|e| EngineInfo { id: e.id, title: e.title, params: (e.params)() }).collect();
+    serde_json::to_string(&list).expect("engine table serializes")
+}
+
+/// The crate version.
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}

@@ -1,0 +1,68 @@
+//! The engine registry: the one list of engines the dispatcher knows.
+//!
+//! Adding an engine: write its module folder with a type implementing [`Engine`], add one line
+//! to [`ENGINES`], add its examples to `playground-examples/` and its drawing to
+//! `www/engines/`. The parser, dispatcher, wasm boundary, worker protocol, link format and test
+//! harness need no change.
+
+use crate::error::Result;
+use crate::params::Param;
+use crate::progress::Progress;
+use crate::scenario::{parse_engine_fields, Envelope, Meta, ReportEnvelope};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What an engine provides.
+pub trait Engine {
+    /// Id used in `"engine": ...`.
+    const ID: &'static str;
+    /// Title shown in the page.
+    const TITLE: &'static str;
+    /// The engine's typed scenario fields (camelCase, unknown fields denied).
+    type Scenario: DeserializeOwned;
+    /// The engine's report.
+    type Report: Serialize;
+    /// Form controls for the page.
+    fn params() -> Vec<Param>;
+    /// Checks values and size limits; runs before any work starts.
+    fn validate(scenario: &Self::Scenario) -> Result<()>;
+    /// Runs the scenario. Pure: no I/O, no clock; every random choice from `meta.seed`.
+    fn run(scenario: &Self::Scenario, meta: &Meta, progress: &mut dyn Progress) -> Self::Report;
+}
+
+/// An engine, type-erased for the registry.
+pub struct EngineEntry {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub params: fn() -> Vec<Param>,
+    /// Parses, validates and runs; returns the report JSON.
+    pub run: fn(Envelope, &mut dyn Progress) -> Result<String>,
+    /// Parses and validates only.
+    pub check: fn(Envelope) -> Result<()>,
+}
+
+fn run_entry<E: Engine>(env: Envelope, progress: &mut dyn Progress) -> Result<String> {
+    let scenario: E::Scenario = parse_engine_fields(env.fields)?;
+    E::validate(&scenario)?;
+    let report = E::run(&scenario, &env.meta, progress);
+    let doc = ReportEnvelope { version: 1, engine: E::ID, name: &env.meta.name, seed: env.meta.seed, report: &report };
+    Ok(serde_json::to_string(&doc).expect("reports serialize"))
+}
+
+fn check_entry<E: Engine>(env: Envelope) -> Result<()> {
+    let scenario: E::Scenario = parse_engine_fields(env.fields)?;
+    E::validate(&scenario)
+}
+
+/// Builds the registry entry of an engine.
+pub const fn entry<E: Engine>() -> EngineEntry {
+    EngineEntry { id: E::ID, title: E::TITLE, params: E::params, run: run_entry::<E>, check: check_entry::<E> }
+}
+
+/// Every engine, in the order the page lists them.
+pub const ENGINES: &[EngineEntry] = &[entry::<crate::alloc::Allocation>()];
+
+/// Ids of all engines.
+pub fn engine_ids() -> Vec<&'static str> {
+    ENGINES.iter().map(|e| e.id).collect()
+}

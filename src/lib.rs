@@ -1,0 +1,25 @@
+//! placelab: a laboratory for placing parallel jobs on parallel machines.
+//!
+//! The pipeline, the same natively and in the browser:
+//! 1. [`scenario`]: one parser turns scenario text into the envelope and the engine's typed
+//!    fields, or a [`ScenarioError`] naming the JSON path ([`error`] is the one error funnel).
+//! 2. [`engines`]: the registry; each engine validates its scenario and size limits.
+//! 3. [`api`]: the dispatcher, scenario text in, report JSON out; used by the CLI
+//!    (`src/bin/placelab.rs`) and the wasm boundary (`src/wasm.rs`) alike.
+//! 4. The engines, pure (no I/O, no clock, seeded randomness):
+//!    - [`alloc`]: multi-job allocation by closed minimum graph partitioning on meshes and trees.
+//! 5. [`topology`]: machines, node numbering and routes, shared by the engines.
+
+pub mod alloc;
+pub mod api;
+pub mod engines;
+pub mod error;
+pub mod params;
+pub mod progress;
+pub mod scenario;
+pub mod topology;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::ScenarioError;

@@ -1,0 +1,89 @@
+//! Parameter tables: each engine describes its scenario fields once, and the page generates its
+//! form controls from that table (`engines()` in the wasm boundary). The engine's parser is the
+//! authority on values; tests check that the defaults here match what the parser fills in.
+
+use serde::Serialize;
+
+/// One form control.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Param {
+    /// Dotted path of the field inside the scenario, e.g. `system.width`.
+    pub path: &'static str,
+    pub label: &'static str,
+    /// `int`, `number`, `enum`, `bool`, `multi` (several of `options`), `string`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<f64>,
+    pub default: serde_json::Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<Choice>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub unit: &'static str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub help: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub show_if: Option<ShowIf>,
+}
+
+/// One option of an `enum` or `multi` control.
+#[derive(Debug, Clone, Serialize)]
+pub struct Choice {
+    pub value: &'static str,
+    pub label: &'static str,
+}
+
+/// Show a control only when another field has a given value.
+#[derive(Debug, Clone, Serialize)]
+pub struct ShowIf {
+    pub path: &'static str,
+    pub equals: &'static str,
+}
+
+impl Param {
+    /// A control with no bounds, options or condition; chain the setters below.
+    pub fn new(path: &'static str, label: &'static str, kind: &'static str, default: serde_json::Value) -> Self {
+        Param {
+            path,
+            label,
+            kind,
+            min: None,
+            max: None,
+            step: None,
+            default,
+            options: Vec::new(),
+            unit: "",
+            help: "",
+            show_if: None,
+        }
+    }
+    pub fn range(mut self, min: f64, max: f64) -> Self {
+        self.min = Some(min);
+        self.max = Some(max);
+        self
+    }
+    pub fn step(mut self, step: f64) -> Self {
+        self.step = Some(step);
+        self
+    }
+    pub fn options(mut self, opts: &[(&'static str, &'static str)]) -> Self {
+        self.options = opts.iter().map(|&(value, label)| Choice { value, label }).collect();
+        self
+    }
+    pub fn unit(mut self, unit: &'static str) -> Self {
+        self.unit = unit;
+        self
+    }
+    pub fn help(mut self, help: &'static str) -> Self {
+        self.help = help;
+        self
+    }
+    pub fn show_if(mut self, path: &'static str, equals: &'static str) -> Self {
+        self.show_if = Some(ShowIf { path, equals });
+        self
+    }
+}

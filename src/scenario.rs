@@ -1,0 +1,180 @@
+//! The one scenario parser, used natively and in wasm alike.
+//!
+//! A scenario is `{"version": 1, "engine": "...", "name", "description", "seed", ...engine fields}`.
+//! [`parse_envelope`] checks the size limit, the JSON syntax and the envelope, and hands the rest of
+//! the object to the engine's own typed parser ([`parse_engine_fields`]), which reports the JSON
+//! path of any unknown field, wrong type or impossible value.
+
+use crate::error::{Result, ScenarioError};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Largest scenario text accepted (bytes). Links and pasted JSON above this are refused at once.
+pub const MAX_SCENARIO_BYTES: usize = 4 * 1024 * 1024;
+/// The only format version so far. Old versions keep their parser forever once a new one exists.
+pub const FORMAT_VERSION: u64 = 1;
+const MAX_NAME_CHARS: usize = 200;
+const MAX_DESCRIPTION_CHARS: usize = 4000;
+
+/// The fields every scenario has, whatever its engine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Meta {
+    pub engine: String,
+    pub name: String,
+    pub description: String,
+    pub seed: u64,
+}
+
+/// A scenario split into its envelope and the engine's own fields (still as JSON).
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    pub meta: Meta,
+    pub fields: Map<String, Value>,
+}
+
+/// Parses the envelope: size limit, JSON syntax, `version`, `engine`, `name`, `description`, `seed`.
+///
+/// # Errors
+/// A [`ScenarioError`] naming the path of the first problem found.
+pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
+    if text.len() > MAX_SCENARIO_BYTES {
+        return Err(ScenarioError::at(
+            "",
+            format!("the scenario is {} bytes; the limit is {} bytes", text.len(), MAX_SCENARIO_BYTES),
+        ));
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ScenarioError::at("", format!("not valid JSON: {e}")))?;
+    let Value::Object(mut obj) = value else {
+        return Err(ScenarioError::at("", "a scenario must be a JSON object"));
+    };
+    let version = match obj.remove("version") {
+        None => return Err(ScenarioError::at("version", "missing; write \"version\": 1")),
+        Some(v) => v,
+    };
+    if version.as_u64() != Some(FORMAT_VERSION) {
+        return Err(ScenarioError::at(
+            "version",
+            format!("unsupported format version {version}; this build reads version {FORMAT_VERSION}"),
+        ));
+    }
+    let engine = match obj.remove("engine") {
+        None => return Err(ScenarioError::at("engine", format!("missing; one of: {}", known_engines.join(", ")))),
+        Some(Value::String(s)) => s,
+        Some(other) => return Err(ScenarioError::at("engine", format!("must be a string, got {}", kind_of(&other)))),
+    };
+    if !known_engines.contains(&engine.as_str()) {
+        return Err(ScenarioError::at(
+            "engine",
+            format!("unknown engine {:?}; one of: {}", truncate(&engine, 40), known_engines.join(", ")),
+        ));
+    }
+    let name = take_string(&mut obj, "name", MAX_NAME_CHARS)?;
+    let description = take_string(&mut obj, "description", MAX_DESCRIPTION_CHARS)?;
+    let seed = match obj.remove("seed") {
+        None => 1,
+        Some(v) => v.as_u64().ok_or_else(|| {
+            ScenarioError::at("seed", format!("must be a whole number from 0 to 2^64-1, got {}", short(&v)))
+        })?,
+    };
+    Ok(Envelope { meta: Meta { engine, name, description, seed }, fields: obj })
+}
+
+/// Deserializes the engine's fields into its typed scenario, naming the JSON path of any error.
+pub fn parse_engine_fields<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T> {
+    serde_path_to_error::deserialize::<_, T>(Value::Object(fields)).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        ScenarioError::at(path, e.into_inner().to_string())
+    })
+}
+
+fn take_string(obj: &mut Map<String, Value>, key: &str, max_chars: usize) -> Result<String> {
+    match obj.remove(key) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => {
+            if s.chars().count() > max_chars {
+                Err(ScenarioError::at(key, format!("at most {max_chars} characters")))
+            } else {
+                Ok(s)
+            }
+        }
+        Some(other) => Err(ScenarioError::at(key, format!("must be a string, got {}", kind_of(&other)))),
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn short(v: &Value) -> String {
+    truncate(&v.to_string(), 40)
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}
+
+/// The report document: the envelope's fields around the engine's report.
+#[derive(Serialize)]
+pub struct ReportEnvelope<'a, R: Serialize> {
+    pub version: u64,
+    pub engine: &'a str,
+    pub name: &'a str,
+    pub seed: u64,
+    pub report: &'a R,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const E: &[&str] = &["allocation"];
+
+    #[test]
+    fn missing_version_names_the_field() {
+        let e = parse_envelope(r#"{"engine":"allocation"}"#, E).unwrap_err();
+        assert_eq!(e.path, "$.version");
+    }
+
+    #[test]
+    fn wrong_version_and_unknown_engine_are_errors() {
+        assert_eq!(parse_envelope(r#"{"version":2,"engine":"allocation"}"#, E).unwrap_err().path, "$.version");
+        let e = parse_envelope(r#"{"version":1,"engine":"nope"}"#, E).unwrap_err();
+        assert_eq!(e.path, "$.engine");
+        assert!(e.message.contains("allocation"));
+    }
+
+    #[test]
+    fn malformed_json_and_non_objects_are_errors() {
+        assert_eq!(parse_envelope("{", E).unwrap_err().path, "$");
+        assert_eq!(parse_envelope("[1,2]", E).unwrap_err().path, "$");
+        assert!(parse_envelope(&"[".repeat(100_000), E).is_err());
+    }
+
+    #[test]
+    fn oversized_text_is_refused_before_parsing() {
+        let big = " ".repeat(MAX_SCENARIO_BYTES + 1);
+        assert!(parse_envelope(&big, E).unwrap_err().message.contains("limit"));
+    }
+
+    #[test]
+    fn envelope_defaults() {
+        let env = parse_envelope(r#"{"version":1,"engine":"allocation","x":1}"#, E).unwrap();
+        assert_eq!(env.meta.seed, 1);
+        assert_eq!(env.meta.name, "");
+        assert!(env.fields.contains_key("x"));
+        assert_eq!(parse_envelope(r#"{"version":1,"engine":"allocation","seed":-1}"#, E).unwrap_err().path, "$.seed");
+    }
+}

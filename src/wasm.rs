@@ -1,0 +1,57 @@
+//! The wasm boundary: the only file that knows about wasm-bindgen. Each export is a shim over
+//! [`crate::api`]; errors leave through one funnel as a JS `Error` whose message is the JSON
+//! `{"path": ..., "message": ...}`.
+
+use crate::progress::Progress;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Calls a JS `onProgress(done, total)` at most about every 1% of the work.
+struct JsProgress {
+    callback: Option<js_sys::Function>,
+    last_permille: u64,
+}
+
+impl Progress for JsProgress {
+    fn tick(&mut self, done: u64, total: u64) {
+        let Some(cb) = &self.callback else { return };
+        let permille = if total == 0 { 1000 } else { done.saturating_mul(1000) / total };
+        if permille >= self.last_permille + 10 || done == total {
+            self.last_permille = permille;
+            let _ = cb.call2(&JsValue::NULL, &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+        }
+    }
+}
+
+fn funnel(e: crate::ScenarioError) -> JsError {
+    JsError::new(&e.to_json())
+}
+
+/// Runs a scenario; returns the report JSON. `on_progress(done, total)` is optional.
+#[wasm_bindgen]
+pub fn run(scenario: &str, on_progress: Option<js_sys::Function>) -> Result<String, JsError> {
+    let mut p = JsProgress { callback: on_progress, last_permille: 0 };
+    crate::api::run(scenario, &mut p).map_err(funnel)
+}
+
+/// Parses and validates a scenario without running it.
+#[wasm_bindgen]
+pub fn check(scenario: &str) -> Result<(), JsError> {
+    crate::api::check(scenario).map_err(funnel)
+}
+
+/// Every engine with its parameter table (JSON).
+#[wasm_bindgen]
+pub fn engines() -> String {
+    crate::api::engines_json()
+}
+
+/// The crate version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    crate::api::version().to_string()
+}
