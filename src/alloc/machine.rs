@@ -41,6 +41,9 @@ pub struct Machine {
     pub avail: Option<Grid>,
     /// Mesh only: cells whose node is free.
     pub free_grid: Option<Grid>,
+    /// Bumped on every commit and release: a placement that failed at one version fails again
+    /// at the same version, so the scheduler need not retry it (see [`crate::alloc::policy::Placer`]).
+    pub version: u64,
 }
 
 impl Machine {
@@ -50,7 +53,7 @@ impl Machine {
             Topology::Mesh(m) => (Some(Grid::new(m.width, m.height, true)), Some(Grid::new(m.width, m.height, true))),
             Topology::Tree(_) => (None, None),
         };
-        Machine { router_load: vec![0; topo.routers()], topo, owner: vec![FREE; n], free_count: n, avail, free_grid }
+        Machine { router_load: vec![0; topo.routers()], topo, owner: vec![FREE; n], free_count: n, avail, free_grid, version: 0 }
     }
 
     #[inline]
@@ -70,6 +73,7 @@ impl Machine {
 
     /// Marks the placement's nodes as taken by `job` and its region's routers as loaded.
     pub fn commit(&mut self, job: u32, p: &Placement, region: &Footprint) {
+        self.version += 1;
         for &n in p.nodes.iter().chain(&p.owned_idle) {
             debug_assert_eq!(self.owner[n as usize], FREE, "node {n} taken twice");
             self.owner[n as usize] = job;
@@ -86,6 +90,7 @@ impl Machine {
 
     /// Undoes [`Machine::commit`].
     pub fn release(&mut self, p: &Placement, region: &Footprint) {
+        self.version += 1;
         for &n in p.nodes.iter().chain(&p.owned_idle) {
             self.owner[n as usize] = FREE;
             self.free_count += 1;

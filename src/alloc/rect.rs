@@ -108,81 +108,92 @@ fn and_shifted(dst: &mut [u64], src: &[u64], s: usize) {
     }
 }
 
-/// Per row: bit `x` set iff cells `x..x+a` of the row are all set in `g` (so `x + a <= width`).
-fn run_masks(g: &Grid, a: usize) -> Vec<u64> {
-    let words = g.words;
-    let mut out = g.bits.clone();
-    let mut cur = g.bits.clone();
-    let mut tmp = vec![0u64; words];
-    let mut shift = 0;
-    let mut k = 0;
-    let mut rem = a;
-    while rem > 0 {
-        let step = 1usize << k;
-        if rem & 1 == 1 {
-            if shift > 0 {
-                for y in 0..g.height {
-                    tmp.copy_from_slice(&cur[y * words..(y + 1) * words]);
-                    and_shifted(&mut out[y * words..(y + 1) * words], &tmp, shift);
-                }
-            } else {
-                out.copy_from_slice(&cur);
-            }
-            shift += step;
-        }
-        rem >>= 1;
-        if rem > 0 {
-            for y in 0..g.height {
-                tmp.copy_from_slice(&cur[y * words..(y + 1) * words]);
-                and_shifted(&mut cur[y * words..(y + 1) * words], &tmp, step);
-            }
-        }
-        k += 1;
+/// `row &= row >> s` in place: ascending `j` only reads words at or after `j`, not yet written.
+#[inline]
+fn and_shifted_self(row: &mut [u64], s: usize) {
+    let n = row.len();
+    let (ws, bs) = (s / 64, s % 64);
+    for j in 0..n {
+        let lo = if j + ws < n { row[j + ws] } else { 0 };
+        let v = if bs == 0 {
+            lo
+        } else {
+            let hi = if j + ws + 1 < n { row[j + ws + 1] } else { 0 };
+            (lo >> bs) | (hi << (64 - bs))
+        };
+        row[j] &= v;
     }
-    out
+}
+
+/// Per row: bit `x` set iff cells `x..x+a` of the row are all set in `g` (so `x + a <= width`).
+/// Rows with fewer than `a` set cells are skipped. Also returns whether any bit is set.
+fn run_masks(g: &Grid, a: usize) -> (Vec<u64>, bool) {
+    let words = g.words;
+    let mut out = vec![0u64; g.bits.len()];
+    let mut cur = vec![0u64; words];
+    let mut any = false;
+    for y in 0..g.height {
+        let row = g.row(y);
+        if (row.iter().map(|w| w.count_ones()).sum::<u32>() as usize) < a {
+            continue;
+        }
+        cur.copy_from_slice(row);
+        let o = &mut out[y * words..(y + 1) * words];
+        let (mut shift, mut rem, mut step, mut first) = (0usize, a, 1usize, true);
+        while rem > 0 {
+            if rem & 1 == 1 {
+                if first {
+                    o.copy_from_slice(&cur);
+                    first = false;
+                } else {
+                    and_shifted(o, &cur, shift);
+                }
+                shift += step;
+            }
+            rem >>= 1;
+            if rem > 0 {
+                and_shifted_self(&mut cur, step);
+            }
+            step <<= 1;
+        }
+        any |= o.iter().any(|&w| w != 0);
+    }
+    (out, any)
 }
 
 /// Rows AND-ed over windows of `b`: row `y` of the result (for `y + b <= height`) is
-/// `AND_{j<b} rows[y + j]`; rows past `height - b` are zero.
+/// `AND_{j<b} rows[y + j]`; rows past `height - b` are zero. Doubling, in place.
 fn window_and(rows: &[u64], words: usize, height: usize, b: usize) -> Vec<u64> {
-    let mut out = rows.to_vec();
+    let mut out = vec![0u64; rows.len()];
     let mut cur = rows.to_vec();
-    let mut shift = 0usize;
-    let mut k = 0;
-    let mut rem = b;
-    let mut first = true;
+    let (mut shift, mut rem, mut step, mut first) = (0usize, b, 1usize, true);
     while rem > 0 {
-        let step = 1usize << k;
         if rem & 1 == 1 {
             if first {
                 out.copy_from_slice(&cur);
                 first = false;
             } else {
-                for y in 0..height {
-                    for w in 0..words {
-                        let v = if y + shift < height { cur[(y + shift) * words + w] } else { 0 };
-                        out[y * words + w] &= v;
-                    }
+                let keep = height.saturating_sub(shift) * words;
+                for (o, c) in out[..keep].iter_mut().zip(&cur[shift * words..]) {
+                    *o &= *c;
                 }
+                out[keep..].fill(0);
             }
             shift += step;
         }
         rem >>= 1;
         if rem > 0 {
-            for y in 0..height {
-                for w in 0..words {
-                    let v = if y + step < height { cur[(y + step) * words + w] } else { 0 };
-                    cur[y * words + w] &= v;
-                }
+            // ascending index reads row y + step, not yet written
+            let keep = height.saturating_sub(step) * words;
+            for i in 0..keep {
+                cur[i] &= cur[i + step * words];
             }
+            cur[keep..].fill(0);
         }
-        k += 1;
+        step <<= 1;
     }
-    for y in height.saturating_sub(b - 1)..height {
-        for w in 0..words {
-            out[y * words + w] = 0;
-        }
-    }
+    let from = height.saturating_sub(b - 1) * words;
+    out[from..].fill(0);
     out
 }
 
@@ -201,7 +212,10 @@ pub fn first_fit(avail: &Grid, a: usize, b: usize) -> Option<Rect> {
     if a > avail.width || b > avail.height || a == 0 || b == 0 {
         return None;
     }
-    let f = run_masks(avail, a);
+    let (f, any) = run_masks(avail, a);
+    if !any {
+        return None;
+    }
     let g = window_and(&f, avail.words, avail.height, b);
     for y in 0..=avail.height - b {
         for w in 0..avail.words {
@@ -230,21 +244,29 @@ pub fn best_fit(avail: &Grid, shapes: &[(usize, usize)]) -> Option<(Rect, usize)
     let words = avail.words;
     let height = avail.height;
     let mut best: Option<(Rect, usize)> = None;
-    let mut f_cache: Vec<(usize, Vec<u64>)> = Vec::new();
+    let mut f_cache: Vec<(usize, Vec<u64>, bool)> = Vec::new();
+    let mut col_cache: Vec<(usize, Vec<u64>)> = Vec::new();
     for &(a, b) in shapes {
         if a > avail.width || b > height || a == 0 || b == 0 {
             continue;
         }
-        if !f_cache.iter().any(|(w, _)| *w == a) {
-            f_cache.push((a, run_masks(avail, a)));
+        if !f_cache.iter().any(|(w, _, _)| *w == a) {
+            let (f, any) = run_masks(avail, a);
+            f_cache.push((a, f, any));
         }
-        let f = &f_cache.iter().find(|(w, _)| *w == a).unwrap().1;
+        let (_, f, any) = f_cache.iter().find(|(w, _, _)| *w == a).unwrap();
+        if !any {
+            continue;
+        }
         let g = window_and(f, words, height, b);
         if g.iter().all(|&v| v == 0) {
             continue;
         }
         // rows where no cell of column x is blocked over [y, y+b): AND of avail over b rows
-        let col_free = window_and(&avail.bits, words, height, b);
+        if !col_cache.iter().any(|(h, _)| *h == b) {
+            col_cache.push((b, window_and(&avail.bits, words, height, b)));
+        }
+        let col_free = &col_cache.iter().find(|(h, _)| *h == b).unwrap().1;
         for y in 0..=height - b {
             for wi in 0..words {
                 let mut bits = g[y * words + wi];

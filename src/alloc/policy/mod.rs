@@ -30,6 +30,9 @@ pub struct Placer {
     /// Nodes in curve order.
     pub curve: Vec<u32>,
     pub rng: ChaCha8Rng,
+    /// `(machine version, n)` of the last failed search: the same search on the same machine
+    /// fails again (policies are deterministic functions of the machine; `random` never fails).
+    last_failure: Option<(u64, usize)>,
 }
 
 impl Placer {
@@ -47,12 +50,12 @@ impl Placer {
         } else {
             (Vec::new(), Vec::new())
         };
-        Placer { policy, fallback, curve_rank, curve, rng }
+        Placer { policy, fallback, curve_rank, curve, rng, last_failure: None }
     }
 
     /// Chooses nodes for a job of `n` nodes, or `None` if the policy finds no place now.
     pub fn place(&mut self, m: &Machine, n: usize) -> Option<Placement> {
-        if n == 0 || n > m.free_count {
+        if n == 0 || n > m.free_count || self.last_failure == Some((m.version, n)) {
             return None;
         }
         let mut p = match self.policy {
@@ -84,6 +87,9 @@ impl Placer {
                 }
             }
         };
+        if p.is_none() {
+            self.last_failure = Some((m.version, n));
+        }
         if let Some(p) = &mut p {
             p.nodes.sort_unstable();
             p.owned_idle.sort_unstable();
