@@ -80,7 +80,7 @@ impl Mesh {
     /// Equal to the union of [`Mesh::route`] over all pairs (tested).
     pub fn all_pairs_footprint(&self, nodes: &[u32]) -> (Vec<u32>, Vec<u32>) {
         if nodes.len() < 2 {
-            return (nodes.to_vec(), Vec::new());
+            return (Vec::new(), Vec::new());
         }
         let (mut minx, mut maxx, mut miny, mut maxy) = (usize::MAX, 0, usize::MAX, 0);
         let mut rows = vec![false; self.height];

@@ -43,9 +43,17 @@ pub fn min_rect_diameter(n: usize) -> usize {
 }
 
 /// Every `(width, height)` of minimum diameter that holds `n` nodes and fits the mesh, grouped by
-/// waste ascending (each inner list in a fixed order: wider first).
+/// waste ascending (each inner list in a fixed order: wider first). On a mesh too narrow for
+/// Theorem 3's shapes the minimum is taken over the rectangles that fit (e.g. 36 nodes on 8x5
+/// need the whole 8x5, diameter 11, where 6x6 would have 10).
 pub fn min_diameter_shapes(n: usize, mesh: &Mesh) -> Vec<Vec<(usize, usize)>> {
-    let d = min_rect_diameter(n);
+    let Some(d) = (1..=mesh.width.min(n))
+        .filter(|&a| n.div_ceil(a) <= mesh.height)
+        .map(|a| a + n.div_ceil(a) - 2)
+        .min()
+    else {
+        return Vec::new();
+    };
     let mut shapes: Vec<(usize, usize, usize)> = Vec::new();
     for a in 1..=d + 1 {
         let b = d + 2 - a;

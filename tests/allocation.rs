@@ -1,0 +1,277 @@
+//! Allocation engine, end to end through the public dispatcher: the invariants and theorems of
+//! SPEC.md §1 checked on the reports, with routes computed independently of the engine's
+//! footprint code.
+
+use placelab::api;
+use placelab::progress::NoProgress;
+use placelab::topology::{Mesh, Topology, Tree};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+fn run(doc: &Value) -> Value {
+    let text = api::run(&doc.to_string(), &mut NoProgress).unwrap_or_else(|e| panic!("{e}\n{doc}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn topo_of(report: &Value) -> Topology {
+    let t = &report["report"]["topology"];
+    if t["kind"] == "mesh" {
+        Topology::Mesh(Mesh::new(t["width"].as_u64().unwrap() as usize, t["height"].as_u64().unwrap() as usize))
+    } else {
+        let ar: Vec<usize> = t["arities"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+        Topology::Tree(Tree::new(&ar))
+    }
+}
+
+fn nodes_of(job: &Value) -> Vec<usize> {
+    job["nodeRanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            let (a, c) = (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap() as usize);
+            a..a + c
+        })
+        .collect()
+}
+
+/// Routers and links of every route between two of the nodes, routed pair by pair.
+fn routed(topo: &Topology, nodes: &[usize]) -> (BTreeSet<u32>, BTreeSet<u32>) {
+    let (mut r, mut l) = (Vec::new(), Vec::new());
+    for &a in nodes {
+        for &b in nodes {
+            if a != b {
+                topo.route(a, b, &mut r, &mut l);
+            }
+        }
+    }
+    (r.into_iter().collect(), l.into_iter().collect())
+}
+
+fn interval(job: &Value) -> Option<(f64, f64)> {
+    match (job.get("start"), job.get("end")) {
+        (None, None) => Some((0.0, f64::INFINITY)), // a set: everyone stays
+        (Some(s), Some(e)) => Some((s.as_f64()?, e.as_f64()?)),
+        _ => None,
+    }
+}
+
+/// Checks every invariant on one report; `all_comm`: every job uses `comm: all`.
+fn check_invariants(report: &Value, all_comm: bool) {
+    let topo = topo_of(report);
+    for run in report["report"]["runs"].as_array().unwrap() {
+        let policy = run["policy"].as_str().unwrap();
+        let jobs: Vec<&Value> = run["jobs"].as_array().unwrap().iter().filter(|j| j["placed"] == true).collect();
+        let placed: Vec<(Vec<usize>, (f64, f64), (BTreeSet<u32>, BTreeSet<u32>), bool, &Value)> = jobs
+            .iter()
+            .map(|j| {
+                let nodes = nodes_of(j);
+                assert_eq!(nodes.len() as u64, j["nodes"].as_u64().unwrap(), "{policy}: job gets what it asked");
+                assert!(nodes.iter().all(|&n| n < topo.nodes()), "{policy}: node ids in range");
+                let relaxed = j["fallback"] == "relax-closed";
+                (nodes.clone(), interval(j).unwrap(), routed(&topo, &nodes), relaxed, *j)
+            })
+            .collect();
+        for (i, a) in placed.iter().enumerate() {
+            // diameter and mean hops against routing every pair
+            let mut d = 0;
+            let mut sum = 0usize;
+            for (x, &p) in a.0.iter().enumerate() {
+                for &q in &a.0[x + 1..] {
+                    d = d.max(topo.hops(p, q));
+                    sum += topo.hops(p, q);
+                }
+            }
+            assert_eq!(a.4["diameter"].as_u64().unwrap() as usize, d, "{policy}: diameter");
+            if a.0.len() > 1 {
+                let mean = sum as f64 / (a.0.len() * (a.0.len() - 1) / 2) as f64;
+                assert!((a.4["meanHops"].as_f64().unwrap() - mean).abs() < 1e-9, "{policy}: mean hops");
+            }
+            let mut shared_r = BTreeSet::new();
+            let mut shared_l = BTreeSet::new();
+            for (k, b) in placed.iter().enumerate() {
+                if i == k || !(a.1 .0 < b.1 .1 && b.1 .0 < a.1 .1) {
+                    continue;
+                }
+                // never two jobs on one node at the same time
+                assert!(a.0.iter().all(|n| !b.0.contains(n)), "{policy}: jobs {i} and {k} overlap");
+                shared_r.extend(a.2 .0.intersection(&b.2 .0).copied());
+                shared_l.extend(a.2 .1.intersection(&b.2 .1).copied());
+                // closed-min jobs never contend unless a relax-closed job is involved
+                if policy.starts_with("closed-min") && !a.3 && !b.3 {
+                    assert!(a.2 .0.is_disjoint(&b.2 .0), "{policy}: jobs {i} and {k} share a router");
+                    assert!(a.2 .1.is_disjoint(&b.2 .1), "{policy}: jobs {i} and {k} share a link");
+                }
+            }
+            if all_comm {
+                // the engine's contention report equals routing every pair
+                let got_r: BTreeSet<u32> = a.4["sharedRouters"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+                let got_l: BTreeSet<u32> = a.4["sharedLinks"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+                assert_eq!(got_r, shared_r, "{policy}: shared routers of job {i}");
+                assert_eq!(got_l, shared_l, "{policy}: shared links of job {i}");
+                assert_eq!(a.4["routers"].as_u64().unwrap() as usize, a.2 .0.len());
+            }
+        }
+    }
+}
+
+fn system_strategy() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (1usize..9, 1usize..9).prop_map(|(w, h)| json!({"kind": "mesh", "width": w, "height": h})),
+        prop::collection::vec(2usize..5, 1..4).prop_map(|a| json!({"kind": "tree", "arities": a})),
+    ]
+}
+
+const POLICIES: [&str; 6] = ["sequential", "closed-min-paper", "closed-min-best", "closed-min-naive", "hilbert", "random"];
+const FALLBACKS: [&str; 3] = ["wait", "relax-closed", "relax-minimal"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    #[test]
+    fn job_sets_keep_every_invariant(
+        system in system_strategy(),
+        sizes in prop::collection::vec(1u64..20, 1..14),
+        fallback in 0usize..3, seed in 0u64..1000,
+    ) {
+        let jobs: Vec<Value> = sizes.iter().map(|&t| json!({"tasks": t})).collect();
+        let doc = json!({"version": 1, "engine": "allocation", "seed": seed, "system": system,
+            "policies": POLICIES, "fallback": FALLBACKS[fallback], "workload": {"kind": "set", "jobs": jobs}});
+        check_invariants(&run(&doc), true);
+    }
+
+    #[test]
+    fn job_streams_keep_every_invariant(
+        system in system_strategy(),
+        jobs in prop::collection::vec((1u64..24, 0u32..50, 1u32..40), 1..25),
+        fallback in 0usize..3, easy in any::<bool>(), seed in 0u64..1000,
+    ) {
+        let jobs: Vec<Value> = jobs.iter().map(|&(t, a, d)| json!({"tasks": t, "arrival": a, "duration": d})).collect();
+        let doc = json!({"version": 1, "engine": "allocation", "seed": seed, "system": system,
+            "policies": POLICIES, "fallback": FALLBACKS[fallback], "frames": 7,
+            "workload": {"kind": "stream", "backfill": if easy {"easy"} else {"none"}, "jobs": jobs}});
+        let report = run(&doc);
+        check_invariants(&report, true);
+        // the naive rescan makes exactly the choices of the fast search
+        let runs = report["report"]["runs"].as_array().unwrap();
+        prop_assert_eq!(&runs[2]["jobs"], &runs[3]["jobs"]);
+    }
+}
+
+/// Theorem 5 against exhaustive search: the smallest diameter of any `n` leaves equals `2h` for
+/// the template height, and closed-min reaches it on an empty tree.
+#[test]
+fn theorem5_matches_exhaustive_search() {
+    for arities in [vec![2, 2, 2], vec![3, 2], vec![2, 2, 8], vec![4, 4]] {
+        let t = Tree::new(&arities);
+        let leaves = t.nodes();
+        for n in 2..=leaves.min(16) {
+            // the set of n leaves with the smallest diameter is inside some subtree: search all
+            // windows of consecutive leaves and all subsets on the smallest trees
+            let mut brute = usize::MAX;
+            if leaves <= 12 {
+                for mask in 0u32..(1 << leaves) {
+                    if mask.count_ones() as usize == n {
+                        let set: Vec<usize> = (0..leaves).filter(|&i| mask >> i & 1 == 1).collect();
+                        brute = brute.min(t.hops(set[0], *set.last().unwrap()));
+                    }
+                }
+            } else {
+                for s in 0..=leaves - n {
+                    brute = brute.min(t.hops(s, s + n - 1));
+                }
+            }
+            let l = t.template_level(n).unwrap();
+            assert_eq!(2 * t.height_of_level(l), brute, "{arities:?} n={n}");
+            for policy in ["closed-min-paper", "closed-min-best"] {
+                let doc = json!({"version": 1, "engine": "allocation", "system": {"kind": "tree", "arities": arities},
+                    "policies": [policy], "workload": {"kind": "set", "jobs": [{"tasks": n}]}});
+                let r = run(&doc);
+                assert_eq!(r["report"]["runs"][0]["jobs"][0]["diameter"].as_u64().unwrap() as usize, brute);
+            }
+        }
+    }
+}
+
+/// Theorem 3 on an empty mesh: closed-min reaches the smallest rectangle diameter, and that is
+/// the smallest over every rectangle placed anywhere (exhaustive search on small meshes).
+#[test]
+fn theorem3_diameter_is_reached_on_empty_meshes() {
+    for (w, h) in [(4, 4), (5, 3), (6, 6), (8, 5)] {
+        for n in 1..=w * h {
+            let mut brute = usize::MAX;
+            for a in 1..=w {
+                for b in 1..=h {
+                    if a * b >= n {
+                        brute = brute.min(a + b - 2);
+                    }
+                }
+            }
+            for policy in ["closed-min-best", "closed-min-naive"] {
+                let doc = json!({"version": 1, "engine": "allocation", "system": {"kind": "mesh", "width": w, "height": h},
+                    "policies": [policy], "workload": {"kind": "set", "jobs": [{"tasks": n}]}});
+                let r = run(&doc);
+                let job = &r["report"]["runs"][0]["jobs"][0];
+                assert_eq!(job["diameter"].as_u64().unwrap() as usize, brute, "{w}x{h} n={n}");
+                assert_eq!(job["closed"], true);
+            }
+        }
+    }
+}
+
+#[test]
+fn fig1_four_jobs_of_four_are_squares_without_contention() {
+    let text = include_str!("../playground-examples/fig1-4x4.json");
+    let r: Value = serde_json::from_str(&api::run(text, &mut NoProgress).unwrap()).unwrap();
+    for run in r["report"]["runs"].as_array().unwrap() {
+        assert_eq!(run["summary"]["sharedRouters"], 0);
+        let want = if run["policy"] == "sequential" { 3 } else { 2 };
+        for j in run["jobs"].as_array().unwrap() {
+            assert_eq!(j["diameter"], want);
+            assert_eq!(j["closed"], true);
+        }
+    }
+}
+
+#[test]
+fn sequential_shares_switches_on_tianhe_and_closed_min_does_not() {
+    let text = include_str!("../playground-examples/tianhe-npb-stream.json");
+    let r: Value = serde_json::from_str(&api::run(text, &mut NoProgress).unwrap()).unwrap();
+    let runs = r["report"]["runs"].as_array().unwrap();
+    assert_eq!(runs[0]["policy"], "sequential");
+    assert!(runs[0]["summary"]["contendedJobs"].as_u64().unwrap() > 0);
+    for run in &runs[1..] {
+        assert_eq!(run["summary"]["contendedJobs"], 0, "{}", run["policy"]);
+        assert!(run["summary"]["meanDiameter"].as_f64() < runs[0]["summary"]["meanDiameter"].as_f64());
+    }
+    check_invariants(&r, false);
+}
+
+#[test]
+fn relax_closed_reports_its_contention_and_relax_minimal_stays_closed() {
+    let text = include_str!("../playground-examples/fallbacks-8x8.json");
+    let mut doc: Value = serde_json::from_str(text).unwrap();
+    let r = run(&doc);
+    let best = &r["report"]["runs"][1];
+    let f = best["jobs"].as_array().unwrap().iter().find(|j| j["fallback"] == "relax-closed").expect("a relaxed job");
+    assert_eq!(f["closed"], false);
+    check_invariants(&r, true);
+    doc["fallback"] = json!("relax-minimal");
+    let r = run(&doc);
+    let best = &r["report"]["runs"][1];
+    assert_eq!(best["summary"]["contendedJobs"], 0);
+    check_invariants(&r, true);
+}
+
+#[test]
+fn the_same_scenario_gives_the_same_bytes() {
+    let text = include_str!("../playground-examples/mesh64-random-stream.json");
+    let a = api::run(text, &mut NoProgress).unwrap();
+    let b = api::run(text, &mut NoProgress).unwrap();
+    assert_eq!(a, b);
+    let mut doc: Value = serde_json::from_str(text).unwrap();
+    doc["seed"] = json!(43);
+    let c = api::run(&doc.to_string(), &mut NoProgress).unwrap();
+    assert_ne!(a, c, "another seed draws another stream");
+}
