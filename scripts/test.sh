@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every test: native (cargo test), browser (wasm tests in headless Chromium), end to end
+# (playwright-core driving Debian's Chromium against the built page). Installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh test
+
+echo "== native tests (cargo test)"
+cargo test --all-targets
+
+echo "== browser tests (wasm32 in headless Chromium)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CHROMEDRIVER=/usr/bin/chromedriver \
+  cargo test --target wasm32-unknown-unknown --test wasm
+
+echo "== end-to-end tests (playwright-core + Chromium)"
+scripts/build.sh
+(cd e2e && node --test --test-concurrency=1 tests/)
