@@ -24,17 +24,25 @@ fn with(policy: &str, count: usize) -> String {
 
 fn decisions(report: &str) -> u64 {
     let v: serde_json::Value = serde_json::from_str(report).unwrap();
-    v["report"]["runs"][0]["summary"]["decisions"].as_u64().unwrap()
+    v["report"]["runs"][0]["summary"]["decisions"]
+        .as_u64()
+        .unwrap()
 }
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("allocation");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
-    g.bench_function("stream-10k-256 closed-min-best", |b| b.iter(|| api::run(STREAM, &mut NoProgress).unwrap()));
+    g.bench_function("stream-10k-256 closed-min-best", |b| {
+        b.iter(|| api::run(STREAM, &mut NoProgress).unwrap())
+    });
     let best = with("closed-min-best", 300);
     let naive = with("closed-min-naive", 300);
-    g.bench_function("stream-300-256 closed-min-best", |b| b.iter(|| api::run(&best, &mut NoProgress).unwrap()));
-    g.bench_function("stream-300-256 closed-min-naive", |b| b.iter(|| api::run(&naive, &mut NoProgress).unwrap()));
+    g.bench_function("stream-300-256 closed-min-best", |b| {
+        b.iter(|| api::run(&best, &mut NoProgress).unwrap())
+    });
+    g.bench_function("stream-300-256 closed-min-naive", |b| {
+        b.iter(|| api::run(&naive, &mut NoProgress).unwrap())
+    });
     g.finish();
 }
 
@@ -57,9 +65,18 @@ fn summary() {
     assert_eq!(d_best, d_naive, "same choices, same number of decisions");
     println!("\nsummary (best of runs, this machine):");
     println!("  10,000-job stream on 256x256, closed-min-best: {t_full:.3} s, {d_full} decisions, {:.0} decisions/s", d_full as f64 / t_full);
-    println!("  first 300 jobs, bitset search: {t_best:.4} s ({:.0} decisions/s)", d_best as f64 / t_best);
-    println!("  first 300 jobs, naive rescan:  {t_naive:.4} s ({:.0} decisions/s)", d_naive as f64 / t_naive);
-    println!("  speedup of the bitset search over the naive rescan: {:.1}x", t_naive / t_best);
+    println!(
+        "  first 300 jobs, bitset search: {t_best:.4} s ({:.0} decisions/s)",
+        d_best as f64 / t_best
+    );
+    println!(
+        "  first 300 jobs, naive rescan:  {t_naive:.4} s ({:.0} decisions/s)",
+        d_naive as f64 / t_naive
+    );
+    println!(
+        "  speedup of the bitset search over the naive rescan: {:.1}x",
+        t_naive / t_best
+    );
 }
 
 criterion_group!(benches, bench);

@@ -14,14 +14,20 @@ use serde::Serialize;
 /// as a [`crate::ScenarioError`] naming the JSON path.
 pub fn run(text: &str, progress: &mut dyn Progress) -> Result<String> {
     let env = parse_envelope(text, &engine_ids())?;
-    let entry = ENGINES.iter().find(|e| e.id == env.meta.engine).expect("engine checked by parser");
+    let entry = ENGINES
+        .iter()
+        .find(|e| e.id == env.meta.engine)
+        .expect("engine checked by parser");
     (entry.run)(env, progress)
 }
 
 /// Parses and validates a scenario without running it.
 pub fn check(text: &str) -> Result<()> {
     let env = parse_envelope(text, &engine_ids())?;
-    let entry = ENGINES.iter().find(|e| e.id == env.meta.engine).expect("engine checked by parser");
+    let entry = ENGINES
+        .iter()
+        .find(|e| e.id == env.meta.engine)
+        .expect("engine checked by parser");
     (entry.check)(env)
 }
 
@@ -34,8 +40,14 @@ struct EngineInfo {
 
 /// Every engine with its parameter table, as JSON for the page.
 pub fn engines_json() -> String {
-    let list: Vec<EngineInfo> =
-        ENGINES.iter().map(|e| EngineInfo { id: e.id, title: e.title, params: (e.params)() }).collect();
+    let list: Vec<EngineInfo> = ENGINES
+        .iter()
+        .map(|e| EngineInfo {
+            id: e.id,
+            title: e.title,
+            params: (e.params)(),
+        })
+        .collect();
     serde_json::to_string(&list).expect("engine table serializes")
 }
 

@@ -45,7 +45,13 @@ fn run_entry<E: Engine>(env: Envelope, progress: &mut dyn Progress) -> Result<St
     let scenario: E::Scenario = parse_engine_fields(env.fields)?;
     E::validate(&scenario)?;
     let report = E::run(&scenario, &env.meta, progress);
-    let doc = ReportEnvelope { version: 1, engine: E::ID, name: &env.meta.name, seed: env.meta.seed, report: &report };
+    let doc = ReportEnvelope {
+        version: 1,
+        engine: E::ID,
+        name: &env.meta.name,
+        seed: env.meta.seed,
+        report: &report,
+    };
     Ok(serde_json::to_string(&doc).expect("reports serialize"))
 }
 
@@ -56,7 +62,13 @@ fn check_entry<E: Engine>(env: Envelope) -> Result<()> {
 
 /// Builds the registry entry of an engine.
 pub const fn entry<E: Engine>() -> EngineEntry {
-    EngineEntry { id: E::ID, title: E::TITLE, params: E::params, run: run_entry::<E>, check: check_entry::<E> }
+    EngineEntry {
+        id: E::ID,
+        title: E::TITLE,
+        params: E::params,
+        run: run_entry::<E>,
+        check: check_entry::<E>,
+    }
 }
 
 /// Every engine, in the order the page lists them.

@@ -25,12 +25,16 @@ impl ScenarioError {
         } else {
             format!("$.{p}")
         };
-        ScenarioError { path, message: message.into() }
+        ScenarioError {
+            path,
+            message: message.into(),
+        }
     }
 
     /// The error as the JSON object `{"path": ..., "message": ...}` the page shows.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{\"path\":\"$\",\"message\":\"error\"}".into())
+        serde_json::to_string(self)
+            .unwrap_or_else(|_| "{\"path\":\"$\",\"message\":\"error\"}".into())
     }
 }
 
@@ -46,9 +50,17 @@ impl std::error::Error for ScenarioError {}
 pub type Result<T> = std::result::Result<T, ScenarioError>;
 
 /// Checks `lo <= v <= hi` for an integer field.
-pub fn check_range<T: PartialOrd + fmt::Display + Copy>(path: &str, v: T, lo: T, hi: T) -> Result<()> {
+pub fn check_range<T: PartialOrd + fmt::Display + Copy>(
+    path: &str,
+    v: T,
+    lo: T,
+    hi: T,
+) -> Result<()> {
     if v < lo || v > hi {
-        return Err(ScenarioError::at(path, format!("must be between {lo} and {hi}, got {v}")));
+        return Err(ScenarioError::at(
+            path,
+            format!("must be between {lo} and {hi}, got {v}"),
+        ));
     }
     Ok(())
 }
@@ -56,7 +68,10 @@ pub fn check_range<T: PartialOrd + fmt::Display + Copy>(path: &str, v: T, lo: T,
 /// Checks that a number is finite and within `[lo, hi]`.
 pub fn check_number(path: &str, v: f64, lo: f64, hi: f64) -> Result<()> {
     if !v.is_finite() || v < lo || v > hi {
-        return Err(ScenarioError::at(path, format!("must be a number between {lo} and {hi}, got {v}")));
+        return Err(ScenarioError::at(
+            path,
+            format!("must be a number between {lo} and {hi}, got {v}"),
+        ));
     }
     Ok(())
 }

@@ -8,12 +8,14 @@
 //!    (`src/bin/placelab.rs`) and the wasm boundary (`src/wasm.rs`) alike.
 //! 4. The engines, pure (no I/O, no clock, seeded randomness):
 //!    - [`alloc`]: multi-job allocation by closed minimum graph partitioning on meshes and trees.
-//! 5. [`topology`]: machines, node numbering and routes, shared by the engines.
+//! 5. [`topology`]: machines, node numbering and routes, shared by the engines;
+//!    [`formats`]: readers for the field's file formats (SWF workload logs).
 
 pub mod alloc;
 pub mod api;
 pub mod engines;
 pub mod error;
+pub mod formats;
 pub mod params;
 pub mod progress;
 pub mod scenario;

@@ -46,7 +46,12 @@ pub struct ShowIf {
 
 impl Param {
     /// A control with no bounds, options or condition; chain the setters below.
-    pub fn new(path: &'static str, label: &'static str, kind: &'static str, default: serde_json::Value) -> Self {
+    pub fn new(
+        path: &'static str,
+        label: &'static str,
+        kind: &'static str,
+        default: serde_json::Value,
+    ) -> Self {
         Param {
             path,
             label,
@@ -71,7 +76,10 @@ impl Param {
         self
     }
     pub fn options(mut self, opts: &[(&'static str, &'static str)]) -> Self {
-        self.options = opts.iter().map(|&(value, label)| Choice { value, label }).collect();
+        self.options = opts
+            .iter()
+            .map(|&(value, label)| Choice { value, label })
+            .collect();
         self
     }
     pub fn unit(mut self, unit: &'static str) -> Self {

@@ -41,7 +41,11 @@ pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(ScenarioError::at(
             "",
-            format!("the scenario is {} bytes; the limit is {} bytes", text.len(), MAX_SCENARIO_BYTES),
+            format!(
+                "the scenario is {} bytes; the limit is {} bytes",
+                text.len(),
+                MAX_SCENARIO_BYTES
+            ),
         ));
     }
     let value: Value = serde_json::from_str(text)
@@ -50,24 +54,45 @@ pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
         return Err(ScenarioError::at("", "a scenario must be a JSON object"));
     };
     let version = match obj.remove("version") {
-        None => return Err(ScenarioError::at("version", "missing; write \"version\": 1")),
+        None => {
+            return Err(ScenarioError::at(
+                "version",
+                "missing; write \"version\": 1",
+            ))
+        }
         Some(v) => v,
     };
     if version.as_u64() != Some(FORMAT_VERSION) {
         return Err(ScenarioError::at(
             "version",
-            format!("unsupported format version {version}; this build reads version {FORMAT_VERSION}"),
+            format!(
+                "unsupported format version {version}; this build reads version {FORMAT_VERSION}"
+            ),
         ));
     }
     let engine = match obj.remove("engine") {
-        None => return Err(ScenarioError::at("engine", format!("missing; one of: {}", known_engines.join(", ")))),
+        None => {
+            return Err(ScenarioError::at(
+                "engine",
+                format!("missing; one of: {}", known_engines.join(", ")),
+            ))
+        }
         Some(Value::String(s)) => s,
-        Some(other) => return Err(ScenarioError::at("engine", format!("must be a string, got {}", kind_of(&other)))),
+        Some(other) => {
+            return Err(ScenarioError::at(
+                "engine",
+                format!("must be a string, got {}", kind_of(&other)),
+            ))
+        }
     };
     if !known_engines.contains(&engine.as_str()) {
         return Err(ScenarioError::at(
             "engine",
-            format!("unknown engine {:?}; one of: {}", truncate(&engine, 40), known_engines.join(", ")),
+            format!(
+                "unknown engine {:?}; one of: {}",
+                truncate(&engine, 40),
+                known_engines.join(", ")
+            ),
         ));
     }
     let name = take_string(&mut obj, "name", MAX_NAME_CHARS)?;
@@ -75,10 +100,21 @@ pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
     let seed = match obj.remove("seed") {
         None => 1,
         Some(v) => v.as_u64().ok_or_else(|| {
-            ScenarioError::at("seed", format!("must be a whole number from 0 to 2^64-1, got {}", short(&v)))
+            ScenarioError::at(
+                "seed",
+                format!("must be a whole number from 0 to 2^64-1, got {}", short(&v)),
+            )
         })?,
     };
-    Ok(Envelope { meta: Meta { engine, name, description, seed }, fields: obj })
+    Ok(Envelope {
+        meta: Meta {
+            engine,
+            name,
+            description,
+            seed,
+        },
+        fields: obj,
+    })
 }
 
 /// Deserializes the engine's fields into its typed scenario, naming the JSON path of any error.
@@ -95,12 +131,18 @@ fn take_string(obj: &mut Map<String, Value>, key: &str, max_chars: usize) -> Res
         None => Ok(String::new()),
         Some(Value::String(s)) => {
             if s.chars().count() > max_chars {
-                Err(ScenarioError::at(key, format!("at most {max_chars} characters")))
+                Err(ScenarioError::at(
+                    key,
+                    format!("at most {max_chars} characters"),
+                ))
             } else {
                 Ok(s)
             }
         }
-        Some(other) => Err(ScenarioError::at(key, format!("must be a string, got {}", kind_of(&other)))),
+        Some(other) => Err(ScenarioError::at(
+            key,
+            format!("must be a string, got {}", kind_of(&other)),
+        )),
     }
 }
 
@@ -150,7 +192,12 @@ mod tests {
 
     #[test]
     fn wrong_version_and_unknown_engine_are_errors() {
-        assert_eq!(parse_envelope(r#"{"version":2,"engine":"allocation"}"#, E).unwrap_err().path, "$.version");
+        assert_eq!(
+            parse_envelope(r#"{"version":2,"engine":"allocation"}"#, E)
+                .unwrap_err()
+                .path,
+            "$.version"
+        );
         let e = parse_envelope(r#"{"version":1,"engine":"nope"}"#, E).unwrap_err();
         assert_eq!(e.path, "$.engine");
         assert!(e.message.contains("allocation"));
@@ -166,7 +213,10 @@ mod tests {
     #[test]
     fn oversized_text_is_refused_before_parsing() {
         let big = " ".repeat(MAX_SCENARIO_BYTES + 1);
-        assert!(parse_envelope(&big, E).unwrap_err().message.contains("limit"));
+        assert!(parse_envelope(&big, E)
+            .unwrap_err()
+            .message
+            .contains("limit"));
     }
 
     #[test]
@@ -175,6 +225,11 @@ mod tests {
         assert_eq!(env.meta.seed, 1);
         assert_eq!(env.meta.name, "");
         assert!(env.fields.contains_key("x"));
-        assert_eq!(parse_envelope(r#"{"version":1,"engine":"allocation","seed":-1}"#, E).unwrap_err().path, "$.seed");
+        assert_eq!(
+            parse_envelope(r#"{"version":1,"engine":"allocation","seed":-1}"#, E)
+                .unwrap_err()
+                .path,
+            "$.seed"
+        );
     }
 }

@@ -19,10 +19,18 @@ struct JsProgress {
 impl Progress for JsProgress {
     fn tick(&mut self, done: u64, total: u64) {
         let Some(cb) = &self.callback else { return };
-        let permille = if total == 0 { 1000 } else { done.saturating_mul(1000) / total };
+        let permille = if total == 0 {
+            1000
+        } else {
+            done.saturating_mul(1000) / total
+        };
         if permille >= self.last_permille + 10 || done == total {
             self.last_permille = permille;
-            let _ = cb.call2(&JsValue::NULL, &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+            let _ = cb.call2(
+                &JsValue::NULL,
+                &JsValue::from_f64(done as f64),
+                &JsValue::from_f64(total as f64),
+            );
         }
     }
 }
@@ -34,7 +42,10 @@ fn funnel(e: crate::ScenarioError) -> JsError {
 /// Runs a scenario; returns the report JSON. `on_progress(done, total)` is optional.
 #[wasm_bindgen]
 pub fn run(scenario: &str, on_progress: Option<js_sys::Function>) -> Result<String, JsError> {
-    let mut p = JsProgress { callback: on_progress, last_permille: 0 };
+    let mut p = JsProgress {
+        callback: on_progress,
+        last_permille: 0,
+    };
     crate::api::run(scenario, &mut p).map_err(funnel)
 }
 

@@ -17,9 +17,17 @@ fn run(doc: &Value) -> Value {
 fn topo_of(report: &Value) -> Topology {
     let t = &report["report"]["topology"];
     if t["kind"] == "mesh" {
-        Topology::Mesh(Mesh::new(t["width"].as_u64().unwrap() as usize, t["height"].as_u64().unwrap() as usize))
+        Topology::Mesh(Mesh::new(
+            t["width"].as_u64().unwrap() as usize,
+            t["height"].as_u64().unwrap() as usize,
+        ))
     } else {
-        let ar: Vec<usize> = t["arities"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+        let ar: Vec<usize> = t["arities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .collect();
         Topology::Tree(Tree::new(&ar))
     }
 }
@@ -30,7 +38,10 @@ fn nodes_of(job: &Value) -> Vec<usize> {
         .unwrap()
         .iter()
         .flat_map(|r| {
-            let (a, c) = (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap() as usize);
+            let (a, c) = (
+                r[0].as_u64().unwrap() as usize,
+                r[1].as_u64().unwrap() as usize,
+            );
             a..a + c
         })
         .collect()
@@ -62,15 +73,39 @@ fn check_invariants(report: &Value, all_comm: bool) {
     let topo = topo_of(report);
     for run in report["report"]["runs"].as_array().unwrap() {
         let policy = run["policy"].as_str().unwrap();
-        let jobs: Vec<&Value> = run["jobs"].as_array().unwrap().iter().filter(|j| j["placed"] == true).collect();
-        let placed: Vec<(Vec<usize>, (f64, f64), (BTreeSet<u32>, BTreeSet<u32>), bool, &Value)> = jobs
+        let jobs: Vec<&Value> = run["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|j| j["placed"] == true)
+            .collect();
+        let placed: Vec<(
+            Vec<usize>,
+            (f64, f64),
+            (BTreeSet<u32>, BTreeSet<u32>),
+            bool,
+            &Value,
+        )> = jobs
             .iter()
             .map(|j| {
                 let nodes = nodes_of(j);
-                assert_eq!(nodes.len() as u64, j["nodes"].as_u64().unwrap(), "{policy}: job gets what it asked");
-                assert!(nodes.iter().all(|&n| n < topo.nodes()), "{policy}: node ids in range");
+                assert_eq!(
+                    nodes.len() as u64,
+                    j["nodes"].as_u64().unwrap(),
+                    "{policy}: job gets what it asked"
+                );
+                assert!(
+                    nodes.iter().all(|&n| n < topo.nodes()),
+                    "{policy}: node ids in range"
+                );
                 let relaxed = j["fallback"] == "relax-closed";
-                (nodes.clone(), interval(j).unwrap(), routed(&topo, &nodes), relaxed, *j)
+                (
+                    nodes.clone(),
+                    interval(j).unwrap(),
+                    routed(&topo, &nodes),
+                    relaxed,
+                    *j,
+                )
             })
             .collect();
         for (i, a) in placed.iter().enumerate() {
@@ -83,10 +118,17 @@ fn check_invariants(report: &Value, all_comm: bool) {
                     sum += topo.hops(p, q);
                 }
             }
-            assert_eq!(a.4["diameter"].as_u64().unwrap() as usize, d, "{policy}: diameter");
+            assert_eq!(
+                a.4["diameter"].as_u64().unwrap() as usize,
+                d,
+                "{policy}: diameter"
+            );
             if a.0.len() > 1 {
                 let mean = sum as f64 / (a.0.len() * (a.0.len() - 1) / 2) as f64;
-                assert!((a.4["meanHops"].as_f64().unwrap() - mean).abs() < 1e-9, "{policy}: mean hops");
+                assert!(
+                    (a.4["meanHops"].as_f64().unwrap() - mean).abs() < 1e-9,
+                    "{policy}: mean hops"
+                );
             }
             let mut shared_r = BTreeSet::new();
             let mut shared_l = BTreeSet::new();
@@ -95,19 +137,38 @@ fn check_invariants(report: &Value, all_comm: bool) {
                     continue;
                 }
                 // never two jobs on one node at the same time
-                assert!(a.0.iter().all(|n| !b.0.contains(n)), "{policy}: jobs {i} and {k} overlap");
+                assert!(
+                    a.0.iter().all(|n| !b.0.contains(n)),
+                    "{policy}: jobs {i} and {k} overlap"
+                );
                 shared_r.extend(a.2 .0.intersection(&b.2 .0).copied());
                 shared_l.extend(a.2 .1.intersection(&b.2 .1).copied());
                 // closed-min jobs never contend unless a relax-closed job is involved
                 if policy.starts_with("closed-min") && !a.3 && !b.3 {
-                    assert!(a.2 .0.is_disjoint(&b.2 .0), "{policy}: jobs {i} and {k} share a router");
-                    assert!(a.2 .1.is_disjoint(&b.2 .1), "{policy}: jobs {i} and {k} share a link");
+                    assert!(
+                        a.2 .0.is_disjoint(&b.2 .0),
+                        "{policy}: jobs {i} and {k} share a router"
+                    );
+                    assert!(
+                        a.2 .1.is_disjoint(&b.2 .1),
+                        "{policy}: jobs {i} and {k} share a link"
+                    );
                 }
             }
             if all_comm {
                 // the engine's contention report equals routing every pair
-                let got_r: BTreeSet<u32> = a.4["sharedRouters"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
-                let got_l: BTreeSet<u32> = a.4["sharedLinks"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+                let got_r: BTreeSet<u32> = a.4["sharedRouters"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap() as u32)
+                    .collect();
+                let got_l: BTreeSet<u32> = a.4["sharedLinks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap() as u32)
+                    .collect();
                 assert_eq!(got_r, shared_r, "{policy}: shared routers of job {i}");
                 assert_eq!(got_l, shared_l, "{policy}: shared links of job {i}");
                 assert_eq!(a.4["routers"].as_u64().unwrap() as usize, a.2 .0.len());
@@ -123,7 +184,14 @@ fn system_strategy() -> impl Strategy<Value = Value> {
     ]
 }
 
-const POLICIES: [&str; 6] = ["sequential", "closed-min-paper", "closed-min-best", "closed-min-naive", "hilbert", "random"];
+const POLICIES: [&str; 6] = [
+    "sequential",
+    "closed-min-paper",
+    "closed-min-best",
+    "closed-min-naive",
+    "hilbert",
+    "random",
+];
 const FALLBACKS: [&str; 3] = ["wait", "relax-closed", "relax-minimal"];
 
 proptest! {
@@ -188,7 +256,12 @@ fn theorem5_matches_exhaustive_search() {
                 let doc = json!({"version": 1, "engine": "allocation", "system": {"kind": "tree", "arities": arities},
                     "policies": [policy], "workload": {"kind": "set", "jobs": [{"tasks": n}]}});
                 let r = run(&doc);
-                assert_eq!(r["report"]["runs"][0]["jobs"][0]["diameter"].as_u64().unwrap() as usize, brute);
+                assert_eq!(
+                    r["report"]["runs"][0]["jobs"][0]["diameter"]
+                        .as_u64()
+                        .unwrap() as usize,
+                    brute
+                );
             }
         }
     }
@@ -213,7 +286,11 @@ fn theorem3_diameter_is_reached_on_empty_meshes() {
                     "policies": [policy], "workload": {"kind": "set", "jobs": [{"tasks": n}]}});
                 let r = run(&doc);
                 let job = &r["report"]["runs"][0]["jobs"][0];
-                assert_eq!(job["diameter"].as_u64().unwrap() as usize, brute, "{w}x{h} n={n}");
+                assert_eq!(
+                    job["diameter"].as_u64().unwrap() as usize,
+                    brute,
+                    "{w}x{h} n={n}"
+                );
                 assert_eq!(job["closed"], true);
             }
         }
@@ -243,7 +320,9 @@ fn sequential_shares_switches_on_tianhe_and_closed_min_does_not() {
     assert!(runs[0]["summary"]["contendedJobs"].as_u64().unwrap() > 0);
     for run in &runs[1..] {
         assert_eq!(run["summary"]["contendedJobs"], 0, "{}", run["policy"]);
-        assert!(run["summary"]["meanDiameter"].as_f64() < runs[0]["summary"]["meanDiameter"].as_f64());
+        assert!(
+            run["summary"]["meanDiameter"].as_f64() < runs[0]["summary"]["meanDiameter"].as_f64()
+        );
     }
     check_invariants(&r, false);
 }
@@ -254,7 +333,12 @@ fn relax_closed_reports_its_contention_and_relax_minimal_stays_closed() {
     let mut doc: Value = serde_json::from_str(text).unwrap();
     let r = run(&doc);
     let best = &r["report"]["runs"][1];
-    let f = best["jobs"].as_array().unwrap().iter().find(|j| j["fallback"] == "relax-closed").expect("a relaxed job");
+    let f = best["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["fallback"] == "relax-closed")
+        .expect("a relaxed job");
     assert_eq!(f["closed"], false);
     check_invariants(&r, true);
     doc["fallback"] = json!("relax-minimal");
@@ -274,4 +358,20 @@ fn the_same_scenario_gives_the_same_bytes() {
     doc["seed"] = json!(43);
     let c = api::run(&doc.to_string(), &mut NoProgress).unwrap();
     assert_ne!(a, c, "another seed draws another stream");
+}
+
+#[test]
+fn swf_logs_replay_as_streams() {
+    let text = include_str!("../playground-examples/swf-log-16x16.json");
+    let r: Value = serde_json::from_str(&api::run(text, &mut NoProgress).unwrap()).unwrap();
+    assert_eq!(r["report"]["workload"], "stream");
+    let jobs = r["report"]["runs"][0]["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 80 - 3, "three cancelled jobs are skipped");
+    assert_eq!(jobs[0]["arrival"], 0.0);
+    check_invariants(&r, true);
+    let bad = json!({"version": 1, "engine": "allocation", "system": {"kind": "mesh", "width": 4, "height": 4},
+        "workload": {"kind": "swf", "swf": "1 0 -1 10 4 -1 -1 4 10\n2 oops"}});
+    let e = api::run(&bad.to_string(), &mut NoProgress).unwrap_err();
+    assert_eq!(e.path, "$.workload.swf");
+    assert!(e.message.starts_with("line 2:"), "{e}");
 }

@@ -34,17 +34,33 @@ fn every_example_runs_and_matches_its_golden_fingerprint() {
         let text = std::fs::read_to_string(f).unwrap();
         let report = api::run(&text, &mut NoProgress).unwrap_or_else(|e| panic!("{name}: {e}"));
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert!(doc["name"].as_str().is_some_and(|n| !n.is_empty()), "{name}: examples need a name");
-        assert!(doc["description"].as_str().is_some_and(|n| !n.is_empty()), "{name}: examples need a description");
-        let golden = root.join("tests/golden").join(format!("{name}.fingerprint"));
+        assert!(
+            doc["name"].as_str().is_some_and(|n| !n.is_empty()),
+            "{name}: examples need a name"
+        );
+        assert!(
+            doc["description"].as_str().is_some_and(|n| !n.is_empty()),
+            "{name}: examples need a description"
+        );
+        let golden = root
+            .join("tests/golden")
+            .join(format!("{name}.fingerprint"));
         let fp = fingerprint(&report);
         if update {
             std::fs::write(&golden, format!("{fp}\n")).unwrap();
         } else {
-            let want = std::fs::read_to_string(&golden).unwrap_or_else(|_| panic!("{name}: no golden; run with UPDATE_GOLDEN=1"));
-            assert_eq!(fp, want.trim(), "{name}: report changed (UPDATE_GOLDEN=1 if intended)");
+            let want = std::fs::read_to_string(&golden)
+                .unwrap_or_else(|_| panic!("{name}: no golden; run with UPDATE_GOLDEN=1"));
+            assert_eq!(
+                fp,
+                want.trim(),
+                "{name}: report changed (UPDATE_GOLDEN=1 if intended)"
+            );
         }
-        assert!(listed.contains(&format!("\"{name}\"")), "{name} is not listed in wasm-tests/examples.rs");
+        assert!(
+            listed.contains(&format!("\"{name}\"")),
+            "{name} is not listed in wasm-tests/examples.rs"
+        );
     }
 }
 
@@ -56,11 +72,28 @@ fn parameter_table_defaults_match_the_parser() {
     // a minimal scenario: the parser fills in the defaults the form shows
     let minimal = r#"{"version":1,"engine":"allocation","system":{"kind":"mesh","width":4,"height":4},
         "workload":{"kind":"set","jobs":[{"tasks":1}]}}"#;
-    let report: serde_json::Value = serde_json::from_str(&api::run(minimal, &mut NoProgress).unwrap()).unwrap();
-    let policies: Vec<&str> = report["report"]["runs"].as_array().unwrap().iter().map(|r| r["policy"].as_str().unwrap()).collect();
-    let param = |path: &str| alloc["params"].as_array().unwrap().iter().find(|p| p["path"] == path).unwrap().clone();
+    let report: serde_json::Value =
+        serde_json::from_str(&api::run(minimal, &mut NoProgress).unwrap()).unwrap();
+    let policies: Vec<&str> = report["report"]["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["policy"].as_str().unwrap())
+        .collect();
+    let param = |path: &str| {
+        alloc["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["path"] == path)
+            .unwrap()
+            .clone()
+    };
     assert_eq!(param("policies")["default"], serde_json::json!(policies));
     assert_eq!(param("fallback")["default"], report["report"]["fallback"]);
-    assert_eq!(param("system.coresPerNode")["default"], report["report"]["topology"]["coresPerNode"]);
+    assert_eq!(
+        param("system.coresPerNode")["default"],
+        report["report"]["topology"]["coresPerNode"]
+    );
     assert_eq!(report["seed"], param("seed")["default"]);
 }

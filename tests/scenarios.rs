@@ -20,7 +20,11 @@ fn with(path: &[&str], value: serde_json::Value) -> String {
         if i + 1 == path.len() {
             cur[*k] = value.clone();
         } else {
-            cur = if let Ok(idx) = k.parse::<usize>() { &mut cur[idx] } else { &mut cur[*k] };
+            cur = if let Ok(idx) = k.parse::<usize>() {
+                &mut cur[idx]
+            } else {
+                &mut cur[*k]
+            };
         }
     }
     doc.to_string()
@@ -77,8 +81,14 @@ fn unknown_field_message_names_the_field() {
 fn deep_nesting_and_huge_numbers_are_errors_not_panics() {
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     err(&deep);
-    err(&with(&["workload", "jobs", "0", "tasks"], serde_json::json!(1e300)));
-    err(&with(&["system", "width"], serde_json::json!(18446744073709551615u64)));
+    err(&with(
+        &["workload", "jobs", "0", "tasks"],
+        serde_json::json!(1e300),
+    ));
+    err(&with(
+        &["system", "width"],
+        serde_json::json!(18446744073709551615u64),
+    ));
 }
 
 proptest! {

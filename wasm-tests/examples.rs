@@ -27,20 +27,34 @@ macro_rules! example {
             let text = include_str!(concat!("../playground-examples/", $file));
             let golden = include_str!(concat!("../tests/golden/", $file, ".fingerprint"));
             let report = api::run(text, &mut NoProgress).expect($file);
-            assert_eq!(fingerprint(&report), golden.trim(), "{} differs from the native report", $file);
+            assert_eq!(
+                fingerprint(&report),
+                golden.trim(),
+                "{} differs from the native report",
+                $file
+            );
         }
     };
 }
 
 example!(fallbacks_8x8, "fallbacks-8x8.json");
 example!(fig1_4x4, "fig1-4x4.json");
+example!(swf_log_16x16, "swf-log-16x16.json");
 example!(mesh64_random_stream, "mesh64-random-stream.json");
 example!(tianhe_npb_stream, "tianhe-npb-stream.json");
 example!(tree_4ary, "tree-4ary.json");
 
 #[wasm_bindgen_test]
 fn garbage_is_an_error_not_a_panic() {
-    for text in ["", "{", "[]", "null", "{\"version\":1}", "{\"version\":1,\"engine\":\"allocation\",\"system\":7}", "\u{0}\u{ffff}"] {
+    for text in [
+        "",
+        "{",
+        "[]",
+        "null",
+        "{\"version\":1}",
+        "{\"version\":1,\"engine\":\"allocation\",\"system\":7}",
+        "\u{0}\u{ffff}",
+    ] {
         let e = api::run(text, &mut NoProgress).unwrap_err();
         assert!(e.path.starts_with('$'));
     }

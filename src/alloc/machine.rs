@@ -50,10 +50,21 @@ impl Machine {
     pub fn new(topo: Topology) -> Self {
         let n = topo.nodes();
         let (avail, free_grid) = match &topo {
-            Topology::Mesh(m) => (Some(Grid::new(m.width, m.height, true)), Some(Grid::new(m.width, m.height, true))),
+            Topology::Mesh(m) => (
+                Some(Grid::new(m.width, m.height, true)),
+                Some(Grid::new(m.width, m.height, true)),
+            ),
             Topology::Tree(_) => (None, None),
         };
-        Machine { router_load: vec![0; topo.routers()], topo, owner: vec![FREE; n], free_count: n, avail, free_grid, version: 0 }
+        Machine {
+            router_load: vec![0; topo.routers()],
+            topo,
+            owner: vec![FREE; n],
+            free_count: n,
+            avail,
+            free_grid,
+            version: 0,
+        }
     }
 
     #[inline]
@@ -110,6 +121,9 @@ impl Machine {
 
     /// Free node ids, ascending.
     pub fn free_nodes(&self) -> Vec<u32> {
-        (0..self.owner.len()).filter(|&i| self.owner[i] == FREE).map(|i| i as u32).collect()
+        (0..self.owner.len())
+            .filter(|&i| self.owner[i] == FREE)
+            .map(|i| i as u32)
+            .collect()
     }
 }

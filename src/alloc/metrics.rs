@@ -33,7 +33,10 @@ pub fn diameter(topo: &Topology, nodes: &[u32]) -> usize {
             (umax - umin).max(vmax - vmin) as usize
         }
         Topology::Tree(t) => {
-            let (lo, hi) = (*nodes.iter().min().unwrap() as usize, *nodes.iter().max().unwrap() as usize);
+            let (lo, hi) = (
+                *nodes.iter().min().unwrap() as usize,
+                *nodes.iter().max().unwrap() as usize,
+            );
             t.hops(lo, hi)
         }
     }
@@ -42,7 +45,11 @@ pub fn diameter(topo: &Topology, nodes: &[u32]) -> usize {
 fn sum_abs_pair_diffs(mut v: Vec<i64>) -> u128 {
     v.sort_unstable();
     let n = v.len() as i64;
-    let s: i128 = v.iter().enumerate().map(|(k, &x)| x as i128 * (2 * k as i64 - n + 1) as i128).sum();
+    let s: i128 = v
+        .iter()
+        .enumerate()
+        .map(|(k, &x)| x as i128 * (2 * k as i64 - n + 1) as i128)
+        .sum();
     s as u128
 }
 
@@ -82,7 +89,11 @@ pub fn total_pair_hops(topo: &Topology, nodes: &[u32]) -> u128 {
             let mut sum = 0u128;
             for l in 0..levels {
                 let here = pairs_within(l);
-                let below = if l + 1 < levels { pairs_within(l + 1) } else { 0 };
+                let below = if l + 1 < levels {
+                    pairs_within(l + 1)
+                } else {
+                    0
+                };
                 sum += 2 * (here - below) * (levels - l) as u128;
             }
             sum
@@ -114,7 +125,8 @@ pub fn traffic(topo: &Topology, nodes: &[u32], tasks: u64, cores: usize, comm: C
         Comm::All => region(topo, nodes),
         Comm::None => Footprint::default(),
         Comm::Neighbor => {
-            let node_of = |rank: u64| nodes[((rank / cores as u64) as usize).min(nodes.len() - 1)] as usize;
+            let node_of =
+                |rank: u64| nodes[((rank / cores as u64) as usize).min(nodes.len() - 1)] as usize;
             let (mut routers, mut links) = (Vec::new(), Vec::new());
             let mut seen = std::collections::BTreeSet::new();
             for r in 1..tasks {
@@ -163,7 +175,11 @@ pub fn is_closed(topo: &Topology, p: &Placement) -> bool {
             let hi = *p.nodes.iter().max().unwrap() as usize;
             let l = t.lca_level(lo, hi);
             let (first, count) = t.leaf_range(t.ancestor(lo, l));
-            held == count && p.nodes.iter().chain(&p.owned_idle).all(|&v| (v as usize) >= first && (v as usize) < first + count)
+            held == count
+                && p.nodes
+                    .iter()
+                    .chain(&p.owned_idle)
+                    .all(|&v| (v as usize) >= first && (v as usize) < first + count)
         }
     }
 }
@@ -188,7 +204,11 @@ mod tests {
 
     #[test]
     fn metrics_equal_routing_every_pair() {
-        let topos = [Topology::Mesh(Mesh::new(7, 5)), Topology::Tree(Tree::new(&[2, 3, 4])), Topology::Tree(Tree::new(&[4, 4]))];
+        let topos = [
+            Topology::Mesh(Mesh::new(7, 5)),
+            Topology::Tree(Tree::new(&[2, 3, 4])),
+            Topology::Tree(Tree::new(&[4, 4])),
+        ];
         let mut s = 99u64;
         for topo in &topos {
             for _ in 0..200 {
@@ -209,7 +229,10 @@ mod tests {
                 // the traffic of "neighbor" is a subset of the region
                 let reg = region(topo, &nodes);
                 let nb = traffic(topo, &nodes, nodes.len() as u64 * 2, 2, Comm::Neighbor);
-                assert!(nb.routers.iter().all(|r| reg.routers.binary_search(r).is_ok()));
+                assert!(nb
+                    .routers
+                    .iter()
+                    .all(|r| reg.routers.binary_search(r).is_ok()));
                 assert!(nb.links.iter().all(|r| reg.links.binary_search(r).is_ok()));
             }
         }

@@ -56,13 +56,36 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
             generate::generate(&s.workload, cores, &mut rng)
         }
+        WorkloadKind::Swf => {
+            let log = crate::formats::swf::parse(
+                s.workload.swf.as_deref().unwrap_or(""),
+                s.workload.max_jobs.unwrap_or(scenario::MAX_JOBS),
+            )
+            .expect("validated");
+            log.jobs
+                .iter()
+                .map(|j| Job {
+                    name: format!("swf{}", j.id),
+                    tasks: j.processors,
+                    nodes: j.processors.div_ceil(cores as u64) as usize,
+                    comm: scenario::Comm::All,
+                    arrival: j.arrival,
+                    duration: j.run_time,
+                    walltime: j.walltime,
+                })
+                .collect()
+        }
         _ => s
             .workload
             .jobs
             .iter()
             .enumerate()
             .map(|(i, j)| Job {
-                name: if j.name.is_empty() { format!("job{i}") } else { j.name.clone() },
+                name: if j.name.is_empty() {
+                    format!("job{i}")
+                } else {
+                    j.name.clone()
+                },
                 tasks: j.tasks,
                 nodes: j.tasks.div_ceil(cores as u64) as usize,
                 comm: j.comm,
@@ -89,8 +112,25 @@ pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocRe
         let rng = ChaCha8Rng::seed_from_u64(seed);
         let placer = policy::Placer::new(policy, s.fallback, &topo, rng);
         let base = (k * jobs.len()) as u64;
-        let res = simulate::simulate(&topo, s.system.cores_per_node, &jobs, placer, mode, progress, base, total);
-        runs.push(simulate::report(&topo, &jobs, policy, res, mode, s.frames, s.slowdown_bound));
+        let res = simulate::simulate(
+            &topo,
+            s.system.cores_per_node,
+            &jobs,
+            placer,
+            mode,
+            progress,
+            base,
+            total,
+        );
+        runs.push(simulate::report(
+            &topo,
+            &jobs,
+            policy,
+            res,
+            mode,
+            s.frames,
+            s.slowdown_bound,
+        ));
     }
     progress.tick(total, total);
     AllocReport {

@@ -30,7 +30,12 @@ impl Grid {
     /// A grid with every cell set to `value`.
     pub fn new(width: usize, height: usize, value: bool) -> Self {
         let words = width.div_ceil(64);
-        let mut g = Grid { width, height, words, bits: vec![0; words * height] };
+        let mut g = Grid {
+            width,
+            height,
+            words,
+            bits: vec![0; words * height],
+        };
         if value {
             for y in 0..height {
                 g.fill_row(y, 0, width, true);
@@ -71,7 +76,11 @@ impl Grid {
             let wi = x / 64;
             let lo = x % 64;
             let hi = (end - wi * 64).min(64);
-            let mask = if hi - lo == 64 { u64::MAX } else { ((1u64 << (hi - lo)) - 1) << lo };
+            let mask = if hi - lo == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << (hi - lo)) - 1) << lo
+            };
             c += (row[wi] & mask).count_ones() as usize;
             x = wi * 64 + hi;
         }
@@ -221,7 +230,12 @@ pub fn first_fit(avail: &Grid, a: usize, b: usize) -> Option<Rect> {
         for w in 0..avail.words {
             let bits = g[y * avail.words + w];
             if bits != 0 {
-                return Some(Rect { x: w * 64 + bits.trailing_zeros() as usize, y, w: a, h: b });
+                return Some(Rect {
+                    x: w * 64 + bits.trailing_zeros() as usize,
+                    y,
+                    w: a,
+                    h: b,
+                });
             }
         }
     }
@@ -231,10 +245,26 @@ pub fn first_fit(avail: &Grid, a: usize, b: usize) -> Option<Rect> {
 /// Perimeter contact of a rectangle: cells around it that are blocked or outside the mesh.
 pub fn contact(avail: &Grid, r: Rect) -> usize {
     let (w, h) = (avail.width, avail.height);
-    let bottom = if r.y == 0 { r.w } else { r.w - avail.count_row(r.y - 1, r.x, r.w) };
-    let top = if r.y + r.h == h { r.w } else { r.w - avail.count_row(r.y + r.h, r.x, r.w) };
-    let left = if r.x == 0 { r.h } else { r.h - avail.count_col(r.x - 1, r.y, r.h) };
-    let right = if r.x + r.w == w { r.h } else { r.h - avail.count_col(r.x + r.w, r.y, r.h) };
+    let bottom = if r.y == 0 {
+        r.w
+    } else {
+        r.w - avail.count_row(r.y - 1, r.x, r.w)
+    };
+    let top = if r.y + r.h == h {
+        r.w
+    } else {
+        r.w - avail.count_row(r.y + r.h, r.x, r.w)
+    };
+    let left = if r.x == 0 {
+        r.h
+    } else {
+        r.h - avail.count_col(r.x - 1, r.y, r.h)
+    };
+    let right = if r.x + r.w == w {
+        r.h
+    } else {
+        r.h - avail.count_col(r.x + r.w, r.y, r.h)
+    };
     bottom + top + left + right
 }
 
@@ -274,7 +304,11 @@ pub fn best_fit(avail: &Grid, shapes: &[(usize, usize)]) -> Option<(Rect, usize)
                     continue;
                 }
                 // left contact: x == 0 or column x-1 has a blocked cell in rows [y, y+b)
-                let prev = if wi == 0 { 0 } else { col_free[y * words + wi - 1] >> 63 };
+                let prev = if wi == 0 {
+                    0
+                } else {
+                    col_free[y * words + wi - 1] >> 63
+                };
                 let shifted_free = (col_free[y * words + wi] << 1) | prev;
                 let mut left_ok = !shifted_free;
                 if wi == 0 {
@@ -417,8 +451,24 @@ mod tests {
     #[test]
     fn empty_mesh_takes_the_corner() {
         let g = Grid::new(100, 70, true);
-        assert_eq!(first_fit(&g, 3, 2), Some(Rect { x: 0, y: 0, w: 3, h: 2 }));
-        assert_eq!(best_fit(&g, &[(3, 2)]).unwrap().0, Rect { x: 0, y: 0, w: 3, h: 2 });
+        assert_eq!(
+            first_fit(&g, 3, 2),
+            Some(Rect {
+                x: 0,
+                y: 0,
+                w: 3,
+                h: 2
+            })
+        );
+        assert_eq!(
+            best_fit(&g, &[(3, 2)]).unwrap().0,
+            Rect {
+                x: 0,
+                y: 0,
+                w: 3,
+                h: 2
+            }
+        );
     }
 
     #[test]

@@ -104,7 +104,10 @@ impl PolicyId {
     }
     /// Whether the policy looks for closed regions (and so uses the fallback).
     pub fn is_closed(self) -> bool {
-        matches!(self, PolicyId::ClosedMinPaper | PolicyId::ClosedMinBest | PolicyId::ClosedMinNaive)
+        matches!(
+            self,
+            PolicyId::ClosedMinPaper | PolicyId::ClosedMinBest | PolicyId::ClosedMinNaive
+        )
     }
 }
 
@@ -146,6 +149,11 @@ pub struct WorkloadSpec {
     pub size_distribution: Option<SizeDistribution>,
     pub mean_interarrival: Option<f64>,
     pub mean_duration: Option<f64>,
+    // imported logs
+    /// The text of a Standard Workload Format log (kind `swf`).
+    pub swf: Option<String>,
+    /// At most this many jobs are read from the log (default: all, up to the job limit).
+    pub max_jobs: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -154,6 +162,8 @@ pub enum WorkloadKind {
     Set,
     Stream,
     Generated,
+    /// A Standard Workload Format log replayed as a stream.
+    Swf,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -205,21 +215,38 @@ impl SystemSpec {
         check_range("system.coresPerNode", self.cores_per_node, 1, 1024)?;
         match self.kind {
             SystemKind::Mesh => {
-                for (f, present) in [("arities", self.arities.is_some()), ("arity", self.arity.is_some()), ("levels", self.levels.is_some())] {
+                for (f, present) in [
+                    ("arities", self.arities.is_some()),
+                    ("arity", self.arity.is_some()),
+                    ("levels", self.levels.is_some()),
+                ] {
                     if present {
-                        return Err(ScenarioError::at(format!("system.{f}"), "is a tree field; a mesh has width and height"));
+                        return Err(ScenarioError::at(
+                            format!("system.{f}"),
+                            "is a tree field; a mesh has width and height",
+                        ));
                     }
                 }
-                let w = self.width.ok_or_else(|| ScenarioError::at("system.width", "missing: a mesh needs width and height"))?;
-                let h = self.height.ok_or_else(|| ScenarioError::at("system.height", "missing: a mesh needs width and height"))?;
+                let w = self.width.ok_or_else(|| {
+                    ScenarioError::at("system.width", "missing: a mesh needs width and height")
+                })?;
+                let h = self.height.ok_or_else(|| {
+                    ScenarioError::at("system.height", "missing: a mesh needs width and height")
+                })?;
                 check_range("system.width", w, 1, 512)?;
                 check_range("system.height", h, 1, 512)?;
                 Ok(Topology::Mesh(Mesh::new(w, h)))
             }
             SystemKind::Tree => {
-                for (f, present) in [("width", self.width.is_some()), ("height", self.height.is_some())] {
+                for (f, present) in [
+                    ("width", self.width.is_some()),
+                    ("height", self.height.is_some()),
+                ] {
                     if present {
-                        return Err(ScenarioError::at(format!("system.{f}"), "is a mesh field; a tree has arities (or arity and levels)"));
+                        return Err(ScenarioError::at(
+                            format!("system.{f}"),
+                            "is a mesh field; a tree has arities (or arity and levels)",
+                        ));
                     }
                 }
                 let arities = match (&self.arities, self.arity, self.levels) {
@@ -230,19 +257,36 @@ impl SystemSpec {
                         vec![k; l]
                     }
                     (Some(_), _, _) => {
-                        return Err(ScenarioError::at("system.arity", "give either arities or arity and levels, not both"))
+                        return Err(ScenarioError::at(
+                            "system.arity",
+                            "give either arities or arity and levels, not both",
+                        ))
                     }
-                    (None, None, _) => return Err(ScenarioError::at("system.arities", "missing: a tree needs arities, e.g. [2, 2, 8]")),
-                    (None, Some(_), None) => return Err(ScenarioError::at("system.levels", "missing: arity needs levels")),
+                    (None, None, _) => {
+                        return Err(ScenarioError::at(
+                            "system.arities",
+                            "missing: a tree needs arities, e.g. [2, 2, 8]",
+                        ))
+                    }
+                    (None, Some(_), None) => {
+                        return Err(ScenarioError::at(
+                            "system.levels",
+                            "missing: arity needs levels",
+                        ))
+                    }
                 };
-                check_range("system.arities.length", arities.len(), 1, 8).map_err(|e| ScenarioError::at("system.arities", e.message))?;
+                check_range("system.arities.length", arities.len(), 1, 8)
+                    .map_err(|e| ScenarioError::at("system.arities", e.message))?;
                 let mut nodes: usize = 1;
                 for (i, &a) in arities.iter().enumerate() {
                     check_range(&format!("system.arities[{i}]"), a, 2, 1024)?;
                     nodes = nodes.saturating_mul(a);
                 }
                 if nodes > MAX_NODES {
-                    return Err(ScenarioError::at("system.arities", format!("the tree has {nodes} nodes; the limit is {MAX_NODES}")));
+                    return Err(ScenarioError::at(
+                        "system.arities",
+                        format!("the tree has {nodes} nodes; the limit is {MAX_NODES}"),
+                    ));
                 }
                 Ok(Topology::Tree(Tree::new(&arities)))
             }
@@ -267,21 +311,76 @@ pub struct Job {
 pub fn validate(s: &AllocScenario) -> Result<()> {
     let topo = s.system.build()?;
     if s.policies.is_empty() || s.policies.len() > MAX_POLICIES {
-        return Err(ScenarioError::at("policies", format!("give 1 to {MAX_POLICIES} policies, got {}", s.policies.len())));
+        return Err(ScenarioError::at(
+            "policies",
+            format!(
+                "give 1 to {MAX_POLICIES} policies, got {}",
+                s.policies.len()
+            ),
+        ));
     }
     check_range("frames", s.frames, 0, MAX_FRAMES)?;
     check_number("slowdownBound", s.slowdown_bound, 1e-9, 1e12)?;
     let w = &s.workload;
-    let stream_only = [("count", w.count.is_some()), ("minTasks", w.min_tasks.is_some()), ("maxTasks", w.max_tasks.is_some()),
-        ("sizeDistribution", w.size_distribution.is_some()), ("meanInterarrival", w.mean_interarrival.is_some()),
-        ("meanDuration", w.mean_duration.is_some())];
+    let stream_only = [
+        ("count", w.count.is_some()),
+        ("minTasks", w.min_tasks.is_some()),
+        ("maxTasks", w.max_tasks.is_some()),
+        ("sizeDistribution", w.size_distribution.is_some()),
+        ("meanInterarrival", w.mean_interarrival.is_some()),
+        ("meanDuration", w.mean_duration.is_some()),
+    ];
+    if w.kind != WorkloadKind::Swf {
+        for (f, present) in [("swf", w.swf.is_some()), ("maxJobs", w.max_jobs.is_some())] {
+            if present {
+                return Err(ScenarioError::at(
+                    format!("workload.{f}"),
+                    "is a field of imported logs (kind \"swf\")",
+                ));
+            }
+        }
+    }
     let count = match w.kind {
+        WorkloadKind::Swf => {
+            if let Some((f, _)) = stream_only.iter().find(|(_, p)| *p) {
+                return Err(ScenarioError::at(
+                    format!("workload.{f}"),
+                    "is a field of generated workloads (kind \"generated\")",
+                ));
+            }
+            if !w.jobs.is_empty() {
+                return Err(ScenarioError::at(
+                    "workload.jobs",
+                    "an imported log brings its own jobs",
+                ));
+            }
+            let text = w.swf.as_deref().ok_or_else(|| {
+                ScenarioError::at("workload.swf", "missing: the text of the SWF log")
+            })?;
+            let max = w.max_jobs.unwrap_or(MAX_JOBS);
+            check_range("workload.maxJobs", max, 1, MAX_JOBS)?;
+            let log = crate::formats::swf::parse(text, max)
+                .map_err(|e| ScenarioError::at("workload.swf", e))?;
+            if log.jobs.is_empty() {
+                return Err(ScenarioError::at(
+                    "workload.swf",
+                    "the log has no job that can be replayed",
+                ));
+            }
+            log.jobs.len()
+        }
         WorkloadKind::Set | WorkloadKind::Stream => {
             if let Some((f, _)) = stream_only.iter().find(|(_, p)| *p) {
-                return Err(ScenarioError::at(format!("workload.{f}"), "is a field of generated workloads (kind \"generated\")"));
+                return Err(ScenarioError::at(
+                    format!("workload.{f}"),
+                    "is a field of generated workloads (kind \"generated\")",
+                ));
             }
             if w.kind == WorkloadKind::Set && w.backfill != Backfill::None {
-                return Err(ScenarioError::at("workload.backfill", "applies to streams only"));
+                return Err(ScenarioError::at(
+                    "workload.backfill",
+                    "applies to streams only",
+                ));
             }
             if w.jobs.is_empty() {
                 return Err(ScenarioError::at("workload.jobs", "give at least one job"));
@@ -290,21 +389,39 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
         }
         WorkloadKind::Generated => {
             if !w.jobs.is_empty() {
-                return Err(ScenarioError::at("workload.jobs", "a generated workload makes its own jobs; use kind \"stream\" to list them"));
+                return Err(ScenarioError::at(
+                    "workload.jobs",
+                    "a generated workload makes its own jobs; use kind \"stream\" to list them",
+                ));
             }
-            let count = w.count.ok_or_else(|| ScenarioError::at("workload.count", "missing: how many jobs to generate"))?;
+            let count = w.count.ok_or_else(|| {
+                ScenarioError::at("workload.count", "missing: how many jobs to generate")
+            })?;
             check_range("workload.count", count, 1, MAX_JOBS)?;
             let lo = w.min_tasks.unwrap_or(1);
             let hi = w.max_tasks.unwrap_or(64);
             check_range("workload.minTasks", lo, 1, 1 << 30)?;
             check_range("workload.maxTasks", hi, lo, 1 << 30)?;
-            check_number("workload.meanInterarrival", w.mean_interarrival.unwrap_or(10.0), 0.0, 1e12)?;
-            check_number("workload.meanDuration", w.mean_duration.unwrap_or(100.0), 1e-6, 1e12)?;
+            check_number(
+                "workload.meanInterarrival",
+                w.mean_interarrival.unwrap_or(10.0),
+                0.0,
+                1e12,
+            )?;
+            check_number(
+                "workload.meanDuration",
+                w.mean_duration.unwrap_or(100.0),
+                1e-6,
+                1e12,
+            )?;
             count
         }
     };
     if count > MAX_JOBS {
-        return Err(ScenarioError::at("workload.jobs", format!("{count} jobs; the limit is {MAX_JOBS}")));
+        return Err(ScenarioError::at(
+            "workload.jobs",
+            format!("{count} jobs; the limit is {MAX_JOBS}"),
+        ));
     }
     let work = (topo.nodes() as u64) * (count as u64) * (s.policies.len() as u64);
     if work > MAX_WORK {
@@ -317,19 +434,39 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
         let p = format!("workload.jobs[{i}]");
         check_range(&format!("{p}.tasks"), j.tasks, 1, 1 << 30)?;
         if j.name.chars().count() > 100 {
-            return Err(ScenarioError::at(format!("{p}.name"), "at most 100 characters"));
+            return Err(ScenarioError::at(
+                format!("{p}.name"),
+                "at most 100 characters",
+            ));
         }
         match w.kind {
             WorkloadKind::Set => {
-                for (f, v) in [("arrival", j.arrival), ("duration", j.duration), ("walltime", j.walltime)] {
+                for (f, v) in [
+                    ("arrival", j.arrival),
+                    ("duration", j.duration),
+                    ("walltime", j.walltime),
+                ] {
                     if v.is_some() {
-                        return Err(ScenarioError::at(format!("{p}.{f}"), "a set has no times; use kind \"stream\""));
+                        return Err(ScenarioError::at(
+                            format!("{p}.{f}"),
+                            "a set has no times; use kind \"stream\"",
+                        ));
                     }
                 }
             }
             _ => {
-                let a = j.arrival.ok_or_else(|| ScenarioError::at(format!("{p}.arrival"), "missing: a stream job needs arrival and duration (s)"))?;
-                let d = j.duration.ok_or_else(|| ScenarioError::at(format!("{p}.duration"), "missing: a stream job needs arrival and duration (s)"))?;
+                let a = j.arrival.ok_or_else(|| {
+                    ScenarioError::at(
+                        format!("{p}.arrival"),
+                        "missing: a stream job needs arrival and duration (s)",
+                    )
+                })?;
+                let d = j.duration.ok_or_else(|| {
+                    ScenarioError::at(
+                        format!("{p}.duration"),
+                        "missing: a stream job needs arrival and duration (s)",
+                    )
+                })?;
                 check_number(&format!("{p}.arrival"), a, 0.0, 1e12)?;
                 check_number(&format!("{p}.duration"), d, 1e-9, 1e12)?;
                 if let Some(wt) = j.walltime {
@@ -349,18 +486,47 @@ pub fn params() -> Vec<Param> {
         ("closed-min-best", "Closed-min (best)"),
         ("hilbert", "Hilbert window"),
         ("random", "Random"),
-        ("closed-min-naive", "Closed-min (naive rescan, benchmark baseline)"),
+        (
+            "closed-min-naive",
+            "Closed-min (naive rescan, benchmark baseline)",
+        ),
     ];
     vec![
-        Param::new("system.kind", "System", "enum", json!("mesh")).options(&[("mesh", "2D mesh (XY routing)"), ("tree", "Tree (up/down routing)")]),
-        Param::new("system.width", "Mesh width k1", "int", json!(null)).range(1.0, 512.0).unit("nodes").show_if("system.kind", "mesh"),
-        Param::new("system.height", "Mesh height k2", "int", json!(null)).range(1.0, 512.0).unit("nodes").show_if("system.kind", "mesh"),
-        Param::new("system.arities", "Tree arities (root first)", "string", json!(null))
-            .help("one arity per level, e.g. [2, 2, 8]: root -> 2 -> 2 -> 8 nodes")
-            .show_if("system.kind", "tree"),
+        Param::new("system.kind", "System", "enum", json!("mesh")).options(&[
+            ("mesh", "2D mesh (XY routing)"),
+            ("tree", "Tree (up/down routing)"),
+        ]),
+        Param::new("system.width", "Mesh width k1", "int", json!(null))
+            .range(1.0, 512.0)
+            .unit("nodes")
+            .show_if("system.kind", "mesh"),
+        Param::new("system.height", "Mesh height k2", "int", json!(null))
+            .range(1.0, 512.0)
+            .unit("nodes")
+            .show_if("system.kind", "mesh"),
+        Param::new(
+            "system.arities",
+            "Tree arities (root first)",
+            "string",
+            json!(null),
+        )
+        .help("one arity per level, e.g. [2, 2, 8]: root -> 2 -> 2 -> 8 nodes")
+        .show_if("system.kind", "tree"),
         Param::new("system.coresPerNode", "Cores per node", "int", json!(1)).range(1.0, 1024.0),
-        Param::new("policies", "Policies (side by side)", "multi", json!(["sequential", "closed-min-best"])).options(policies),
-        Param::new("fallback", "When no closed region fits", "enum", json!("wait")).options(&[
+        Param::new(
+            "policies",
+            "Policies (side by side)",
+            "multi",
+            json!(["sequential", "closed-min-best"]),
+        )
+        .options(policies),
+        Param::new(
+            "fallback",
+            "When no closed region fits",
+            "enum",
+            json!("wait"),
+        )
+        .options(&[
             ("wait", "Wait (queue)"),
             ("relax-closed", "Relax closedness"),
             ("relax-minimal", "Relax minimality"),
@@ -369,18 +535,64 @@ pub fn params() -> Vec<Param> {
             ("set", "Job set (placed in order)"),
             ("stream", "Job stream (arrivals, durations)"),
             ("generated", "Generated stream (seeded)"),
+            ("swf", "Imported SWF log"),
         ]),
-        Param::new("workload.backfill", "Backfilling", "enum", json!("none")).options(&[("none", "FCFS"), ("easy", "EASY backfilling")]),
-        Param::new("workload.count", "Jobs to generate", "int", json!(null)).range(1.0, MAX_JOBS as f64).show_if("workload.kind", "generated"),
-        Param::new("workload.minTasks", "Smallest job", "int", json!(1)).range(1.0, 1e9).unit("tasks").show_if("workload.kind", "generated"),
-        Param::new("workload.maxTasks", "Largest job", "int", json!(64)).range(1.0, 1e9).unit("tasks").show_if("workload.kind", "generated"),
-        Param::new("workload.sizeDistribution", "Job sizes", "enum", json!("uniform"))
-            .options(&[("uniform", "Uniform"), ("logUniform", "Log-uniform"), ("powersOfTwo", "Powers of two")])
+        Param::new("workload.backfill", "Backfilling", "enum", json!("none"))
+            .options(&[("none", "FCFS"), ("easy", "EASY backfilling")]),
+        Param::new("workload.count", "Jobs to generate", "int", json!(null))
+            .range(1.0, MAX_JOBS as f64)
             .show_if("workload.kind", "generated"),
-        Param::new("workload.meanInterarrival", "Mean inter-arrival", "number", json!(10.0)).range(0.0, 1e12).unit("s").show_if("workload.kind", "generated"),
-        Param::new("workload.meanDuration", "Mean duration", "number", json!(100.0)).range(1e-6, 1e12).unit("s").show_if("workload.kind", "generated"),
-        Param::new("frames", "Time-slider snapshots", "int", json!(120)).range(0.0, MAX_FRAMES as f64),
-        Param::new("slowdownBound", "Bounded-slowdown τ", "number", json!(10.0)).range(1e-9, 1e12).unit("s"),
+        Param::new("workload.minTasks", "Smallest job", "int", json!(1))
+            .range(1.0, 1e9)
+            .unit("tasks")
+            .show_if("workload.kind", "generated"),
+        Param::new("workload.maxTasks", "Largest job", "int", json!(64))
+            .range(1.0, 1e9)
+            .unit("tasks")
+            .show_if("workload.kind", "generated"),
+        Param::new(
+            "workload.sizeDistribution",
+            "Job sizes",
+            "enum",
+            json!("uniform"),
+        )
+        .options(&[
+            ("uniform", "Uniform"),
+            ("logUniform", "Log-uniform"),
+            ("powersOfTwo", "Powers of two"),
+        ])
+        .show_if("workload.kind", "generated"),
+        Param::new(
+            "workload.meanInterarrival",
+            "Mean inter-arrival",
+            "number",
+            json!(10.0),
+        )
+        .range(0.0, 1e12)
+        .unit("s")
+        .show_if("workload.kind", "generated"),
+        Param::new(
+            "workload.meanDuration",
+            "Mean duration",
+            "number",
+            json!(100.0),
+        )
+        .range(1e-6, 1e12)
+        .unit("s")
+        .show_if("workload.kind", "generated"),
+        Param::new(
+            "workload.maxJobs",
+            "Jobs read from the log",
+            "int",
+            json!(null),
+        )
+        .range(1.0, MAX_JOBS as f64)
+        .show_if("workload.kind", "swf"),
+        Param::new("frames", "Time-slider snapshots", "int", json!(120))
+            .range(0.0, MAX_FRAMES as f64),
+        Param::new("slowdownBound", "Bounded-slowdown τ", "number", json!(10.0))
+            .range(1e-9, 1e12)
+            .unit("s"),
         Param::new("seed", "Seed", "int", json!(1)).range(0.0, 4294967295.0),
     ]
 }

@@ -77,7 +77,9 @@ impl Sim<'_> {
     fn try_start(&mut self, j: usize, t: f64) -> bool {
         let job = &self.jobs[j];
         self.decisions += 1;
-        let Some(p) = self.placer.place(&self.m, job.nodes) else { return false };
+        let Some(p) = self.placer.place(&self.m, job.nodes) else {
+            return false;
+        };
         let region = metrics::region(&self.m.topo, &p.nodes);
         let traffic = if job.comm == super::scenario::Comm::All {
             region.clone()
@@ -108,7 +110,16 @@ pub fn simulate(
 ) -> RunResult {
     let m = Machine::new(topo.clone());
     let _ = &mut placer;
-    let mut sim = Sim { m, placer, jobs, cores, out: vec![Outcome::default(); jobs.len()], decisions: 0, events: Vec::new(), running: BinaryHeap::new() };
+    let mut sim = Sim {
+        m,
+        placer,
+        jobs,
+        cores,
+        out: vec![Outcome::default(); jobs.len()],
+        decisions: 0,
+        events: Vec::new(),
+        running: BinaryHeap::new(),
+    };
     match mode {
         Mode::Set => {
             for j in 0..jobs.len() {
@@ -118,16 +129,35 @@ pub fn simulate(
                 }
             }
         }
-        Mode::Stream(backfill) => run_stream(&mut sim, backfill, progress, progress_base, progress_total),
+        Mode::Stream(backfill) => {
+            run_stream(&mut sim, backfill, progress, progress_base, progress_total)
+        }
     }
     let largest_free = largest_free_region(&sim.m);
-    RunResult { free_at_end: sim.m.free_count, outcomes: sim.out, decisions: sim.decisions, events: sim.events, largest_free }
+    RunResult {
+        free_at_end: sim.m.free_count,
+        outcomes: sim.out,
+        decisions: sim.decisions,
+        events: sim.events,
+        largest_free,
+    }
 }
 
-fn run_stream(sim: &mut Sim, backfill: Backfill, progress: &mut dyn Progress, base: u64, total: u64) {
+fn run_stream(
+    sim: &mut Sim,
+    backfill: Backfill,
+    progress: &mut dyn Progress,
+    base: u64,
+    total: u64,
+) {
     let n = sim.jobs.len();
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| sim.jobs[a].arrival.total_cmp(&sim.jobs[b].arrival).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        sim.jobs[a]
+            .arrival
+            .total_cmp(&sim.jobs[b].arrival)
+            .then(a.cmp(&b))
+    });
     let mut next = 0;
     let mut queue: VecDeque<usize> = VecDeque::new();
     let mut done = 0u64;
@@ -196,7 +226,10 @@ fn easy_backfill(sim: &mut Sim, queue: &mut VecDeque<usize>, t: f64, done: &mut 
             let j = e.1 as usize;
             let o = &sim.out[j];
             let p = o.placement.as_ref().unwrap();
-            (o.start.unwrap() + sim.jobs[j].walltime, p.nodes.len() + p.owned_idle.len())
+            (
+                o.start.unwrap() + sim.jobs[j].walltime,
+                p.nodes.len() + p.owned_idle.len(),
+            )
         })
         .collect();
     ends.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -217,7 +250,10 @@ fn easy_backfill(sim: &mut Sim, queue: &mut VecDeque<usize>, t: f64, done: &mut 
         let j = queue[i];
         let job = &sim.jobs[j];
         let ends_in_time = t + job.walltime <= shadow;
-        if job.nodes <= sim.m.free_count && (ends_in_time || job.nodes <= extra) && sim.try_start(j, t) {
+        if job.nodes <= sim.m.free_count
+            && (ends_in_time || job.nodes <= extra)
+            && sim.try_start(j, t)
+        {
             if !ends_in_time {
                 let p = sim.out[j].placement.as_ref().unwrap();
                 extra = extra.saturating_sub(p.nodes.len() + p.owned_idle.len());
@@ -270,7 +306,10 @@ struct IdSet {
 }
 impl IdSet {
     fn new(n: usize) -> Self {
-        IdSet { items: Vec::new(), pos: vec![u32::MAX; n] }
+        IdSet {
+            items: Vec::new(),
+            pos: vec![u32::MAX; n],
+        }
     }
     fn insert(&mut self, v: u32) {
         if self.pos[v as usize] == u32::MAX {
@@ -304,7 +343,11 @@ struct Usage {
 }
 impl Usage {
     fn new(n: usize) -> Self {
-        Usage { users: vec![Vec::new(); n], contended: IdSet::new(n), ever: vec![false; n] }
+        Usage {
+            users: vec![Vec::new(); n],
+            contended: IdSet::new(n),
+            ever: vec![false; n],
+        }
     }
     fn start(&mut self, j: u32, ids: &[u32], shared: &mut [Vec<u32>]) {
         for &r in ids {
@@ -354,7 +397,9 @@ pub fn report(
     let horizon = res.events.iter().map(|e| e.0).fold(0.0f64, f64::max);
     let frame_times: Vec<f64> = match mode {
         Mode::Set => Vec::new(),
-        Mode::Stream(_) => (0..frames).map(|k| (k as f64 + 0.5) * horizon / frames as f64).collect(),
+        Mode::Stream(_) => (0..frames)
+            .map(|k| (k as f64 + 0.5) * horizon / frames as f64)
+            .collect(),
     };
     let mut out_frames = Vec::new();
     let mut fi = 0;
@@ -417,7 +462,10 @@ pub fn report(
         let is_placed = o.placement.is_some();
         let diameter = metrics::diameter(topo, nodes);
         let mean_hops = metrics::mean_hops(topo, nodes);
-        let closed = o.placement.as_ref().is_some_and(|p| metrics::is_closed(topo, p));
+        let closed = o
+            .placement
+            .as_ref()
+            .is_some_and(|p| metrics::is_closed(topo, p));
         if is_placed {
             placed += 1;
             idle += owned_idle;
@@ -467,7 +515,12 @@ pub fn report(
     }
     let nodes_total = topo.nodes() as f64;
     let pf = placed.max(1) as f64;
-    let makespan = horizon - if first_arrival.is_finite() { first_arrival } else { 0.0 };
+    let makespan = horizon
+        - if first_arrival.is_finite() {
+            first_arrival
+        } else {
+            0.0
+        };
     let utilization = if stream {
         if makespan > 0.0 {
             work / (nodes_total * makespan)
@@ -475,7 +528,12 @@ pub fn report(
             0.0
         }
     } else {
-        reports.iter().filter(|r| r.placed).map(|r| r.nodes).sum::<usize>() as f64 / nodes_total
+        reports
+            .iter()
+            .filter(|r| r.placed)
+            .map(|r| r.nodes)
+            .sum::<usize>() as f64
+            / nodes_total
     };
     let summary = Summary {
         placed,
@@ -502,5 +560,11 @@ pub fn report(
         mean_bounded_slowdown: stream.then_some(sum_bsld / pf),
         fragmentation_blocks: stream.then_some(frag_blocks),
     };
-    RunReport { policy: policy.id(), label: policy.label(), jobs: reports, summary, frames: out_frames }
+    RunReport {
+        policy: policy.id(),
+        label: policy.label(),
+        jobs: reports,
+        summary,
+        frames: out_frames,
+    }
 }

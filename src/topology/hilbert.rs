@@ -110,10 +110,16 @@ mod tests {
                         _ => panic!("{w}x{h}: jump {:?} -> {:?}", p[0], p[1]),
                     }
                 }
-                assert!(diagonal <= 1 + (w + h) / 8, "{w}x{h}: {diagonal} diagonal steps");
+                assert!(
+                    diagonal <= 1 + (w + h) / 8,
+                    "{w}x{h}: {diagonal} diagonal steps"
+                );
                 if w % 2 == 0 && h % 2 == 0 {
                     // even sides: a true Hilbert-type path, no diagonal step at all
-                    assert!(diagonal <= (w.max(h) > 2 * w.min(h)) as usize * 2, "{w}x{h}");
+                    assert!(
+                        diagonal <= (w.max(h) > 2 * w.min(h)) as usize * 2,
+                        "{w}x{h}"
+                    );
                 }
             }
         }

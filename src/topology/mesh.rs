@@ -198,7 +198,9 @@ mod tests {
         for _ in 0..300 {
             let mut nodes = Vec::new();
             for i in 0..m.nodes() {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 if (state >> 33) % 5 == 0 {
                     nodes.push(i as u32);
                 }

@@ -37,7 +37,11 @@ impl Tree {
             level_start[l + 1] = level_start[l] + count;
             count *= arities[l];
         }
-        Tree { arities: arities.to_vec(), sub, level_start }
+        Tree {
+            arities: arities.to_vec(),
+            sub,
+            level_start,
+        }
     }
     pub fn arities(&self) -> &[usize] {
         &self.arities
@@ -75,7 +79,10 @@ impl Tree {
     }
     /// Level and index within the level of router `u`.
     pub fn level_of(&self, u: usize) -> (usize, usize) {
-        let l = (0..self.levels()).rev().find(|&l| self.level_start[l] <= u).unwrap_or(0);
+        let l = (0..self.levels())
+            .rev()
+            .find(|&l| self.level_start[l] <= u)
+            .unwrap_or(0);
         (l, u - self.level_start[l])
     }
     /// First leaf under router `u` and how many leaves it covers.
@@ -143,7 +150,10 @@ impl Tree {
         if nodes.len() < 2 {
             return (Vec::new(), Vec::new());
         }
-        let (lo, hi) = (*nodes.iter().min().unwrap() as usize, *nodes.iter().max().unwrap() as usize);
+        let (lo, hi) = (
+            *nodes.iter().min().unwrap() as usize,
+            *nodes.iter().max().unwrap() as usize,
+        );
         let top = self.lca_level(lo, hi);
         let mut routers = Vec::new();
         let mut links = Vec::new();
@@ -180,7 +190,10 @@ mod tests {
         let t = Tree::new(&[2, 2, 8]);
         assert_eq!(t.nodes(), 32);
         assert_eq!(t.routers(), 1 + 2 + 4);
-        assert_eq!((t.level_size(0), t.level_size(1), t.level_size(2)), (1, 2, 4));
+        assert_eq!(
+            (t.level_size(0), t.level_size(1), t.level_size(2)),
+            (1, 2, 4)
+        );
         assert_eq!(t.ancestor(9, 2), 3 + 1);
         assert_eq!(t.hops(0, 7), 2);
         assert_eq!(t.hops(0, 8), 4);
@@ -221,7 +234,10 @@ mod tests {
         let t = Tree::new(&[2, 3, 4]);
         for start in 0..t.nodes() {
             for len in 2..6 {
-                let nodes: Vec<u32> = (start..(start + len * 3).min(t.nodes())).step_by(3).map(|x| x as u32).collect();
+                let nodes: Vec<u32> = (start..(start + len * 3).min(t.nodes()))
+                    .step_by(3)
+                    .map(|x| x as u32)
+                    .collect();
                 if nodes.len() < 2 {
                     continue;
                 }

@@ -95,7 +95,11 @@ pub fn fill_rect(mesh: &Mesh, r: Rect, n: usize) -> Placement {
             }
         }
     }
-    Placement { nodes, owned_idle: idle, fallback: None }
+    Placement {
+        nodes,
+        owned_idle: idle,
+        fallback: None,
+    }
 }
 
 /// A closed region of minimum diameter for `n` nodes, or `None` if none is available now.
@@ -108,8 +112,14 @@ pub fn closed_min(m: &Machine, n: usize, policy: PolicyId) -> Option<Placement> 
             first_fit(avail, a, b)
         }
         _ => {
-            let search = if policy == PolicyId::ClosedMinNaive { best_fit_naive } else { best_fit };
-            min_diameter_shapes(n, &mesh).iter().find_map(|group| search(avail, group).map(|(r, _)| r))
+            let search = if policy == PolicyId::ClosedMinNaive {
+                best_fit_naive
+            } else {
+                best_fit
+            };
+            min_diameter_shapes(n, &mesh)
+                .iter()
+                .find_map(|group| search(avail, group).map(|(r, _)| r))
         }
     }?;
     Some(fill_rect(&mesh, rect, n))
@@ -161,7 +171,11 @@ mod tests {
         }
         assert_eq!(template(7), (3, 3));
         let groups = min_diameter_shapes(7, &Mesh::new(10, 10));
-        assert_eq!(groups[0], vec![(4, 2), (2, 4)], "least waste first, both orientations");
+        assert_eq!(
+            groups[0],
+            vec![(4, 2), (2, 4)],
+            "least waste first, both orientations"
+        );
         assert_eq!(groups[1], vec![(3, 3)]);
     }
 

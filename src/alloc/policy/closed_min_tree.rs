@@ -40,7 +40,9 @@ fn capacities(m: &Machine, t: &Tree, respect_load: bool) -> Vec<usize> {
                 continue;
             }
             cap[u] = if l == last {
-                (i * a_last..(i + 1) * a_last).filter(|&v| m.is_free(v)).count()
+                (i * a_last..(i + 1) * a_last)
+                    .filter(|&v| m.is_free(v))
+                    .count()
             } else {
                 t.child_routers(u).unwrap().map(|c| cap[c]).sum()
             };
@@ -57,19 +59,32 @@ fn take(m: &Machine, t: &Tree, cap: &[usize], u: usize, k: usize, out: &mut Vec<
     match t.child_routers(u) {
         None => {
             let (first, count) = t.leaf_range(u);
-            out.extend((first..first + count).filter(|&v| m.is_free(v)).take(k).map(|v| v as u32));
+            out.extend(
+                (first..first + count)
+                    .filter(|&v| m.is_free(v))
+                    .take(k)
+                    .map(|v| v as u32),
+            );
         }
         Some(children) => {
             let mut kids: Vec<usize> = children.filter(|&c| cap[c] > 0).collect();
             let mut rem = k;
             while rem > 0 {
                 // best fit: the smallest child that holds the rest
-                if let Some(&c) = kids.iter().filter(|&&c| cap[c] >= rem).min_by_key(|&&c| (cap[c], c)) {
+                if let Some(&c) = kids
+                    .iter()
+                    .filter(|&&c| cap[c] >= rem)
+                    .min_by_key(|&&c| (cap[c], c))
+                {
                     take(m, t, cap, c, rem, out);
                     return;
                 }
                 // otherwise fill the largest child completely
-                let (pos, &c) = kids.iter().enumerate().max_by_key(|&(_, &c)| (cap[c], std::cmp::Reverse(c))).unwrap();
+                let (pos, &c) = kids
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|&(_, &c)| (cap[c], std::cmp::Reverse(c)))
+                    .unwrap();
                 kids.remove(pos);
                 take(m, t, cap, c, cap[c], out);
                 rem -= cap[c];
@@ -79,16 +94,27 @@ fn take(m: &Machine, t: &Tree, cap: &[usize], u: usize, k: usize, out: &mut Vec<
 }
 
 /// Best fit among routers of levels `levels` (tried in order) with capacity `>= n`.
-fn pack(m: &Machine, n: usize, levels: impl Iterator<Item = usize>, respect_load: bool) -> Option<Placement> {
+fn pack(
+    m: &Machine,
+    n: usize,
+    levels: impl Iterator<Item = usize>,
+    respect_load: bool,
+) -> Option<Placement> {
     let t = tree_of(m);
     let cap = capacities(m, t, respect_load);
     for l in levels {
         let start = t.ancestor(0, l);
-        let best = (start..start + t.level_size(l)).filter(|&u| cap[u] >= n).min_by_key(|&u| (cap[u], u));
+        let best = (start..start + t.level_size(l))
+            .filter(|&u| cap[u] >= n)
+            .min_by_key(|&u| (cap[u], u));
         if let Some(u) = best {
             let mut nodes = Vec::with_capacity(n);
             take(m, t, &cap, u, n, &mut nodes);
-            return Some(Placement { nodes, owned_idle: Vec::new(), fallback: None });
+            return Some(Placement {
+                nodes,
+                owned_idle: Vec::new(),
+                fallback: None,
+            });
         }
     }
     None
@@ -107,7 +133,10 @@ fn single(m: &Machine, policy: PolicyId) -> Option<Placement> {
             ((sw * a..(sw + 1) * a).filter(|&x| m.is_free(x)).count(), v)
         })
     }?;
-    Some(Placement { nodes: vec![leaf as u32], ..Default::default() })
+    Some(Placement {
+        nodes: vec![leaf as u32],
+        ..Default::default()
+    })
 }
 
 /// The paper: first fully free subtree of level `l`, whole subtree reserved.
@@ -119,7 +148,11 @@ fn first_free_subtree(m: &Machine, n: usize, l: usize) -> Option<Placement> {
         if (first..first + size).all(|v| m.is_free(v)) {
             let nodes = (first..first + n).map(|v| v as u32).collect();
             let owned_idle = (first + n..first + size).map(|v| v as u32).collect();
-            Some(Placement { nodes, owned_idle, fallback: None })
+            Some(Placement {
+                nodes,
+                owned_idle,
+                fallback: None,
+            })
         } else {
             None
         }

@@ -7,7 +7,11 @@ use crate::alloc::machine::{Machine, Placement};
 
 /// The `n` consecutive free nodes (in curve order) with the smallest curve span.
 pub fn hilbert_window(m: &Machine, n: usize, curve: &[u32], rank: &[u32]) -> Option<Placement> {
-    let free: Vec<u32> = curve.iter().copied().filter(|&v| m.is_free(v as usize)).collect();
+    let free: Vec<u32> = curve
+        .iter()
+        .copied()
+        .filter(|&v| m.is_free(v as usize))
+        .collect();
     if free.len() < n {
         return None;
     }
@@ -20,5 +24,8 @@ pub fn hilbert_window(m: &Machine, n: usize, curve: &[u32], rank: &[u32]) -> Opt
             best = i;
         }
     }
-    Some(Placement { nodes: free[best..best + n].to_vec(), ..Default::default() })
+    Some(Placement {
+        nodes: free[best..best + n].to_vec(),
+        ..Default::default()
+    })
 }

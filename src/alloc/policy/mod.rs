@@ -50,7 +50,14 @@ impl Placer {
         } else {
             (Vec::new(), Vec::new())
         };
-        Placer { policy, fallback, curve_rank, curve, rng, last_failure: None }
+        Placer {
+            policy,
+            fallback,
+            curve_rank,
+            curve,
+            rng,
+            last_failure: None,
+        }
     }
 
     /// Chooses nodes for a job of `n` nodes, or `None` if the policy finds no place now.
@@ -75,14 +82,20 @@ impl Placer {
                             Topology::Mesh(_) => closed_min_mesh::relax_minimal(m, n, self.policy),
                             Topology::Tree(_) => closed_min_tree::relax_minimal(m, n, self.policy),
                         };
-                        p.map(|p| Placement { fallback: Some("relax-minimal"), ..p })
+                        p.map(|p| Placement {
+                            fallback: Some("relax-minimal"),
+                            ..p
+                        })
                     }
                     (None, Fallback::RelaxClosed) => {
                         let p = match &m.topo {
                             Topology::Mesh(_) => relax_closed_mesh::relax_closed(m, n),
                             Topology::Tree(_) => closed_min_tree::relax_closed(m, n),
                         };
-                        p.map(|p| Placement { fallback: Some("relax-closed"), ..p })
+                        p.map(|p| Placement {
+                            fallback: Some("relax-closed"),
+                            ..p
+                        })
                     }
                 }
             }

@@ -13,5 +13,8 @@ pub fn random(m: &Machine, n: usize, rng: &mut ChaCha8Rng) -> Placement {
         free.swap(i, j);
     }
     free.truncate(n);
-    Placement { nodes: free, ..Default::default() }
+    Placement {
+        nodes: free,
+        ..Default::default()
+    }
 }

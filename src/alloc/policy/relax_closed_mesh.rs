@@ -13,7 +13,9 @@ use crate::topology::Topology;
 
 /// `n` free nodes of minimum Manhattan diameter; `None` if fewer than `n` are free.
 pub fn relax_closed(m: &Machine, n: usize) -> Option<Placement> {
-    let Topology::Mesh(mesh) = &m.topo else { unreachable!() };
+    let Topology::Mesh(mesh) = &m.topo else {
+        unreachable!()
+    };
     if m.free_count < n {
         return None;
     }
@@ -35,7 +37,9 @@ pub fn relax_closed(m: &Machine, n: usize) -> Option<Placement> {
     }
     let count = |u0: usize, v0: usize, d: usize| -> u32 {
         let (u1, v1) = ((u0 + d + 1).min(s), (v0 + d + 1).min(s));
-        sat[u1 * (s + 1) + v1] + sat[u0 * (s + 1) + v0] - sat[u0 * (s + 1) + v1] - sat[u1 * (s + 1) + v0]
+        sat[u1 * (s + 1) + v1] + sat[u0 * (s + 1) + v0]
+            - sat[u0 * (s + 1) + v1]
+            - sat[u1 * (s + 1) + v0]
     };
     let find = |d: usize| -> Option<(usize, usize)> {
         for u0 in 0..s {
@@ -71,7 +75,11 @@ pub fn relax_closed(m: &Machine, n: usize) -> Option<Placement> {
     }
     cands.sort_unstable();
     let nodes = cands.into_iter().take(n).map(|(_, id)| id).collect();
-    Some(Placement { nodes, owned_idle: Vec::new(), fallback: None })
+    Some(Placement {
+        nodes,
+        owned_idle: Vec::new(),
+        fallback: None,
+    })
 }
 
 #[cfg(test)]
@@ -112,7 +120,14 @@ mod tests {
                     taken.push(i);
                 }
             }
-            m.commit(0, &Placement { nodes: taken, ..Default::default() }, &Footprint::default());
+            m.commit(
+                0,
+                &Placement {
+                    nodes: taken,
+                    ..Default::default()
+                },
+                &Footprint::default(),
+            );
             let free = m.free_nodes();
             for n in 1..=free.len() {
                 let got = relax_closed(&m, n).unwrap();
@@ -121,7 +136,10 @@ mod tests {
                 let mut brute = usize::MAX;
                 for mask in 0u32..(1 << free.len()) {
                     if mask.count_ones() as usize == n {
-                        let set: Vec<u32> = (0..free.len()).filter(|&i| mask >> i & 1 == 1).map(|i| free[i]).collect();
+                        let set: Vec<u32> = (0..free.len())
+                            .filter(|&i| mask >> i & 1 == 1)
+                            .map(|i| free[i])
+                            .collect();
                         brute = brute.min(diameter(&mesh, &set));
                     }
                 }
