@@ -37,6 +37,20 @@ pub struct RunReport {
     pub jobs: Vec<JobReport>,
     pub summary: Summary,
     pub frames: Vec<Frame>,
+    /// What was left out to keep the report within its size budgets (counts are always complete).
+    pub omitted: Omitted,
+}
+
+/// Parts of a run's report dropped to bound its size (see `simulate.rs` budgets).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Omitted {
+    /// Per-job `sharedRouters` / `sharedLinks` id lists are empty; the counts remain.
+    pub shared_ids: bool,
+    /// Per-job `nodeRanges` are empty.
+    pub node_ranges: bool,
+    /// Every other frame was dropped (possibly repeatedly).
+    pub frames_thinned: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -55,6 +69,8 @@ pub struct JobReport {
     pub closed: bool,
     pub routers: usize,
     pub links: usize,
+    pub shared_router_count: usize,
+    pub shared_link_count: usize,
     pub shared_routers: Vec<u32>,
     pub shared_links: Vec<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]

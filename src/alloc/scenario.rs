@@ -16,7 +16,7 @@ pub const MAX_POLICIES: usize = 6;
 /// Most snapshots for the time slider.
 pub const MAX_FRAMES: usize = 1000;
 /// Upper bound on `nodes x jobs`, the work a run may do, so no scenario freezes a tab.
-pub const MAX_WORK: u64 = 10_000_000_000;
+pub const MAX_WORK: u64 = 2_000_000_000;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

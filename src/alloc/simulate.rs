@@ -9,7 +9,7 @@
 use super::machine::{Footprint, Machine, Placement};
 use super::metrics;
 use super::policy::Placer;
-use super::report::{ranges, Frame, JobReport, RunReport, Summary};
+use super::report::{ranges, Frame, JobReport, Omitted, RunReport, Summary};
 use super::scenario::{Backfill, Job, PolicyId};
 use crate::progress::Progress;
 use crate::topology::Topology;
@@ -24,7 +24,10 @@ pub struct Outcome {
     pub placement: Option<Placement>,
     pub start: Option<f64>,
     pub end: Option<f64>,
-    pub traffic: Footprint,
+    /// Routers and links of the job's traffic, as ascending `[first, count]` runs.
+    pub traffic: Packed,
+    /// Routers of every route between the job's nodes; kept only by closed policies, which must
+    /// keep other regions out of it (and release it when the job ends).
     pub region: Footprint,
     pub blocked_by_fragmentation: bool,
 }
@@ -38,6 +41,31 @@ pub struct RunResult {
     /// Largest free closed region at the end (sets), as nodes.
     pub largest_free: usize,
     pub free_at_end: usize,
+}
+
+/// A footprint stored as runs of ids: a mesh job's routes cover row spans, so this is
+/// `O(rows + columns)` per job instead of `O(routers)`.
+#[derive(Debug, Clone, Default)]
+pub struct Packed {
+    pub routers: Vec<[u32; 2]>,
+    pub links: Vec<[u32; 2]>,
+    pub router_count: usize,
+    pub link_count: usize,
+}
+
+impl Packed {
+    fn new(f: &Footprint) -> Self {
+        Packed {
+            routers: ranges(&f.routers),
+            links: ranges(&f.links),
+            router_count: f.routers.len(),
+            link_count: f.links.len(),
+        }
+    }
+}
+
+fn ids(runs: &[[u32; 2]]) -> impl Iterator<Item = u32> + '_ {
+    runs.iter().flat_map(|r| r[0]..r[0] + r[1])
 }
 
 /// Workload mode.
@@ -80,11 +108,17 @@ impl Sim<'_> {
         let Some(p) = self.placer.place(&self.m, job.nodes) else {
             return false;
         };
-        let region = metrics::region(&self.m.topo, &p.nodes);
-        let traffic = if job.comm == super::scenario::Comm::All {
-            region.clone()
+        let traffic = Packed::new(&metrics::traffic(
+            &self.m.topo,
+            &p.nodes,
+            job.tasks,
+            self.cores,
+            job.comm,
+        ));
+        let region = if self.placer.policy.is_closed() {
+            metrics::region(&self.m.topo, &p.nodes)
         } else {
-            metrics::traffic(&self.m.topo, &p.nodes, job.tasks, self.cores, job.comm)
+            Footprint::default()
         };
         self.m.commit(j as u32, &p, &region);
         let o = &mut self.out[j];
@@ -335,9 +369,45 @@ impl IdSet {
     }
 }
 
+/// Most shared ids a run lists per job in total; past it, lists are dropped (counts stay).
+pub const SHARED_ID_BUDGET: usize = 500_000;
+/// Most ids (running jobs, contended routers and links) all frames of a run may hold; past it,
+/// every other frame is dropped until they fit.
+pub const FRAME_ID_BUDGET: usize = 1_000_000;
+/// Most node ranges a run lists; past it, node lists are dropped (counts stay).
+pub const NODE_RANGE_BUDGET: usize = 2_000_000;
+
+/// Per-job shared ids, each `(job, id)` recorded once, with a budget on what is stored.
+struct Shared {
+    ids: Vec<Vec<u32>>,
+    counts: Vec<usize>,
+    stored: usize,
+    omitted: bool,
+}
+impl Shared {
+    fn new(jobs: usize) -> Self {
+        Shared {
+            ids: vec![Vec::new(); jobs],
+            counts: vec![0; jobs],
+            stored: 0,
+            omitted: false,
+        }
+    }
+    fn add(&mut self, job: u32, id: u32) {
+        self.counts[job as usize] += 1;
+        if self.stored < SHARED_ID_BUDGET {
+            self.ids[job as usize].push(id);
+            self.stored += 1;
+        } else {
+            self.omitted = true;
+        }
+    }
+}
+
 /// Users of each resource (router or link) among running jobs, tracking which are contended.
+/// Each user carries a mark: whether this resource is already recorded as shared for it.
 struct Usage {
-    users: Vec<Vec<u32>>,
+    users: Vec<Vec<(u32, bool)>>,
     contended: IdSet,
     ever: Vec<bool>,
 }
@@ -349,24 +419,28 @@ impl Usage {
             ever: vec![false; n],
         }
     }
-    fn start(&mut self, j: u32, ids: &[u32], shared: &mut [Vec<u32>]) {
-        for &r in ids {
+    fn start(&mut self, j: u32, ids: impl Iterator<Item = u32>, shared: &mut Shared) {
+        for r in ids {
             let u = &mut self.users[r as usize];
-            if !u.is_empty() {
-                shared[j as usize].push(r);
-                for &k in u.iter() {
-                    shared[k as usize].push(r);
+            let busy = !u.is_empty();
+            if busy {
+                shared.add(j, r);
+                for (k, marked) in u.iter_mut() {
+                    if !*marked {
+                        *marked = true;
+                        shared.add(*k, r);
+                    }
                 }
                 self.contended.insert(r);
                 self.ever[r as usize] = true;
             }
-            u.push(j);
+            u.push((j, busy));
         }
     }
-    fn end(&mut self, j: u32, ids: &[u32]) {
-        for &r in ids {
+    fn end(&mut self, j: u32, ids: impl Iterator<Item = u32>) {
+        for r in ids {
             let u = &mut self.users[r as usize];
-            if let Some(p) = u.iter().position(|&x| x == j) {
+            if let Some(p) = u.iter().position(|x| x.0 == j) {
                 u.swap_remove(p);
             }
             if u.len() < 2 {
@@ -388,8 +462,8 @@ pub fn report(
     slowdown_bound: f64,
 ) -> RunReport {
     let n_jobs = jobs.len();
-    let mut shared_r: Vec<Vec<u32>> = vec![Vec::new(); n_jobs];
-    let mut shared_l: Vec<Vec<u32>> = vec![Vec::new(); n_jobs];
+    let mut shared_r = Shared::new(n_jobs);
+    let mut shared_l = Shared::new(n_jobs);
     let mut ru = Usage::new(topo.routers());
     let mut lu = Usage::new(topo.links());
     let mut running = IdSet::new(n_jobs);
@@ -418,13 +492,13 @@ pub fn report(
         let o = &res.outcomes[j as usize];
         let held = o.placement.as_ref().map_or(0, |p| p.nodes.len());
         if is_start {
-            ru.start(j, &o.traffic.routers, &mut shared_r);
-            lu.start(j, &o.traffic.links, &mut shared_l);
+            ru.start(j, ids(&o.traffic.routers), &mut shared_r);
+            lu.start(j, ids(&o.traffic.links), &mut shared_l);
             running.insert(j);
             busy += held;
         } else {
-            ru.end(j, &o.traffic.routers);
-            lu.end(j, &o.traffic.links);
+            ru.end(j, ids(&o.traffic.routers));
+            lu.end(j, ids(&o.traffic.links));
             running.remove(j);
             busy -= held;
         }
@@ -446,12 +520,19 @@ pub fn report(
     let first_arrival = jobs.iter().map(|j| j.arrival).fold(f64::INFINITY, f64::min);
     for (i, job) in jobs.iter().enumerate() {
         let o = &res.outcomes[i];
-        let mut sr = std::mem::take(&mut shared_r[i]);
+        let mut sr = if shared_r.omitted {
+            Vec::new()
+        } else {
+            std::mem::take(&mut shared_r.ids[i])
+        };
         sr.sort_unstable();
-        sr.dedup();
-        let mut sl = std::mem::take(&mut shared_l[i]);
+        let mut sl = if shared_l.omitted {
+            Vec::new()
+        } else {
+            std::mem::take(&mut shared_l.ids[i])
+        };
         sl.sort_unstable();
-        sl.dedup();
+        let (sr_count, sl_count) = (shared_r.counts[i], shared_l.counts[i]);
         if o.blocked_by_fragmentation {
             frag_blocks += 1;
         }
@@ -471,7 +552,7 @@ pub fn report(
             idle += owned_idle;
             sum_d += diameter as f64;
             sum_h += mean_hops;
-            if !sr.is_empty() || !sl.is_empty() {
+            if sr_count + sl_count > 0 {
                 contended += 1;
             }
             if closed {
@@ -502,8 +583,10 @@ pub fn report(
             diameter,
             mean_hops,
             closed,
-            routers: o.traffic.routers.len(),
-            links: o.traffic.links.len(),
+            routers: o.traffic.router_count,
+            links: o.traffic.link_count,
+            shared_router_count: sr_count,
+            shared_link_count: sl_count,
             shared_routers: sr,
             shared_links: sl,
             arrival: stream.then_some(job.arrival),
@@ -560,11 +643,32 @@ pub fn report(
         mean_bounded_slowdown: stream.then_some(sum_bsld / pf),
         fragmentation_blocks: stream.then_some(frag_blocks),
     };
+    // keep the report bounded: node lists and frames within their budgets
+    let node_ranges: usize = reports.iter().map(|r| r.node_ranges.len()).sum();
+    let node_ranges_omitted = node_ranges > NODE_RANGE_BUDGET;
+    if node_ranges_omitted {
+        reports.iter_mut().for_each(|r| r.node_ranges = Vec::new());
+    }
+    let frame_ids = |f: &[Frame]| {
+        f.iter()
+            .map(|x| x.running.len() + x.contended_routers.len() + x.contended_links.len())
+            .sum::<usize>()
+    };
+    let mut frames_thinned = false;
+    while out_frames.len() > 1 && frame_ids(&out_frames) > FRAME_ID_BUDGET {
+        out_frames = out_frames.into_iter().step_by(2).collect();
+        frames_thinned = true;
+    }
     RunReport {
         policy: policy.id(),
         label: policy.label(),
         jobs: reports,
         summary,
         frames: out_frames,
+        omitted: Omitted {
+            shared_ids: shared_r.omitted || shared_l.omitted,
+            node_ranges: node_ranges_omitted,
+            frames_thinned,
+        },
     }
 }

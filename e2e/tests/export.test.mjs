@@ -1,0 +1,46 @@
+// Export buttons download the drawing (PNG), the exact report text (JSON) and the tables (CSV).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import { useBrowser, pickExample, artifact } from '../lib/harness.mjs';
+
+const env = useBrowser();
+
+async function download(page, testId) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  const file = artifact(`download-${dl.suggestedFilename()}`);
+  await dl.saveAs(file);
+  return { name: dl.suggestedFilename(), bytes: await fs.readFile(file) };
+}
+
+describe('export', () => {
+  it('downloads PNG, JSON and CSV', async () => {
+    const page = await env.open();
+    await pickExample(page, 'fig1-4x4.json');
+    const reportText = await page.evaluate(() => window.placelab.lastReportText);
+    const report = JSON.parse(reportText);
+
+    const png = await download(page, 'export-png');
+    assert.match(png.name, /\.png$/);
+    assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const width = png.bytes.readUInt32BE(16), height = png.bytes.readUInt32BE(20);
+    assert.ok(width > 200 && height > 150, `PNG is ${width}x${height}`);
+
+    const json = await download(page, 'export-json');
+    assert.match(json.name, /\.json$/);
+    assert.equal(json.bytes.toString('utf8'), reportText);
+
+    const csv = await download(page, 'export-csv');
+    assert.match(csv.name, /\.csv$/);
+    const lines = csv.bytes.toString('utf8').trim().split('\n');
+    assert.equal(lines[0], ['metric', ...report.report.runs.map((r) => r.policy)].join(','));
+    assert.equal(lines.length, 1 + Object.keys(report.report.runs[0].summary).length);
+
+    const jobs = await download(page, 'export-jobs-csv');
+    const jobLines = jobs.bytes.toString('utf8').trim().split('\n');
+    assert.equal(jobLines.length, 1 + report.report.runs.reduce((a, r) => a + r.jobs.length, 0));
+    assert.match(jobLines[0], /^policy,id,name/);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,45 @@
+// Tiny DOM helpers. Text always goes in through textContent, never as HTML.
+
+/** el('div', {class: 'x', dataset: {a: 1}, onclick: f}, child, 'text', ...) */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'dataset') Object.assign(node.dataset, v);
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (k in node && typeof v !== 'string') node[k] = v;
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/** Formats a report value for a table cell. */
+export function formatValue(v) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (Array.isArray(v)) return String(v.length);
+  if (typeof v === 'number') {
+    if (Number.isInteger(v)) return String(v);
+    return Math.abs(v) >= 1000 ? v.toFixed(1) : v.toFixed(3);
+  }
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** One CSV field; cells that a spreadsheet would run as a formula get a leading quote. */
+export function csvField(v) {
+  let s = v === null || v === undefined ? '' : Array.isArray(v) ? String(v.length)
+    : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function csvLine(fields) {
+  return fields.map(csvField).join(',');
+}
