@@ -37,11 +37,15 @@ pub struct Choice {
     pub label: &'static str,
 }
 
-/// Show a control only when another field has a given value.
+/// Show a control only when another field has a given value (or is not a given value).
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ShowIf {
     pub path: &'static str,
-    pub equals: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub equals: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_equals: Option<&'static str>,
 }
 
 impl Param {
@@ -91,7 +95,11 @@ impl Param {
         self
     }
     pub fn show_if(mut self, path: &'static str, equals: &'static str) -> Self {
-        self.show_if = Some(ShowIf { path, equals });
+        self.show_if = Some(ShowIf { path, equals: Some(equals), not_equals: None });
+        self
+    }
+    pub fn show_unless(mut self, path: &'static str, not_equals: &'static str) -> Self {
+        self.show_if = Some(ShowIf { path, equals: None, not_equals: Some(not_equals) });
         self
     }
 }

@@ -538,7 +538,8 @@ pub fn params() -> Vec<Param> {
             ("swf", "Imported SWF log"),
         ]),
         Param::new("workload.backfill", "Backfilling", "enum", json!("none"))
-            .options(&[("none", "FCFS"), ("easy", "EASY backfilling")]),
+            .options(&[("none", "FCFS"), ("easy", "EASY backfilling")])
+            .show_unless("workload.kind", "set"),
         Param::new("workload.count", "Jobs to generate", "int", json!(null))
             .range(1.0, MAX_JOBS as f64)
             .show_if("workload.kind", "generated"),
@@ -589,10 +590,12 @@ pub fn params() -> Vec<Param> {
         .range(1.0, MAX_JOBS as f64)
         .show_if("workload.kind", "swf"),
         Param::new("frames", "Time-slider snapshots", "int", json!(120))
-            .range(0.0, MAX_FRAMES as f64),
+            .range(0.0, MAX_FRAMES as f64)
+            .show_unless("workload.kind", "set"),
         Param::new("slowdownBound", "Bounded-slowdown τ", "number", json!(10.0))
             .range(1e-9, 1e12)
-            .unit("s"),
+            .unit("s")
+            .show_unless("workload.kind", "set"),
         Param::new("seed", "Seed", "int", json!(1)).range(0.0, 4294967295.0),
     ]
 }
