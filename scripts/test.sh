@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh test
 
 echo "== native tests (cargo test)"
-cargo test --all-targets
+cargo test --lib --bins --tests
+cargo check --benches   # benchmarks compile; run them with: cargo bench --bench allocation
 
 echo "== browser tests (wasm32 in headless Chromium)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -15,6 +15,7 @@ const ui = {
   description: $('example-description'), form: $('form'), raw: $('raw'), rawError: $('raw-error'),
   error: $('error'), errorText: $('error-text'), errorClose: $('error-close'),
   title: $('result-title'), drawing: $('drawing'), tables: $('tables'),
+  open: $('open'), openFile: $('open-file'),
   exportPng: $('export-png'), exportJson: $('export-json'), exportCsv: $('export-csv'), exportJobs: $('export-jobs'),
 };
 
@@ -361,6 +362,49 @@ async function handleHashChange() {
   handleRun();
 }
 
+// ---- imports ------------------------------------------------------------------------------------
+const MAX_IMPORT_BYTES = 4 * 1024 * 1024; // the engine's own scenario limit
+
+/**
+ * Opens a file: a scenario (JSON with an "engine") replaces the editor's scenario; anything else
+ * is read as a Standard Workload Format log and becomes the current allocation scenario's workload.
+ */
+async function handleOpenFile() {
+  const file = ui.openFile.files?.[0];
+  ui.openFile.value = '';
+  if (!file) return;
+  if (file.size > MAX_IMPORT_BYTES) {
+    showError({ path: file.name, message: `the file is ${file.size} bytes; the limit is ${MAX_IMPORT_BYTES} bytes` });
+    return;
+  }
+  const text = await file.text();
+  let doc = null;
+  try { doc = JSON.parse(text); } catch { /* not JSON: an SWF log */ }
+  clearError(true);
+  if (doc !== null) {
+    if (typeof doc !== 'object' || Array.isArray(doc) || typeof doc.engine !== 'string') {
+      showError({ path: file.name, message: 'a scenario file is a JSON object with "version" and "engine"' });
+      return;
+    }
+    applyScenario(doc);
+  } else {
+    const cur = editor.current();
+    const base = cur.ok && cur.value.engine === 'allocation' ? cur.value : null;
+    if (!base) {
+      showError({ path: file.name, message: 'an SWF log replays on the allocation engine: pick an allocation example first' });
+      return;
+    }
+    const scenario = structuredClone(base);
+    scenario.name = `${file.name} (SWF log)`;
+    scenario.description = `Jobs of ${file.name}, a Standard Workload Format log, replayed FCFS with EASY backfilling.`;
+    scenario.workload = { kind: 'swf', backfill: 'easy', swf: text };
+    applyScenario(scenario);
+  }
+  ui.example.value = '';
+  saveLinkHash('');
+  handleRun();
+}
+
 // ---- exports ------------------------------------------------------------------------------------
 function baseName() {
   return safeFileName(state.lastReport?.name, 'placelab');
@@ -387,6 +431,8 @@ const editor = createEditor({ form: ui.form, raw: ui.raw, rawError: ui.rawError,
 ui.run.addEventListener('click', () => { clearError(true); handleRun(); });
 ui.stop.addEventListener('click', handleStop);
 ui.share.addEventListener('click', handleShare);
+ui.open.addEventListener('click', () => ui.openFile.click());
+ui.openFile.addEventListener('change', () => { handleOpenFile().catch((e) => showError({ path: '', message: e.message })); });
 ui.example.addEventListener('change', handleExampleChange);
 ui.engine.addEventListener('change', handleEngineChange);
 ui.errorClose.addEventListener('click', () => clearError(true));
