@@ -51,6 +51,17 @@ pub fn engines_json() -> String {
     serde_json::to_string(&list).expect("engine table serializes")
 }
 
+/// FNV-1a (64-bit) of the report bytes and their length, as `"hhhhhhhhhhhhhhhh LEN"`: the
+/// fingerprint that `tests/golden/` pins and that the browser tests compare against.
+pub fn fingerprint(report: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in report.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x} {}", report.len())
+}
+
 /// The crate version.
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")

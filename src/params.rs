@@ -95,11 +95,19 @@ impl Param {
         self
     }
     pub fn show_if(mut self, path: &'static str, equals: &'static str) -> Self {
-        self.show_if = Some(ShowIf { path, equals: Some(equals), not_equals: None });
+        self.show_if = Some(ShowIf {
+            path,
+            equals: Some(equals),
+            not_equals: None,
+        });
         self
     }
     pub fn show_unless(mut self, path: &'static str, not_equals: &'static str) -> Self {
-        self.show_if = Some(ShowIf { path, equals: None, not_equals: Some(not_equals) });
+        self.show_if = Some(ShowIf {
+            path,
+            equals: None,
+            not_equals: Some(not_equals),
+        });
         self
     }
 }

@@ -7,16 +7,6 @@ use placelab::api;
 use placelab::progress::NoProgress;
 use std::path::Path;
 
-/// FNV-1a 64 of the report bytes, and their length.
-fn fingerprint(report: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in report.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x} {}", report.len())
-}
-
 #[test]
 fn every_example_runs_and_matches_its_golden_fingerprint() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -45,7 +35,7 @@ fn every_example_runs_and_matches_its_golden_fingerprint() {
         let golden = root
             .join("tests/golden")
             .join(format!("{name}.fingerprint"));
-        let fp = fingerprint(&report);
+        let fp = api::fingerprint(&report);
         if update {
             std::fs::write(&golden, format!("{fp}\n")).unwrap();
         } else {

@@ -11,15 +11,6 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn fingerprint(report: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in report.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x} {}", report.len())
-}
-
 macro_rules! example {
     ($test:ident, $file:literal) => {
         #[wasm_bindgen_test]
@@ -28,7 +19,7 @@ macro_rules! example {
             let golden = include_str!(concat!("../tests/golden/", $file, ".fingerprint"));
             let report = api::run(text, &mut NoProgress).expect($file);
             assert_eq!(
-                fingerprint(&report),
+                api::fingerprint(&report),
                 golden.trim(),
                 "{} differs from the native report",
                 $file

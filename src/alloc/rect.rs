@@ -370,15 +370,15 @@ pub fn best_fit_naive(avail: &Grid, shapes: &[(usize, usize)]) -> Option<(Rect, 
     best
 }
 
-/// Area of the largest rectangle of available cells (histogram method, `O(W * H)`).
-pub fn largest_free_rectangle(avail: &Grid) -> usize {
+/// Calls `f(height, width)` for every maximal all-available rectangle found by the histogram
+/// (largest-rectangle-under-a-histogram) sweep, row by row: `O(W * H)`.
+fn for_each_maximal(avail: &Grid, mut f: impl FnMut(usize, usize)) {
     let (w, h) = (avail.width, avail.height);
     let mut heights = vec![0usize; w];
-    let mut best = 0;
     let mut stack: Vec<(usize, usize)> = Vec::new();
     for y in 0..h {
-        for x in 0..w {
-            heights[x] = if avail.get(x, y) { heights[x] + 1 } else { 0 };
+        for (x, hx) in heights.iter_mut().enumerate() {
+            *hx = if avail.get(x, y) { *hx + 1 } else { 0 };
         }
         stack.clear();
         for x in 0..=w {
@@ -389,45 +389,29 @@ pub fn largest_free_rectangle(avail: &Grid) -> usize {
                     break;
                 }
                 stack.pop();
-                best = best.max(sh * (x - sx));
+                if x > sx && sh > 0 {
+                    f(sh, x - sx);
+                }
                 start = sx;
             }
             stack.push((start, hx));
         }
     }
+}
+
+/// Area of the largest rectangle of available cells, `O(W * H)`.
+pub fn largest_free_rectangle(avail: &Grid) -> usize {
+    let mut best = 0;
+    for_each_maximal(avail, |h, w| best = best.max(h * w));
     best
 }
 
-/// For each width `a` (index `a - 1`), the tallest available rectangle of that width anywhere.
+/// For each width `a` (index `a - 1`), the tallest available rectangle of that width anywhere:
+/// every maximal rectangle of width `w` and height `h` holds one of each width up to `w`.
 pub fn tallest_per_width(avail: &Grid) -> Vec<usize> {
-    let (w, h) = (avail.width, avail.height);
-    let mut heights = vec![0usize; w];
-    let mut best = vec![0usize; w];
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            heights[x] = if avail.get(x, y) { heights[x] + 1 } else { 0 };
-        }
-        // every maximal rectangle: height sh, width (x - sx) -> all widths up to it have height >= sh
-        stack.clear();
-        for x in 0..=w {
-            let hx = if x < w { heights[x] } else { 0 };
-            let mut start = x;
-            while let Some(&(sx, sh)) = stack.last() {
-                if sh < hx {
-                    break;
-                }
-                stack.pop();
-                let width = x - sx;
-                if width > 0 && sh > best[width - 1] {
-                    best[width - 1] = sh;
-                }
-                start = sx;
-            }
-            stack.push((start, hx));
-        }
-    }
-    for a in (0..w.saturating_sub(1)).rev() {
+    let mut best = vec![0usize; avail.width];
+    for_each_maximal(avail, |h, w| best[w - 1] = best[w - 1].max(h));
+    for a in (0..avail.width.saturating_sub(1)).rev() {
         best[a] = best[a].max(best[a + 1]);
     }
     best

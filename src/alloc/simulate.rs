@@ -212,8 +212,15 @@ fn run_stream(
             sim.events.push((te, false, j));
         }
         while next < n && sim.jobs[order[next]].arrival <= t {
-            queue.push_back(order[next]);
+            let j = order[next];
             next += 1;
+            // a job that cannot fit even the empty machine is refused at once, not queued
+            // (it would block everyone behind it until the machine drains)
+            if sim.placer.can_ever_fit(&sim.m.topo, sim.jobs[j].nodes) {
+                queue.push_back(j);
+            } else {
+                done += 1;
+            }
         }
         // FCFS: start the head while it fits
         while let Some(&head) = queue.front() {
@@ -225,7 +232,8 @@ fn run_stream(
                 sim.running.push(Ending(end, head as u32));
                 done += 1;
             } else if sim.running.is_empty() {
-                // nothing will ever leave: this job can never start
+                // nothing will ever leave (e.g. a closed policy with no region of that size):
+                // this job can never start
                 queue.pop_front();
                 done += 1;
             } else {
@@ -309,26 +317,9 @@ fn largest_free_region(m: &Machine) -> usize {
     match &m.topo {
         Topology::Mesh(_) => super::rect::largest_free_rectangle(m.avail.as_ref().unwrap()),
         Topology::Tree(t) => {
-            let mut best = if m.free_count > 0 { 1 } else { 0 };
-            // capacity through usable routers, as closed-min-best sees it
-            let mut cap = vec![0usize; t.routers()];
-            let last = t.levels() - 1;
-            let a = t.arities()[last];
-            for l in (0..t.levels()).rev() {
-                for i in 0..t.level_size(l) {
-                    let u = t.ancestor(i * t.leaves_under(l), l);
-                    if m.router_load[u] > 0 {
-                        continue;
-                    }
-                    cap[u] = if l == last {
-                        (i * a..(i + 1) * a).filter(|&v| m.is_free(v)).count()
-                    } else {
-                        t.child_routers(u).unwrap().map(|c| cap[c]).sum()
-                    };
-                    best = best.max(cap[u]);
-                }
-            }
-            best
+            let cap = super::policy::closed_min_tree::capacities(m, t, true);
+            let single = usize::from(m.free_count > 0);
+            cap.into_iter().max().unwrap_or(0).max(single)
         }
     }
 }

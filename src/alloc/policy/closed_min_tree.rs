@@ -28,8 +28,9 @@ fn tree_of(m: &Machine) -> &Tree {
     }
 }
 
-/// Capacity of every router: free leaves reachable through routers that pass `usable`.
-fn capacities(m: &Machine, t: &Tree, respect_load: bool) -> Vec<usize> {
+/// Capacity of every router: free leaves reachable from it through routers no running job's
+/// region crosses (`respect_load`), or simply free leaves below it (`!respect_load`).
+pub fn capacities(m: &Machine, t: &Tree, respect_load: bool) -> Vec<usize> {
     let mut cap = vec![0usize; t.routers()];
     let last = t.levels() - 1;
     let a_last = t.arities()[last];

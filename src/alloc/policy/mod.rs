@@ -60,6 +60,24 @@ impl Placer {
         }
     }
 
+    /// Whether a job of `n` nodes could be placed on the empty machine. Only the paper's mesh
+    /// template can fail to fit a machine that has enough nodes (its rectangle may be wider or
+    /// taller than the mesh) when no fallback is allowed.
+    pub fn can_ever_fit(&self, topo: &Topology, n: usize) -> bool {
+        if n == 0 || n > topo.nodes() {
+            return false;
+        }
+        match topo {
+            Topology::Mesh(mesh)
+                if self.policy == PolicyId::ClosedMinPaper && self.fallback == Fallback::Wait =>
+            {
+                let (a, b) = closed_min_mesh::template(n);
+                a <= mesh.width && b <= mesh.height
+            }
+            _ => true,
+        }
+    }
+
     /// Chooses nodes for a job of `n` nodes, or `None` if the policy finds no place now.
     pub fn place(&mut self, m: &Machine, n: usize) -> Option<Placement> {
         if n == 0 || n > m.free_count || self.last_failure == Some((m.version, n)) {
