@@ -19,8 +19,24 @@ const SUMMARY_LABELS = {
   meanWait: 'Mean wait (s)', meanBoundedSlowdown: 'Mean bounded slowdown',
   fragmentationBlocks: 'Free blocks (fragmentation)', closedJobs: 'Closed jobs', maxWait: 'Max wait (s)',
 };
+/** What each summary metric means, shown on hover over its row. */
+const SUMMARY_HELP = {
+  decisions: 'placement attempts; the head of the queue is retried when jobs leave',
+  utilization: 'sets: busy nodes / nodes; streams: node-seconds used / (nodes x makespan)',
+  fragmentation: '1 - (largest job a closed region could still take) / (free nodes), at the end',
+  contendedJobs: 'jobs whose routes share a router or link with a job running at the same time',
+  sharedRouters: 'routers ever carrying traffic of two running jobs (computed by routing every pair)',
+  sharedLinks: 'links ever carrying traffic of two running jobs',
+  meanDiameter: 'largest hop count between two nodes of a job, averaged over placed jobs',
+  meanHops: 'mean hop count over all pairs of a job\'s nodes, averaged over placed jobs',
+  ownedIdle: 'nodes reserved for a job but not used (inside its closed region)',
+  closedJobs: 'jobs whose nodes plus reserved nodes form a closed region: a full rectangle (mesh) or all leaves under their common switch (tree). Closed-min (best) on trees packs jobs into sibling subtrees: not closed in this sense, yet contention-free',
+  fragmentationBlocks: 'jobs that waited at the head of the queue although enough nodes were free',
+  meanBoundedSlowdown: 'mean of max(1, (wait + run) / max(run, tau))',
+};
+
 const JOB_COLUMNS = ['id', 'name', 'tasks', 'nodes', 'placed', 'fallback', 'ownedIdle', 'diameter', 'meanHops',
-  'closed', 'routers', 'links', 'sharedRouters', 'sharedLinks', 'arrival', 'start', 'end', 'wait', 'boundedSlowdown'];
+  'closed', 'routers', 'links', 'sharedRouterCount', 'sharedLinkCount', 'arrival', 'start', 'end', 'wait', 'boundedSlowdown'];
 
 const JOB_INDEX = new WeakMap(); // run → Map(job id → index), without touching the report
 const count = (v) => (Array.isArray(v) ? v.length : v ?? 0);
@@ -91,7 +107,7 @@ function tooltipText(report, run, scene, hit) {
     lines.push(`job ${job.id}: ${job.name}${scene.ownedIdle[hit.id] ? ' (owned, idle)' : ''}`);
     lines.push(`${job.tasks} tasks on ${job.nodes} nodes`);
     lines.push(`diameter ${formatValue(job.diameter)}, mean hops ${formatValue(job.meanHops)}`);
-    lines.push(`shared routers ${count(job.sharedRouters)}, shared links ${count(job.sharedLinks)}`);
+    lines.push(`shared routers ${job.sharedRouterCount ?? count(job.sharedRouters)}, shared links ${job.sharedLinkCount ?? count(job.sharedLinks)}`);
   }
   if (topo.kind === 'mesh' && scene.contendedRouters.includes(hit.id)) lines.push('router contended');
   return lines.join('\n');
@@ -263,7 +279,7 @@ export function table(host, envelope) {
   host.replaceChildren();
   const head = el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), runs.map((r) => el('th', { scope: 'col', text: r.label || r.policy })));
   const body = summaryKeys(report).map((k) => el('tr', {},
-    el('th', { scope: 'row', text: SUMMARY_LABELS[k] || k, title: k }),
+    el('th', { scope: 'row', text: SUMMARY_LABELS[k] || k, title: SUMMARY_HELP[k] ? `${k}: ${SUMMARY_HELP[k]}` : k }),
     runs.map((r, i) => el('td', { text: formatValue(r.summary?.[k]), dataset: { metric: k, run: String(i), value: JSON.stringify(r.summary?.[k] ?? null) } }))));
   host.append(el('h3', { text: 'Summary' }),
     el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': 'metrics-table' }, el('thead', {}, head), el('tbody', {}, body))));
