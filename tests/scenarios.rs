@@ -61,6 +61,7 @@ fn errors_name_the_json_path() {
         (r#"{"version":1,"engine":"allocation","system":{"kind":"mesh","width":512,"height":512},"workload":{"kind":"generated","count":100000}}"#.into(), "$.workload"),
         (r#"{"version":1,"engine":"allocation","system":{"kind":"mesh","width":4,"height":4},"workload":{"kind":"stream","jobs":[{"tasks":1,"arrival":0,"duration":0}]}}"#.into(), "$.workload.jobs[0].duration"),
         (r#"{"version":1,"engine":"allocation","system":{"kind":"mesh","width":4,"height":4},"workload":{"kind":"stream","jobs":[{"tasks":1,"arrival":0,"duration":5,"walltime":1}]}}"#.into(), "$.workload.jobs[0].walltime"),
+        (r#"{"version":1,"engine":"allocation","system":{"kind":"mesh","width":256,"height":256},"policies":["sequential","closed-min-naive"],"workload":{"kind":"generated","count":1000}}"#.into(), "$.policies[1]"),
         ("{\"version\":1,".into(), "$"),
         ("null".into(), "$"),
     ];

@@ -17,6 +17,9 @@ pub const MAX_POLICIES: usize = 6;
 pub const MAX_FRAMES: usize = 1000;
 /// Upper bound on `nodes x jobs`, the work a run may do, so no scenario freezes a tab.
 pub const MAX_WORK: u64 = 2_000_000_000;
+/// Upper bound on `nodes x jobs` for the naive-rescan baseline, whose decisions cost
+/// `O(nodes x job area)` (the benchmark's 300 jobs on 256 x 256 fit).
+pub const MAX_NAIVE_WORK: u64 = 20_000_000;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -429,6 +432,19 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             "workload",
             format!("nodes x jobs x policies = {work} is over the limit of {MAX_WORK}; use a smaller machine or fewer jobs"),
         ));
+    }
+    if let Some(i) = s
+        .policies
+        .iter()
+        .position(|&p| p == PolicyId::ClosedMinNaive)
+    {
+        let naive = topo.nodes() as u64 * count as u64;
+        if naive > MAX_NAIVE_WORK {
+            return Err(ScenarioError::at(
+                format!("policies[{i}]"),
+                format!("the naive rescan is a benchmark baseline limited to nodes x jobs <= {MAX_NAIVE_WORK} (here {naive}); use closed-min-best, which makes the same choices"),
+            ));
+        }
     }
     for (i, j) in w.jobs.iter().enumerate() {
         let p = format!("workload.jobs[{i}]");
