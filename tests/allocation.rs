@@ -68,10 +68,44 @@ fn interval(job: &Value) -> Option<(f64, f64)> {
     }
 }
 
+/// Each frame's running jobs, busy nodes and contended routers and links equal what the jobs'
+/// start and end times and their routed traffic say at the frame's time.
+fn check_frames(topo: &Topology, run: &Value) {
+    let jobs = run["jobs"].as_array().unwrap();
+    for frame in run["frames"].as_array().unwrap() {
+        let t = frame["time"].as_f64().unwrap();
+        let running: Vec<&Value> = jobs
+            .iter()
+            .filter(|j| j["placed"] == true && interval(j).is_some_and(|(s, e)| s <= t && t < e))
+            .collect();
+        let ids: Vec<u64> = running.iter().map(|j| j["id"].as_u64().unwrap()).collect();
+        let got: Vec<u64> = frame["running"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        assert_eq!(got, ids, "running jobs at t={t}");
+        let busy: usize = running.iter().map(|j| nodes_of(j).len()).sum();
+        assert_eq!(frame["busyNodes"].as_u64().unwrap() as usize, busy);
+        let mut use_r = std::collections::BTreeMap::<u32, usize>::new();
+        let mut use_l = std::collections::BTreeMap::<u32, usize>::new();
+        for j in &running {
+            let (r, l) = routed(topo, &nodes_of(j));
+            r.into_iter().for_each(|x| *use_r.entry(x).or_default() += 1);
+            l.into_iter().for_each(|x| *use_l.entry(x).or_default() += 1);
+        }
+        let want_r: Vec<u64> = use_r.into_iter().filter(|&(_, c)| c > 1).map(|(x, _)| x as u64).collect();
+        let want_l: Vec<u64> = use_l.into_iter().filter(|&(_, c)| c > 1).map(|(x, _)| x as u64).collect();
+        let got_r: Vec<u64> = frame["contendedRouters"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let got_l: Vec<u64> = frame["contendedLinks"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        assert_eq!(got_r, want_r, "contended routers at t={t}");
+        assert_eq!(got_l, want_l, "contended links at t={t}");
+    }
+}
+
 /// Checks every invariant on one report; `all_comm`: every job uses `comm: all`.
 fn check_invariants(report: &Value, all_comm: bool) {
     let topo = topo_of(report);
     for run in report["report"]["runs"].as_array().unwrap() {
+        if all_comm {
+            check_frames(&topo, run);
+        }
         let policy = run["policy"].as_str().unwrap();
         let jobs: Vec<&Value> = run["jobs"]
             .as_array()
@@ -411,4 +445,27 @@ fn a_job_larger_than_the_machine_is_refused_without_blocking_the_queue() {
         "best takes the smallest-diameter rectangle that fits, 5x2"
     );
     check_invariants(&r, true);
+}
+
+#[test]
+fn easy_backfilling_lets_a_short_job_jump_ahead_and_fcfs_does_not() {
+    let jobs = json!([
+        {"name": "A", "tasks": 12, "arrival": 0, "duration": 100},
+        {"name": "B", "tasks": 8, "arrival": 1, "duration": 10},
+        {"name": "C", "tasks": 4, "arrival": 2, "duration": 10},
+        {"name": "D", "tasks": 4, "arrival": 3, "duration": 500}
+    ]);
+    let starts = |backfill: &str| -> Vec<f64> {
+        let doc = json!({"version": 1, "engine": "allocation", "system": {"kind": "mesh", "width": 4, "height": 4},
+            "policies": ["sequential"], "workload": {"kind": "stream", "backfill": backfill, "jobs": jobs}});
+        let r = run(&doc);
+        check_invariants(&r, true);
+        r["report"]["runs"][0]["jobs"].as_array().unwrap().iter().map(|j| j["start"].as_f64().unwrap()).collect()
+    };
+    // FCFS: B waits for A, and C and D wait behind B
+    assert_eq!(starts("none"), vec![0.0, 100.0, 100.0, 100.0]);
+    // EASY: B is reserved the 8 nodes A frees at 100, leaving 8 spare then. C ends (12) before
+    // the reservation: it backfills at once. D runs past it but fits in the spare nodes: it
+    // backfills when C leaves, and B still starts at 100.
+    assert_eq!(starts("easy"), vec![0.0, 100.0, 2.0, 12.0]);
 }
