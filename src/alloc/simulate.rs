@@ -131,7 +131,8 @@ impl Sim<'_> {
     }
 }
 
-/// Runs `jobs` under `policy` on `topo`.
+/// Runs `jobs` under `policy` on `topo`; progress counts from `progress_base` of `progress_total`.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate(
     topo: &Topology,
     cores: usize,
