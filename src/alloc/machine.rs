@@ -99,6 +99,14 @@ impl Machine {
         }
     }
 
+    /// Marks routers as carrying a running job's traffic (as [`Machine::commit`] does).
+    pub fn load_routers(&mut self, region: &Footprint) {
+        for &r in &region.routers {
+            self.router_load[r as usize] += 1;
+            self.refresh_cell(r as usize);
+        }
+    }
+
     /// Undoes [`Machine::commit`].
     pub fn release(&mut self, p: &Placement, region: &Footprint) {
         self.version += 1;

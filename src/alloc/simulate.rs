@@ -168,6 +168,16 @@ pub fn simulate(
             run_stream(&mut sim, backfill, progress, progress_base, progress_total)
         }
     }
+    // Non-closed policies do not track router usage while placing; load every placed job's
+    // routes now so that the fragmentation measure sees the same machine for every policy.
+    if !sim.placer.policy.is_closed() {
+        for o in &sim.out {
+            if o.placement.is_some() && o.end.is_none() {
+                let nodes = &o.placement.as_ref().unwrap().nodes;
+                sim.m.load_routers(&metrics::region(&sim.m.topo, nodes));
+            }
+        }
+    }
     let largest_free = largest_free_region(&sim.m);
     RunResult {
         free_at_end: sim.m.free_count,
