@@ -79,7 +79,12 @@ fn check_frames(topo: &Topology, run: &Value) {
             .filter(|j| j["placed"] == true && interval(j).is_some_and(|(s, e)| s <= t && t < e))
             .collect();
         let ids: Vec<u64> = running.iter().map(|j| j["id"].as_u64().unwrap()).collect();
-        let got: Vec<u64> = frame["running"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let got: Vec<u64> = frame["running"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
         assert_eq!(got, ids, "running jobs at t={t}");
         let busy: usize = running.iter().map(|j| nodes_of(j).len()).sum();
         assert_eq!(frame["busyNodes"].as_u64().unwrap() as usize, busy);
@@ -87,13 +92,33 @@ fn check_frames(topo: &Topology, run: &Value) {
         let mut use_l = std::collections::BTreeMap::<u32, usize>::new();
         for j in &running {
             let (r, l) = routed(topo, &nodes_of(j));
-            r.into_iter().for_each(|x| *use_r.entry(x).or_default() += 1);
-            l.into_iter().for_each(|x| *use_l.entry(x).or_default() += 1);
+            r.into_iter()
+                .for_each(|x| *use_r.entry(x).or_default() += 1);
+            l.into_iter()
+                .for_each(|x| *use_l.entry(x).or_default() += 1);
         }
-        let want_r: Vec<u64> = use_r.into_iter().filter(|&(_, c)| c > 1).map(|(x, _)| x as u64).collect();
-        let want_l: Vec<u64> = use_l.into_iter().filter(|&(_, c)| c > 1).map(|(x, _)| x as u64).collect();
-        let got_r: Vec<u64> = frame["contendedRouters"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
-        let got_l: Vec<u64> = frame["contendedLinks"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let want_r: Vec<u64> = use_r
+            .into_iter()
+            .filter(|&(_, c)| c > 1)
+            .map(|(x, _)| x as u64)
+            .collect();
+        let want_l: Vec<u64> = use_l
+            .into_iter()
+            .filter(|&(_, c)| c > 1)
+            .map(|(x, _)| x as u64)
+            .collect();
+        let got_r: Vec<u64> = frame["contendedRouters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        let got_l: Vec<u64> = frame["contendedLinks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
         assert_eq!(got_r, want_r, "contended routers at t={t}");
         assert_eq!(got_l, want_l, "contended links at t={t}");
     }
@@ -460,7 +485,12 @@ fn easy_backfilling_lets_a_short_job_jump_ahead_and_fcfs_does_not() {
             "policies": ["sequential"], "workload": {"kind": "stream", "backfill": backfill, "jobs": jobs}});
         let r = run(&doc);
         check_invariants(&r, true);
-        r["report"]["runs"][0]["jobs"].as_array().unwrap().iter().map(|j| j["start"].as_f64().unwrap()).collect()
+        r["report"]["runs"][0]["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["start"].as_f64().unwrap())
+            .collect()
     };
     // FCFS: B waits for A, and C and D wait behind B
     assert_eq!(starts("none"), vec![0.0, 100.0, 100.0, 100.0]);
