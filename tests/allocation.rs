@@ -499,3 +499,26 @@ fn easy_backfilling_lets_a_short_job_jump_ahead_and_fcfs_does_not() {
     // backfills when C leaves, and B still starts at 100.
     assert_eq!(starts("easy"), vec![0.0, 100.0, 2.0, 12.0]);
 }
+
+/// Regression: a large contended stream once produced a 226 MB report and crashed the wasm
+/// engine. Reports stay bounded: shared-id lists and frames give way, counts stay complete.
+#[test]
+fn large_contended_streams_keep_their_report_bounded() {
+    let doc = json!({"version": 1, "engine": "allocation", "system": {"kind": "mesh", "width": 96, "height": 96},
+        "policies": ["sequential"], "frames": 1000,
+        "workload": {"kind": "generated", "count": 1200, "minTasks": 1, "maxTasks": 2048,
+            "sizeDistribution": "logUniform", "meanInterarrival": 1, "meanDuration": 400}});
+    let text = api::run(&doc.to_string(), &mut NoProgress).unwrap();
+    assert!(text.len() < 8_000_000, "report of {} bytes", text.len());
+    let r: Value = serde_json::from_str(&text).unwrap();
+    let run = &r["report"]["runs"][0];
+    assert_eq!(run["omitted"]["sharedIds"], true);
+    assert_eq!(run["omitted"]["framesThinned"], true);
+    let frames = run["frames"].as_array().unwrap().len();
+    assert!((2..1000).contains(&frames), "{frames} frames");
+    let jobs = run["jobs"].as_array().unwrap();
+    assert!(jobs.iter().all(|j| j["sharedRouters"].as_array().unwrap().is_empty()));
+    let contended = jobs.iter().filter(|j| j["sharedRouterCount"].as_u64().unwrap() > 0).count();
+    assert_eq!(run["summary"]["contendedJobs"].as_u64().unwrap() as usize, contended);
+    assert!(contended > 0);
+}
