@@ -517,8 +517,16 @@ fn large_contended_streams_keep_their_report_bounded() {
     let frames = run["frames"].as_array().unwrap().len();
     assert!((2..1000).contains(&frames), "{frames} frames");
     let jobs = run["jobs"].as_array().unwrap();
-    assert!(jobs.iter().all(|j| j["sharedRouters"].as_array().unwrap().is_empty()));
-    let contended = jobs.iter().filter(|j| j["sharedRouterCount"].as_u64().unwrap() > 0).count();
-    assert_eq!(run["summary"]["contendedJobs"].as_u64().unwrap() as usize, contended);
+    assert!(jobs
+        .iter()
+        .all(|j| j["sharedRouters"].as_array().unwrap().is_empty()));
+    let contended = jobs
+        .iter()
+        .filter(|j| j["sharedRouterCount"].as_u64().unwrap() > 0)
+        .count();
+    assert_eq!(
+        run["summary"]["contendedJobs"].as_u64().unwrap() as usize,
+        contended
+    );
     assert!(contended > 0);
 }

@@ -137,14 +137,13 @@ pub fn simulate(
     topo: &Topology,
     cores: usize,
     jobs: &[Job],
-    mut placer: Placer,
+    placer: Placer,
     mode: Mode,
     progress: &mut dyn Progress,
     progress_base: u64,
     progress_total: u64,
 ) -> RunResult {
     let m = Machine::new(topo.clone());
-    let _ = &mut placer;
     let mut sim = Sim {
         m,
         placer,
