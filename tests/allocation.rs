@@ -68,6 +68,15 @@ fn interval(job: &Value) -> Option<(f64, f64)> {
     }
 }
 
+/// A JSON array of ids as numbers.
+fn id_list(v: &Value) -> Vec<u64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
 /// Each frame's running jobs, busy nodes and contended routers and links equal what the jobs'
 /// start and end times and their routed traffic say at the frame's time.
 fn check_frames(topo: &Topology, run: &Value) {
@@ -79,12 +88,7 @@ fn check_frames(topo: &Topology, run: &Value) {
             .filter(|j| j["placed"] == true && interval(j).is_some_and(|(s, e)| s <= t && t < e))
             .collect();
         let ids: Vec<u64> = running.iter().map(|j| j["id"].as_u64().unwrap()).collect();
-        let got: Vec<u64> = frame["running"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_u64().unwrap())
-            .collect();
+        let got: Vec<u64> = id_list(&frame["running"]);
         assert_eq!(got, ids, "running jobs at t={t}");
         let busy: usize = running.iter().map(|j| nodes_of(j).len()).sum();
         assert_eq!(frame["busyNodes"].as_u64().unwrap() as usize, busy);
@@ -107,18 +111,8 @@ fn check_frames(topo: &Topology, run: &Value) {
             .filter(|&(_, c)| c > 1)
             .map(|(x, _)| x as u64)
             .collect();
-        let got_r: Vec<u64> = frame["contendedRouters"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_u64().unwrap())
-            .collect();
-        let got_l: Vec<u64> = frame["contendedLinks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_u64().unwrap())
-            .collect();
+        let got_r: Vec<u64> = id_list(&frame["contendedRouters"]);
+        let got_l: Vec<u64> = id_list(&frame["contendedLinks"]);
         assert_eq!(got_r, want_r, "contended routers at t={t}");
         assert_eq!(got_l, want_l, "contended links at t={t}");
     }
@@ -216,17 +210,13 @@ fn check_invariants(report: &Value, all_comm: bool) {
             }
             if all_comm {
                 // the engine's contention report equals routing every pair
-                let got_r: BTreeSet<u32> = a.4["sharedRouters"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_u64().unwrap() as u32)
+                let got_r: BTreeSet<u32> = id_list(&a.4["sharedRouters"])
+                    .into_iter()
+                    .map(|x| x as u32)
                     .collect();
-                let got_l: BTreeSet<u32> = a.4["sharedLinks"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_u64().unwrap() as u32)
+                let got_l: BTreeSet<u32> = id_list(&a.4["sharedLinks"])
+                    .into_iter()
+                    .map(|x| x as u32)
                     .collect();
                 assert_eq!(got_r, shared_r, "{policy}: shared routers of job {i}");
                 assert_eq!(got_l, shared_l, "{policy}: shared links of job {i}");

@@ -39,8 +39,6 @@ pub struct Machine {
     pub router_load: Vec<u32>,
     /// Mesh only: cells whose node is free and whose router carries no job's region.
     pub avail: Option<Grid>,
-    /// Mesh only: cells whose node is free.
-    pub free_grid: Option<Grid>,
     /// Bumped on every commit and release: a placement that failed at one version fails again
     /// at the same version, so the scheduler need not retry it (see [`crate::alloc::policy::Placer`]).
     pub version: u64,
@@ -49,12 +47,9 @@ pub struct Machine {
 impl Machine {
     pub fn new(topo: Topology) -> Self {
         let n = topo.nodes();
-        let (avail, free_grid) = match &topo {
-            Topology::Mesh(m) => (
-                Some(Grid::new(m.width, m.height, true)),
-                Some(Grid::new(m.width, m.height, true)),
-            ),
-            Topology::Tree(_) => (None, None),
+        let avail = match &topo {
+            Topology::Mesh(m) => Some(Grid::new(m.width, m.height, true)),
+            Topology::Tree(_) => None,
         };
         Machine {
             router_load: vec![0; topo.routers()],
@@ -62,7 +57,6 @@ impl Machine {
             owner: vec![FREE; n],
             free_count: n,
             avail,
-            free_grid,
             version: 0,
         }
     }
@@ -75,10 +69,8 @@ impl Machine {
     fn refresh_cell(&mut self, node: usize) {
         if let Topology::Mesh(m) = &self.topo {
             let (x, y) = m.xy(node);
-            let free = self.owner[node] == FREE;
-            let ok = free && self.router_load[node] == 0;
+            let ok = self.owner[node] == FREE && self.router_load[node] == 0;
             self.avail.as_mut().unwrap().set(x, y, ok);
-            self.free_grid.as_mut().unwrap().set(x, y, free);
         }
     }
 

@@ -66,11 +66,11 @@ pub fn total_pair_hops(topo: &Topology, nodes: &[u32]) -> u128 {
         }
         Topology::Tree(t) => {
             // pairs whose LCA is at level l or below (same router of level l), per level
+            let mut sorted = nodes.to_vec();
+            sorted.sort_unstable();
             let pairs_within = |l: usize| -> u128 {
                 let mut total = 0u128;
                 let mut i = 0;
-                let mut sorted = nodes.to_vec();
-                sorted.sort_unstable();
                 while i < sorted.len() {
                     let key = sorted[i] as usize / t.leaves_under(l);
                     let mut j = i;

@@ -100,37 +100,34 @@ impl Grid {
     }
 }
 
-/// `dst &= src >> s` on one multi-word row (bit `x` of the result reads bit `x + s` of `src`).
+/// Word `j` of the multi-word row `src` shifted right by `s` bits (bit `x` reads bit `x + s`),
+/// zeros shifted in past the row's end.
 #[inline]
-fn and_shifted(dst: &mut [u64], src: &[u64], s: usize) {
+fn shifted_word(src: &[u64], j: usize, s: usize) -> u64 {
     let n = src.len();
     let (ws, bs) = (s / 64, s % 64);
-    for j in 0..n {
-        let lo = if j + ws < n { src[j + ws] } else { 0 };
-        let v = if bs == 0 {
-            lo
-        } else {
-            let hi = if j + ws + 1 < n { src[j + ws + 1] } else { 0 };
-            (lo >> bs) | (hi << (64 - bs))
-        };
-        dst[j] &= v;
+    let lo = if j + ws < n { src[j + ws] } else { 0 };
+    if bs == 0 {
+        lo
+    } else {
+        let hi = if j + ws + 1 < n { src[j + ws + 1] } else { 0 };
+        (lo >> bs) | (hi << (64 - bs))
+    }
+}
+
+/// `dst &= src >> s` on one multi-word row.
+#[inline]
+fn and_shifted(dst: &mut [u64], src: &[u64], s: usize) {
+    for (j, d) in dst.iter_mut().enumerate() {
+        *d &= shifted_word(src, j, s);
     }
 }
 
 /// `row &= row >> s` in place: ascending `j` only reads words at or after `j`, not yet written.
 #[inline]
 fn and_shifted_self(row: &mut [u64], s: usize) {
-    let n = row.len();
-    let (ws, bs) = (s / 64, s % 64);
-    for j in 0..n {
-        let lo = if j + ws < n { row[j + ws] } else { 0 };
-        let v = if bs == 0 {
-            lo
-        } else {
-            let hi = if j + ws + 1 < n { row[j + ws + 1] } else { 0 };
-            (lo >> bs) | (hi << (64 - bs))
-        };
-        row[j] &= v;
+    for j in 0..row.len() {
+        row[j] &= shifted_word(row, j, s);
     }
 }
 
