@@ -1,8 +1,9 @@
 //! Browser tests, run in headless Chromium by `wasm-bindgen-test-runner`
 //! (`cargo test --target wasm32-unknown-unknown --test wasm`, see scripts/test.sh):
 //! every example gives, in wasm, the report whose fingerprint the native tests pinned in
-//! `tests/golden/`, so native and browser reports are byte-identical; garbage input gives an
-//! error, not a panic.
+//! `tests/golden/`, and every scenario of the sample matrix (`tests/fixtures/matrix.json`: every
+//! engine's samples, pinned natively by `tests/matrix.rs`) gives its native fingerprint, so
+//! native and browser reports are byte-identical; garbage input gives an error, not a panic.
 #![cfg(target_arch = "wasm32")]
 
 use placelab::api;
@@ -29,6 +30,41 @@ fn every_example_gives_the_native_report() {
             "{file} differs from the native report"
         );
     }
+}
+
+/// The sample matrix made natively: `[{"scenario": text, "fingerprint": fp}, ...]`.
+const MATRIX: &str = include_str!("../tests/fixtures/matrix.json");
+
+#[wasm_bindgen_test]
+fn every_sample_scenario_gives_the_native_report() {
+    let rows: Vec<serde_json::Value> = serde_json::from_str(MATRIX).unwrap();
+    assert!(rows.len() >= 24, "the matrix is missing");
+    let mut differ = Vec::new();
+    for row in &rows {
+        let text = row["scenario"].as_str().unwrap();
+        let report = api::run(text, &mut NoProgress).unwrap_or_else(|e| panic!("{text}: {e}"));
+        if api::fingerprint(&report) != row["fingerprint"].as_str().unwrap() {
+            differ.push(text);
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} sample scenarios differ from the native report, e.g. {}",
+        differ.len(),
+        rows.len(),
+        differ.first().copied().unwrap_or("")
+    );
+    // the samples in wasm are the ones the fixture pinned (the generator itself is portable)
+    let texts: Vec<&str> = rows
+        .iter()
+        .map(|r| r["scenario"].as_str().unwrap())
+        .collect();
+    assert_eq!(api::sample_scenarios(), texts);
+}
+
+#[wasm_bindgen_test]
+fn random_draws_equal_the_native_pinned_sequence() {
+    assert_eq!(placelab::rng::probe(), placelab::rng::PINNED_PROBE.to_vec());
 }
 
 #[wasm_bindgen_test]
