@@ -49,7 +49,7 @@ pub struct EngineEntry {
 }
 
 fn run_entry<E: Engine>(env: Envelope, progress: &mut dyn Progress) -> Result<String> {
-    let scenario: E::Scenario = parse_engine_fields(env.fields)?;
+    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
     E::validate(&scenario)?;
     let report = E::run(&scenario, &env.meta, progress);
     let doc = ReportEnvelope {
@@ -63,7 +63,7 @@ fn run_entry<E: Engine>(env: Envelope, progress: &mut dyn Progress) -> Result<St
 }
 
 fn check_entry<E: Engine>(env: Envelope) -> Result<()> {
-    let scenario: E::Scenario = parse_engine_fields(env.fields)?;
+    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
     E::validate(&scenario)
 }
 

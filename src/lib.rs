@@ -16,6 +16,7 @@ pub mod api;
 pub mod engines;
 pub mod error;
 pub mod formats;
+pub mod json;
 pub mod params;
 pub mod progress;
 pub mod rng;
