@@ -51,6 +51,19 @@ pub fn engines_json() -> String {
     serde_json::to_string(&list).expect("engine table serializes")
 }
 
+/// The sample scenarios of every engine ([`crate::engines::Engine::sample_scenarios`]), in
+/// registry order: the cross-target matrix of `tests/matrix.rs` and the browser tests.
+pub fn sample_scenarios() -> Vec<String> {
+    ENGINES.iter().flat_map(|e| (e.samples)()).collect()
+}
+
+/// The bytes of a report file: the report JSON followed by exactly one `\n`. `placelab run`
+/// prints exactly this, and the page's export saves exactly this, so both files have the same
+/// checksum.
+pub fn report_file(report: &str) -> String {
+    format!("{report}\n")
+}
+
 /// FNV-1a (64-bit) of the report bytes and their length, as `"hhhhhhhhhhhhhhhh LEN"`: the
 /// fingerprint that `tests/golden/` pins and that the browser tests compare against.
 pub fn fingerprint(report: &str) -> String {

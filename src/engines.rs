@@ -28,6 +28,11 @@ pub trait Engine {
     fn validate(scenario: &Self::Scenario) -> Result<()>;
     /// Runs the scenario. Pure: no I/O, no clock; every random choice from `meta.seed`.
     fn run(scenario: &Self::Scenario, meta: &Meta, progress: &mut dyn Progress) -> Self::Report;
+    /// Small scenario texts that together use every option of the engine's `enum` and `multi`
+    /// parameters, for several seeds. The native tests pin their reports' fingerprints in
+    /// `tests/fixtures/matrix.json`, and the browser tests check that wasm gives the same reports,
+    /// so a new engine is compared across targets without any change to the harness.
+    fn sample_scenarios() -> Vec<String>;
 }
 
 /// An engine, type-erased for the registry.
@@ -39,10 +44,12 @@ pub struct EngineEntry {
     pub run: fn(Envelope, &mut dyn Progress) -> Result<String>,
     /// Parses and validates only.
     pub check: fn(Envelope) -> Result<()>,
+    /// [`Engine::sample_scenarios`].
+    pub samples: fn() -> Vec<String>,
 }
 
 fn run_entry<E: Engine>(env: Envelope, progress: &mut dyn Progress) -> Result<String> {
-    let scenario: E::Scenario = parse_engine_fields(env.fields)?;
+    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
     E::validate(&scenario)?;
     let report = E::run(&scenario, &env.meta, progress);
     let doc = ReportEnvelope {
@@ -56,7 +63,7 @@ fn run_entry<E: Engine>(env: Envelope, progress: &mut dyn Progress) -> Result<St
 }
 
 fn check_entry<E: Engine>(env: Envelope) -> Result<()> {
-    let scenario: E::Scenario = parse_engine_fields(env.fields)?;
+    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
     E::validate(&scenario)
 }
 
@@ -68,6 +75,7 @@ pub const fn entry<E: Engine>() -> EngineEntry {
         params: E::params,
         run: run_entry::<E>,
         check: check_entry::<E>,
+        samples: E::sample_scenarios,
     }
 }
 

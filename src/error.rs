@@ -59,7 +59,7 @@ pub fn check_range<T: PartialOrd + fmt::Display + Copy>(
     if v < lo || v > hi {
         return Err(ScenarioError::at(
             path,
-            format!("must be between {lo} and {hi}, got {v}"),
+            format!("must be a whole number from {lo} to {hi}, got {v}"),
         ));
     }
     Ok(())
@@ -70,8 +70,50 @@ pub fn check_number(path: &str, v: f64, lo: f64, hi: f64) -> Result<()> {
     if !v.is_finite() || v < lo || v > hi {
         return Err(ScenarioError::at(
             path,
-            format!("must be a number between {lo} and {hi}, got {v}"),
+            format!(
+                "must be a number from {} to {}, got {}",
+                compact_number(lo),
+                compact_number(hi),
+                compact_number(v)
+            ),
         ));
     }
     Ok(())
+}
+
+/// A number as a user would write it, never hundreds of digits: whole numbers below a million
+/// (or not ending in 000) in full (`512`, `4294967295`), other large and tiny magnitudes in
+/// exponent form (`1e12`, `2.5e9`, `1e308`, `1e-9`), the rest in plain decimals (`0.25`); each is
+/// the shortest text that reads back as the same `f64`.
+pub fn compact_number(v: f64) -> String {
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    let a = v.abs();
+    if v.fract() == 0.0 && a < 1e15 && (a < 1e6 || v % 1000.0 != 0.0) {
+        format!("{}", v as i64)
+    } else if a != 0.0 && !(1e-4..1e6).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_messages_are_compact() {
+        assert_eq!(compact_number(1e308), "1e308");
+        assert_eq!(compact_number(1e12), "1e12");
+        assert_eq!(compact_number(2.5e9), "2.5e9");
+        assert_eq!(compact_number(512.0), "512");
+        assert_eq!(compact_number(4294967295.0), "4294967295");
+        assert_eq!(compact_number(0.25), "0.25");
+        assert_eq!(compact_number(1e-9), "1e-9");
+        assert_eq!(compact_number(-3.0), "-3");
+        let e = check_number("x", 1e308, 0.0, 1e12).unwrap_err();
+        assert_eq!(e.message, "must be a number from 0 to 1e12, got 1e308");
+    }
 }

@@ -16,8 +16,10 @@ pub mod api;
 pub mod engines;
 pub mod error;
 pub mod formats;
+pub mod json;
 pub mod params;
 pub mod progress;
+pub mod rng;
 pub mod scenario;
 pub mod topology;
 

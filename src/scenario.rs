@@ -33,6 +33,43 @@ pub struct Envelope {
     pub fields: Map<String, Value>,
 }
 
+/// Reads scenario text from a file or stream the way the CLI does: at most
+/// [`MAX_SCENARIO_BYTES`]` + 1` bytes are read, so a larger input is refused without being read
+/// whole, and bytes that are not UTF-8 are refused naming the offset of the first bad byte.
+///
+/// # Errors
+/// A [`ScenarioError`] at `$` for an input over the limit, not UTF-8, or unreadable.
+pub fn read_text(reader: impl std::io::Read) -> Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_SCENARIO_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ScenarioError::at("", format!("cannot read the input: {e}")))?;
+    if bytes.len() > MAX_SCENARIO_BYTES {
+        return Err(ScenarioError::at(
+            "",
+            format!(
+                "the scenario is more than {MAX_SCENARIO_BYTES} bytes (4 MiB), the limit; reading stopped there"
+            ),
+        ));
+    }
+    decode_utf8(bytes)
+}
+
+/// The text of `bytes`, or an error naming the byte offset (from 0) of the first byte that is
+/// not valid UTF-8.
+pub fn decode_utf8(bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes()[at];
+        ScenarioError::at(
+            "",
+            format!("not UTF-8 text: byte {at} (counting from 0) is 0x{byte:02x}; save the scenario as UTF-8"),
+        )
+    })
+}
+
 /// Parses the envelope: size limit, JSON syntax, `version`, `engine`, `name`, `description`, `seed`.
 ///
 /// # Errors
@@ -48,8 +85,7 @@ pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
             ),
         ));
     }
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| ScenarioError::at("", format!("not valid JSON: {e}")))?;
+    let value = crate::json::parse(text)?;
     let Value::Object(mut obj) = value else {
         return Err(ScenarioError::at("", "a scenario must be a JSON object"));
     };
@@ -62,6 +98,12 @@ pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
         }
         Some(v) => v,
     };
+    if version.as_f64() == Some(FORMAT_VERSION as f64) && version.as_u64().is_none() {
+        return Err(ScenarioError::at(
+            "version",
+            format!("write the version as the whole number {FORMAT_VERSION}, got {version}"),
+        ));
+    }
     if version.as_u64() != Some(FORMAT_VERSION) {
         return Err(ScenarioError::at(
             "version",
@@ -102,7 +144,10 @@ pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
         Some(v) => v.as_u64().ok_or_else(|| {
             ScenarioError::at(
                 "seed",
-                format!("must be a whole number from 0 to 2^64-1, got {}", short(&v)),
+                format!(
+                    "must be a whole number from 0 to 18446744073709551615, got {}",
+                    short(&v)
+                ),
             )
         })?,
     };
@@ -117,13 +162,14 @@ pub fn parse_envelope(text: &str, known_engines: &[&str]) -> Result<Envelope> {
     })
 }
 
-/// Deserializes the engine's fields into its typed scenario, naming the JSON path of any error.
-pub fn parse_engine_fields<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T> {
-    serde_path_to_error::deserialize::<_, T>(Value::Object(fields)).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        ScenarioError::at(path, e.into_inner().to_string())
-    })
+/// Deserializes the engine's fields into its typed scenario strictly ([`crate::json::from_value`]:
+/// no list where an object belongs, messages in words), naming the JSON path of any error;
+/// `params` (the engine's form table) give the ranges named in messages.
+pub fn parse_engine_fields<T: DeserializeOwned>(
+    fields: Map<String, Value>,
+    params: &[crate::params::Param],
+) -> Result<T> {
+    crate::json::from_value(&Value::Object(fields), params)
 }
 
 fn take_string(obj: &mut Map<String, Value>, key: &str, max_chars: usize) -> Result<String> {

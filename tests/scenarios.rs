@@ -128,3 +128,278 @@ proptest! {
         let _ = api::run(&doc.to_string(), &mut NoProgress);
     }
 }
+
+// ---- issue 5 §7: errors and input a user understands
+
+/// Every way of writing a wrong type or value: the message says what is wanted in words.
+#[test]
+fn messages_name_no_rust_types() {
+    use serde_json::json;
+    let cases = [
+        with(&["system", "width"], json!("four")),
+        with(&["system", "width"], json!(-3)),
+        with(&["system", "width"], json!(1.5)),
+        with(&["system", "width"], json!(18446744073709551615u64)),
+        with(&["system", "coresPerNode"], json!(true)),
+        with(&["system", "arities"], json!([5_000_000_000u64])),
+        with(&["workload", "jobs", "0", "tasks"], json!(-3)),
+        with(&["workload", "jobs", "0", "tasks"], json!(1e300)),
+        with(&["workload", "jobs", "0", "tasks"], json!("4")),
+        with(&["workload", "jobs", "0", "name"], json!(4)),
+        with(&["workload", "jobs"], json!(4)),
+        with(&["workload", "kind"], json!(7)),
+        with(&["frames"], json!(-1)),
+        with(&["slowdownBound"], json!("ten")),
+        with(&["policies"], json!("random")),
+        with(&["seed"], json!(-1)),
+    ];
+    for text in cases {
+        let e = err(&text);
+        for word in [
+            "usize", "u64", "u32", "i64", "f64", "struct ", "sequence", "expected", "`",
+        ] {
+            assert!(!e.message.contains(word), "{e} names {word:?}");
+        }
+    }
+    let e = err(&with(&["system", "width"], json!(-3)));
+    assert_eq!(
+        e.to_string(),
+        "$.system.width: must be a whole number from 1 to 512, got -3"
+    );
+    let e = err(&with(&["workload", "jobs", "0", "tasks"], json!(-3)));
+    assert_eq!(
+        e.to_string(),
+        "$.workload.jobs[0].tasks: must be a whole number from 0 to 18446744073709551615, got -3"
+    );
+    let e = err(&with(&["system", "arities"], json!([2, 5_000_000_000u64])));
+    assert_eq!(
+        e.to_string(),
+        "$.system.arities[1]: must be a whole number from 0 to 4294967295, got 5000000000"
+    );
+}
+
+/// `usize` fields take the same values natively and in wasm (where `usize` has 32 bits): a
+/// value above 2^32-1 is refused with the same message on both.
+#[test]
+fn platform_width_fields_accept_the_same_values_on_every_target() {
+    let e = err(&with(&["frames"], serde_json::json!(4294967296u64)));
+    assert_eq!(
+        e.to_string(),
+        "$.frames: must be a whole number from 0 to 1000, got 4294967296"
+    );
+}
+
+#[test]
+fn numbers_in_messages_are_compact() {
+    let stream = r#"{"version":1,"engine":"allocation","system":{"kind":"mesh","width":4,"height":4},"workload":{"kind":"stream","jobs":[{"tasks":1,"arrival":0,"duration":1e308}]}}"#;
+    let e = err(stream);
+    assert_eq!(
+        e.to_string(),
+        "$.workload.jobs[0].duration: must be a number from 1e-9 to 1e12, got 1e308"
+    );
+    let e = err(&with(
+        &["workload", "jobs", "0", "tasks"],
+        serde_json::json!(1e308),
+    ));
+    assert!(e.message.ends_with("got 1e308"), "{e}");
+}
+
+#[test]
+fn number_out_of_range_says_so_at_its_path() {
+    let text = GOOD.replace(r#""width":4"#, r#""width":1e400"#);
+    let e = err(&text);
+    assert_eq!(e.path, "$.system.width");
+    assert!(e.message.contains("number out of range"), "{e}");
+}
+
+#[test]
+fn deep_nesting_says_nested_too_deeply() {
+    for text in [
+        "[".repeat(100_000),
+        format!("{{\"version\":1,\"x\":{}", "[".repeat(100_000)),
+        format!("{}{}", "{\"a\":".repeat(100_000), "}".repeat(100_000)),
+    ] {
+        let e = err(&text);
+        assert!(e.message.contains("nested too deeply"), "{e}");
+    }
+}
+
+#[test]
+fn duplicate_keys_are_refused_naming_the_path() {
+    let text = GOOD.replace(r#""width":4"#, r#""width":4,"width":5"#);
+    let e = err(&text);
+    assert_eq!(e.path, "$.system.width");
+    assert!(e.message.contains("duplicate key"), "{e}");
+    let e = err(&GOOD.replace(r#"{"version":1,"#, r#"{"version":1,"seed":3,"seed":4,"#));
+    assert_eq!(e.path, "$.seed");
+    let e = err(&GOOD.replace(r#"{"tasks":4}"#, r#"{"tasks":4,"tasks":4}"#));
+    assert_eq!(e.path, "$.workload.jobs[0].tasks");
+}
+
+#[test]
+fn a_list_where_an_object_belongs_is_refused_naming_the_path() {
+    let e = err(&with(
+        &["workload", "jobs"],
+        serde_json::json!([["x", 4, "all", null, null, null]]),
+    ));
+    assert_eq!(
+        e.to_string(),
+        "$.workload.jobs[0]: must be an object { ... }, got a list"
+    );
+    let e = err(&with(&["system"], serde_json::json!(["mesh", 4, 4])));
+    assert_eq!(e.path, "$.system");
+}
+
+#[test]
+fn missing_required_fields_and_unknown_choices_are_named() {
+    let e = err(&with(
+        &["workload", "jobs"],
+        serde_json::json!([{"comm": "all"}]),
+    ));
+    assert_eq!(
+        e.to_string(),
+        "$.workload.jobs[0].tasks: missing (required)"
+    );
+    let e = err(&with(&["fallback"], serde_json::json!("retry")));
+    assert_eq!(
+        e.to_string(),
+        r#"$.fallback: must be one of "relax-closed", "relax-minimal", "wait"; got "retry""#
+    );
+}
+
+#[test]
+fn huge_trees_report_their_real_node_count() {
+    let text = r#"{"version":1,"engine":"allocation","system":{"kind":"tree","arity":1024,"levels":8},"workload":{"kind":"set","jobs":[{"tasks":1}]}}"#;
+    let e = err(text);
+    assert_eq!(
+        e.to_string(),
+        "$.system.arities: the tree has 1208925819614629174706176 nodes; the limit is 262144"
+    );
+}
+
+/// The CLI's rule is the rule everywhere (docs/format.md): the version is the whole number 1.
+#[test]
+fn version_written_as_a_fraction_is_refused_with_a_clear_message() {
+    let e = err(&GOOD.replace(r#""version":1"#, r#""version":1.0"#));
+    assert_eq!(
+        e.to_string(),
+        "$.version: write the version as the whole number 1, got 1.0"
+    );
+}
+
+fn run_report(text: &str) -> serde_json::Value {
+    serde_json::from_str(&api::run(text, &mut NoProgress).unwrap()).unwrap()
+}
+
+const RANDOM_SEED: &str = r#"{"version":1,"engine":"allocation","seed":SEED,"system":{"kind":"mesh","width":16,"height":16},"policies":["random"],"workload":{"kind":"set","jobs":[{"tasks":5},{"tasks":7},{"tasks":3}]}}"#;
+
+#[test]
+fn seeds_above_2_pow_53_are_exact() {
+    let a = api::run(
+        &RANDOM_SEED.replace("SEED", "9007199254740993"),
+        &mut NoProgress,
+    )
+    .unwrap();
+    let b = api::run(
+        &RANDOM_SEED.replace("SEED", "9007199254740992"),
+        &mut NoProgress,
+    )
+    .unwrap();
+    assert!(a.contains(r#""seed":9007199254740993"#));
+    assert!(b.contains(r#""seed":9007199254740992"#));
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&a).unwrap(),
+        serde_json::from_str(&b).unwrap(),
+    );
+    assert_ne!(
+        a["report"]["runs"], b["report"]["runs"],
+        "the two seeds drew the same nodes"
+    );
+}
+
+#[test]
+fn the_largest_seed_is_accepted() {
+    let r = run_report(&RANDOM_SEED.replace("SEED", "18446744073709551615"));
+    assert_eq!(r["seed"].as_u64(), Some(u64::MAX));
+    let e = err(&RANDOM_SEED.replace("SEED", "18446744073709551616"));
+    assert_eq!(e.path, "$.seed");
+}
+
+// ---- the command line: same bytes as the page's export, bounded reading
+
+fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("placelab-{}-{name}", std::process::id()));
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn cli() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_placelab"))
+}
+
+/// `placelab run` prints [`api::report_file`]: the report and one newline, the bytes the page
+/// exports, checked by checksum.
+#[test]
+fn cli_output_is_the_report_file_byte_for_byte() {
+    let text = RANDOM_SEED.replace("SEED", "7");
+    let path = temp_file("report.json", text.as_bytes());
+    let out = cli().arg("run").arg(&path).output().unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(out.status.success());
+    let report = api::run(&text, &mut NoProgress).unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        api::fingerprint(&stdout),
+        api::fingerprint(&format!("{report}\n"))
+    );
+    assert_eq!(stdout, api::report_file(&report));
+    assert!(stdout.ends_with("}\n"));
+}
+
+/// A 50 MB input is refused after reading the limit plus one byte: the CLI closes its input
+/// early and the writer sees the pipe closed long before 50 MB.
+#[test]
+fn cli_stops_reading_at_the_size_limit() {
+    use std::io::Write;
+    let mut child = cli()
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b' '; 64 * 1024];
+        let mut written = 0usize;
+        while written < 50_000_000 {
+            match stdin.write(&chunk) {
+                Ok(n) => written += n,
+                Err(_) => break,
+            }
+        }
+        written
+    });
+    let out = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("more than 4194304 bytes"), "{stderr}");
+    assert!(written < 8 * 1024 * 1024, "the CLI read {written} bytes");
+}
+
+#[test]
+fn cli_names_the_offset_of_bytes_that_are_not_utf8() {
+    let mut bytes = br#"{"version":1,"name":"caf"#.to_vec();
+    bytes.push(0xe9); // Latin-1 'é'
+    bytes.extend_from_slice(br#""}"#);
+    let path = temp_file("latin1.json", &bytes);
+    let out = cli().arg("check").arg(&path).output().unwrap();
+    std::fs::remove_file(&path).ok();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("byte 24 (counting from 0) is 0xe9"),
+        "{stderr}"
+    );
+}

@@ -1,8 +1,9 @@
 //! Browser tests, run in headless Chromium by `wasm-bindgen-test-runner`
 //! (`cargo test --target wasm32-unknown-unknown --test wasm`, see scripts/test.sh):
 //! every example gives, in wasm, the report whose fingerprint the native tests pinned in
-//! `tests/golden/`, so native and browser reports are byte-identical; garbage input gives an
-//! error, not a panic.
+//! `tests/golden/`, and every scenario of the sample matrix (`tests/fixtures/matrix.json`: every
+//! engine's samples, pinned natively by `tests/matrix.rs`) gives its native fingerprint, so
+//! native and browser reports are byte-identical; garbage input gives an error, not a panic.
 #![cfg(target_arch = "wasm32")]
 
 use placelab::api;
@@ -31,6 +32,41 @@ fn every_example_gives_the_native_report() {
     }
 }
 
+/// The sample matrix made natively: `[{"scenario": text, "fingerprint": fp}, ...]`.
+const MATRIX: &str = include_str!("../tests/fixtures/matrix.json");
+
+#[wasm_bindgen_test]
+fn every_sample_scenario_gives_the_native_report() {
+    let rows: Vec<serde_json::Value> = serde_json::from_str(MATRIX).unwrap();
+    assert!(rows.len() >= 24, "the matrix is missing");
+    let mut differ = Vec::new();
+    for row in &rows {
+        let text = row["scenario"].as_str().unwrap();
+        let report = api::run(text, &mut NoProgress).unwrap_or_else(|e| panic!("{text}: {e}"));
+        if api::fingerprint(&report) != row["fingerprint"].as_str().unwrap() {
+            differ.push(text);
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} sample scenarios differ from the native report, e.g. {}",
+        differ.len(),
+        rows.len(),
+        differ.first().copied().unwrap_or("")
+    );
+    // the samples in wasm are the ones the fixture pinned (the generator itself is portable)
+    let texts: Vec<&str> = rows
+        .iter()
+        .map(|r| r["scenario"].as_str().unwrap())
+        .collect();
+    assert_eq!(api::sample_scenarios(), texts);
+}
+
+#[wasm_bindgen_test]
+fn random_draws_equal_the_native_pinned_sequence() {
+    assert_eq!(placelab::rng::probe(), placelab::rng::PINNED_PROBE.to_vec());
+}
+
 #[wasm_bindgen_test]
 fn garbage_is_an_error_not_a_panic() {
     for text in [
@@ -51,6 +87,59 @@ fn garbage_is_an_error_not_a_panic() {
     )
     .unwrap_err();
     assert_eq!(e.path, "$.system.width");
+}
+
+/// Input errors read the same in wasm as natively (`tests/scenarios.rs` pins these natively),
+/// including values beyond wasm32's `usize` and numbers beyond `f64`.
+#[wasm_bindgen_test]
+fn input_errors_read_as_natively() {
+    let good = r#"{"version":1,"engine":"allocation","system":{"kind":"mesh","width":4,"height":4},"workload":{"kind":"set","jobs":[{"tasks":4}]}}"#;
+    let cases = [
+        (
+            good.replace(r#"{"version":1,"#, r#"{"version":1,"frames":4294967296,"#),
+            "$.frames: must be a whole number from 0 to 1000, got 4294967296",
+        ),
+        (
+            good.replace(r#""width":4"#, r#""width":4,"width":5"#),
+            "$.system.width: duplicate key \"width\": each key may appear only once in an object",
+        ),
+        (
+            good.replace(r#""width":4"#, r#""width":-3"#),
+            "$.system.width: must be a whole number from 1 to 512, got -3",
+        ),
+        (
+            good.replace(r#"{"tasks":4}"#, r#"["x",4,"all",null,null,null]"#),
+            "$.workload.jobs[0]: must be an object { ... }, got a list",
+        ),
+        (
+            good.replace(r#""version":1"#, r#""version":1.0"#),
+            "$.version: write the version as the whole number 1, got 1.0",
+        ),
+        (
+            r#"{"version":1,"engine":"allocation","system":{"kind":"tree","arity":1024,"levels":8},"workload":{"kind":"set","jobs":[{"tasks":1}]}}"#.to_string(),
+            "$.system.arities: the tree has 1208925819614629174706176 nodes; the limit is 262144",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = api::run(&text, &mut NoProgress).unwrap_err();
+        assert_eq!(e.to_string(), want);
+    }
+    let e = api::run(
+        &good.replace(r#""width":4"#, r#""width":1e400"#),
+        &mut NoProgress,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("number out of range"), "{e}");
+    let e = api::run(&"[".repeat(100_000), &mut NoProgress).unwrap_err();
+    assert!(e.message.contains("nested too deeply"), "{e}");
+    let seed = |s: &str| {
+        api::run(
+            &good.replace(r#"{"version":1,"#, &format!(r#"{{"version":1,"seed":{s},"#)),
+            &mut NoProgress,
+        )
+        .unwrap()
+    };
+    assert!(seed("18446744073709551615").contains(r#""seed":18446744073709551615"#));
 }
 
 #[wasm_bindgen_test]

@@ -1,12 +1,12 @@
 //! Seeded synthetic job streams: Poisson arrivals, exponential durations, job sizes uniform,
-//! log-uniform or powers of two. Uses `libm` so that native and wasm draw identical numbers.
+//! log-uniform or powers of two. Every draw goes through [`crate::rng::Rng`] (fixed-width
+//! integers) and `libm`, so that native and wasm draw identical numbers.
 
 use super::scenario::{Comm, Job, SizeDistribution, WorkloadSpec};
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
+use crate::rng::Rng;
 
 /// Generates `spec.count` jobs with `cores` cores per node.
-pub fn generate(spec: &WorkloadSpec, cores: usize, rng: &mut ChaCha8Rng) -> Vec<Job> {
+pub fn generate(spec: &WorkloadSpec, cores: usize, rng: &mut Rng) -> Vec<Job> {
     let count = spec.count.unwrap_or(0);
     let lo = spec.min_tasks.unwrap_or(1);
     let hi = spec.max_tasks.unwrap_or(64).max(lo);
@@ -17,10 +17,10 @@ pub fn generate(spec: &WorkloadSpec, cores: usize, rng: &mut ChaCha8Rng) -> Vec<
     let mut jobs = Vec::with_capacity(count);
     for i in 0..count {
         let tasks = match dist {
-            SizeDistribution::Uniform => rng.gen_range(lo..=hi),
+            SizeDistribution::Uniform => rng.in_range(lo, hi),
             SizeDistribution::LogUniform => {
                 let (a, b) = (libm::log(lo as f64), libm::log(hi as f64 + 1.0));
-                let v = libm::exp(a + (b - a) * rng.gen::<f64>()).floor() as u64;
+                let v = libm::exp(a + (b - a) * rng.unit_f64()).floor() as u64;
                 v.clamp(lo, hi)
             }
             SizeDistribution::PowersOfTwo => {
@@ -30,11 +30,11 @@ pub fn generate(spec: &WorkloadSpec, cores: usize, rng: &mut ChaCha8Rng) -> Vec<
                 if kmin > kmax {
                     lo
                 } else {
-                    1u64 << rng.gen_range(kmin..=kmax)
+                    1u64 << rng.in_range(kmin, kmax)
                 }
             }
         };
-        let u: f64 = rng.gen::<f64>();
+        let u = rng.unit_f64();
         let d = (-dur * libm::log(1.0 - u)).max(dur * 1e-3);
         jobs.push(Job {
             name: format!("j{i}"),
@@ -45,7 +45,7 @@ pub fn generate(spec: &WorkloadSpec, cores: usize, rng: &mut ChaCha8Rng) -> Vec<
             duration: d,
             walltime: d,
         });
-        let u: f64 = rng.gen::<f64>();
+        let u = rng.unit_f64();
         t += -inter * libm::log(1.0 - u);
     }
     jobs

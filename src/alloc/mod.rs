@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod policy;
 pub mod rect;
 pub mod report;
+pub mod samples;
 pub mod scenario;
 pub mod simulate;
 
@@ -20,8 +21,7 @@ use crate::params::Param;
 use crate::progress::Progress;
 use crate::scenario::Meta;
 use crate::topology::Topology;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::rng::Rng;
 use report::{AllocReport, TopologyInfo};
 use scenario::{AllocScenario, Job, WorkloadKind};
 use simulate::Mode;
@@ -46,6 +46,10 @@ impl Engine for Allocation {
     fn run(s: &AllocScenario, meta: &Meta, progress: &mut dyn Progress) -> AllocReport {
         run(s, meta.seed, progress)
     }
+
+    fn sample_scenarios() -> Vec<String> {
+        samples::sample_scenarios()
+    }
 }
 
 /// The jobs of a validated scenario (generated ones drawn from `seed`).
@@ -53,7 +57,7 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
     let cores = s.system.cores_per_node;
     match s.workload.kind {
         WorkloadKind::Generated => {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+            let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
             generate::generate(&s.workload, cores, &mut rng)
         }
         WorkloadKind::Swf => {
@@ -109,7 +113,7 @@ pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocRe
     let mut runs = Vec::with_capacity(s.policies.len());
     for (k, &policy) in s.policies.iter().enumerate() {
         // every policy gets the same stream of random numbers
-        let rng = ChaCha8Rng::seed_from_u64(seed);
+        let rng = Rng::seeded(seed);
         let placer = policy::Placer::new(policy, s.fallback, &topo, rng);
         let base = (k * jobs.len()) as u64;
         let res = simulate::simulate(

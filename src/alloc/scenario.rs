@@ -280,12 +280,13 @@ impl SystemSpec {
                 };
                 check_range("system.arities.length", arities.len(), 1, 8)
                     .map_err(|e| ScenarioError::at("system.arities", e.message))?;
-                let mut nodes: usize = 1;
+                // counted in u128: 8 levels of arity 1024 are 2^80 nodes, reported exactly
+                let mut nodes: u128 = 1;
                 for (i, &a) in arities.iter().enumerate() {
                     check_range(&format!("system.arities[{i}]"), a, 2, 1024)?;
-                    nodes = nodes.saturating_mul(a);
+                    nodes *= a as u128;
                 }
-                if nodes > MAX_NODES {
+                if nodes > MAX_NODES as u128 {
                     return Err(ScenarioError::at(
                         "system.arities",
                         format!("the tree has {nodes} nodes; the limit is {MAX_NODES}"),
@@ -560,11 +561,11 @@ pub fn params() -> Vec<Param> {
             .range(1.0, MAX_JOBS as f64)
             .show_if("workload.kind", "generated"),
         Param::new("workload.minTasks", "Smallest job", "int", json!(1))
-            .range(1.0, 1e9)
+            .range(1.0, (1u64 << 30) as f64)
             .unit("tasks")
             .show_if("workload.kind", "generated"),
         Param::new("workload.maxTasks", "Largest job", "int", json!(64))
-            .range(1.0, 1e9)
+            .range(1.0, (1u64 << 30) as f64)
             .unit("tasks")
             .show_if("workload.kind", "generated"),
         Param::new(
@@ -612,6 +613,7 @@ pub fn params() -> Vec<Param> {
             .range(1e-9, 1e12)
             .unit("s")
             .show_unless("workload.kind", "set"),
-        Param::new("seed", "Seed", "int", json!(1)).range(0.0, 4294967295.0),
+        Param::new("seed", "Seed", "uint64", json!(1))
+            .help("a whole number from 0 to 18446744073709551615"),
     ]
 }

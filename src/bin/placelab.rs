@@ -1,7 +1,8 @@
-//! The native command line: `placelab run FILE.json` (or `-` for stdin) prints the report JSON,
-//! byte-identical to what the page computes for the same scenario.
+//! The native command line: `placelab run FILE.json` (or `-` for stdin) prints the report file
+//! ([`placelab::api::report_file`]: the report JSON and one newline), byte-identical to the
+//! page's export of the same scenario.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -10,16 +11,16 @@ const USAGE: &str = "usage:
   placelab engines           print the engines and their parameter tables (JSON)
   placelab --version";
 
+/// The scenario text of `path` (`-`: stdin), read through [`placelab::scenario::read_text`]: at
+/// most the size limit plus one byte is read, and non-UTF-8 input names the bad byte's offset.
 fn read_input(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read stdin: {e}"))?;
-        Ok(s)
+    let text = if path == "-" {
+        placelab::scenario::read_text(std::io::stdin().lock())
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
-    }
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        placelab::scenario::read_text(file)
+    };
+    text.map_err(|e| format!("{path}: {e}"))
 }
 
 fn main() -> ExitCode {
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
             };
             match result {
                 Ok(Some(report)) => {
-                    let _ = writeln!(out, "{report}");
+                    let _ = out.write_all(placelab::api::report_file(&report).as_bytes());
                     ExitCode::SUCCESS
                 }
                 Ok(None) => {

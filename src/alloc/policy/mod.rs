@@ -19,7 +19,7 @@ pub mod sequential;
 use super::machine::{Machine, Placement};
 use super::scenario::{Fallback, PolicyId};
 use crate::topology::Topology;
-use rand_chacha::ChaCha8Rng;
+use crate::rng::Rng;
 
 /// What a policy needs besides the machine.
 pub struct Placer {
@@ -29,14 +29,14 @@ pub struct Placer {
     pub curve_rank: Vec<u32>,
     /// Nodes in curve order.
     pub curve: Vec<u32>,
-    pub rng: ChaCha8Rng,
+    pub rng: Rng,
     /// `(machine version, n)` of the last failed search: the same search on the same machine
     /// fails again (policies are deterministic functions of the machine; `random` never fails).
     last_failure: Option<(u64, usize)>,
 }
 
 impl Placer {
-    pub fn new(policy: PolicyId, fallback: Fallback, topo: &Topology, rng: ChaCha8Rng) -> Self {
+    pub fn new(policy: PolicyId, fallback: Fallback, topo: &Topology, rng: Rng) -> Self {
         let (curve_rank, curve) = if policy == PolicyId::Hilbert {
             let rank = match topo {
                 Topology::Mesh(m) => crate::topology::hilbert::hilbert_rank(m.width, m.height),

@@ -1,0 +1,101 @@
+//! The allocation engine's sample matrix: small scenarios that together use every policy with
+//! every fallback, on every workload kind (set, stream, generated, SWF) and every system kind
+//! (mesh, tree), for several seeds (one above 2^53). The native tests pin their reports'
+//! fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm reports
+//! with them, so a platform difference in any policy shows.
+
+use super::scenario::MAX_POLICIES;
+use crate::rng::Rng;
+use serde_json::{json, Value};
+
+/// Every policy, all run side by side in each sample (the count is the per-scenario limit).
+const POLICIES: [&str; MAX_POLICIES] = [
+    "sequential",
+    "closed-min-paper",
+    "closed-min-best",
+    "closed-min-naive",
+    "hilbert",
+    "random",
+];
+const FALLBACKS: [&str; 3] = ["wait", "relax-closed", "relax-minimal"];
+const WORKLOADS: [&str; 4] = ["set", "stream", "generated", "swf"];
+const SEEDS: [u64; 3] = [1, 42, 9_007_199_254_740_993];
+const COMMS: [&str; 3] = ["all", "neighbor", "none"];
+const SIZES: [&str; 3] = ["uniform", "logUniform", "powersOfTwo"];
+const JOBS: u64 = 12;
+
+/// The sample scenarios, as compact JSON texts, in a fixed order.
+pub fn sample_scenarios() -> Vec<String> {
+    let mut out = Vec::new();
+    for (si, &seed) in SEEDS.iter().enumerate() {
+        for system in ["mesh", "tree"] {
+            for fallback in FALLBACKS {
+                for workload in WORKLOADS {
+                    out.push(sample(seed, si, system, fallback, workload).to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn sample(seed: u64, seed_index: usize, system: &str, fallback: &str, workload: &str) -> Value {
+    // job shapes come from the seed too, so each seed is a different scenario, not only a
+    // different random policy
+    let mut rng = Rng::seeded(seed ^ 0x5a3c_e11e);
+    let (sys, max_tasks) = match system {
+        "mesh" => (json!({"kind": "mesh", "width": 8, "height": 6}), 12),
+        _ => (
+            json!({"kind": "tree", "arities": [2, 3, 4], "coresPerNode": 2}),
+            16,
+        ),
+    };
+    let backfill = if seed_index % 2 == 0 { "none" } else { "easy" };
+    let wl = match workload {
+        "set" => json!({"kind": "set", "jobs": (0..JOBS).map(|i| json!({
+            "tasks": rng.in_range(1, max_tasks),
+            "comm": COMMS[(i % 3) as usize],
+        })).collect::<Vec<_>>()}),
+        "stream" => {
+            let mut t = 0.0;
+            let jobs: Vec<Value> = (0..JOBS)
+                .map(|i| {
+                    t += rng.in_range(0, 40) as f64 / 2.0;
+                    let d = rng.in_range(1, 400) as f64 / 4.0;
+                    json!({"name": format!("s{i}"), "tasks": rng.in_range(1, max_tasks),
+                        "comm": COMMS[(i % 3) as usize], "arrival": t, "duration": d,
+                        "walltime": d * 1.5})
+                })
+                .collect();
+            json!({"kind": "stream", "backfill": backfill, "jobs": jobs})
+        }
+        "generated" => json!({"kind": "generated", "backfill": backfill, "count": JOBS,
+            "minTasks": 1, "maxTasks": max_tasks, "sizeDistribution": SIZES[seed_index % 3],
+            "meanInterarrival": 5, "meanDuration": 60}),
+        _ => {
+            let mut log = String::from("; Version: 2.2\n; sample log for the browser tests\n");
+            let mut t = 100;
+            for i in 1..=JOBS {
+                t += rng.in_range(0, 30);
+                let run = rng.in_range(1, 200);
+                let procs = rng.in_range(1, max_tasks);
+                let req = run + rng.in_range(0, 100);
+                log.push_str(&format!(
+                    "{i} {t} -1 {run} {procs} -1 -1 {procs} {req} -1 1 1 1 -1 1 -1 -1 -1\n"
+                ));
+            }
+            json!({"kind": "swf", "backfill": backfill, "swf": log})
+        }
+    };
+    json!({
+        "version": 1,
+        "engine": "allocation",
+        "name": format!("matrix {system} {fallback} {workload} seed {seed}"),
+        "seed": seed,
+        "system": sys,
+        "policies": POLICIES,
+        "fallback": fallback,
+        "frames": 4,
+        "workload": wl,
+    })
+}
