@@ -2,14 +2,20 @@
 // and checks run inside the page against window.placelab. The page under test is the built folder,
 // dist/ (what GitHub Pages publishes), served from the sub-path /placelab/ as Pages does.
 import { before, after } from 'node:test';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startServer, manifest } from './server.mjs';
+
+/** PLACELAB_SITE=folder serves another built folder (e.g. an older release, to see a test fail). */
+const SITE = process.env.PLACELAB_SITE || null;
 import { launch, newPage, waitSettled, artifact } from './browser.mjs';
 
 export { waitSettled, artifact };
 
 /** URL (relative to the page) of the built module for source path `rel`, e.g. `draw/common.js`. */
 export function moduleUrl(rel) {
-  const hashed = manifest()[rel];
+  if (SITE && !fs.existsSync(path.join(SITE, 'manifest.json'))) return `./${rel}`;
+  const hashed = manifest(SITE || undefined)[rel];
   if (!hashed) throw new Error(`${rel} is not in dist/manifest.json`);
   return `./${hashed}`;
 }
@@ -18,7 +24,7 @@ export function moduleUrl(rel) {
 export function useBrowser() {
   const env = {};
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(SITE ? { roots: [SITE] } : {});
     env.browser = await launch();
     env.url = env.server.url;
   });
@@ -31,6 +37,7 @@ export function useBrowser() {
   env.open = async (path = '', opts) => {
     const page = await newPage(env.browser, opts);
     await page.goto(env.url + path);
+    await page.waitForFunction(() => window.placelab);
     await page.evaluate(() => window.placelab.ready);
     await waitSettled(page);
     return page;
