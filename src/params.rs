@@ -29,6 +29,10 @@ pub struct Param {
     pub unit: &'static str,
     #[serde(skip_serializing_if = "str::is_empty")]
     pub help: &'static str,
+    /// What leaving the field empty means (e.g. `all`), shown in the empty field; empty when a
+    /// value is required or the default is shown as a value.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub empty: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub show_if: Option<ShowIf>,
 }
@@ -70,8 +74,13 @@ impl Param {
             options: Vec::new(),
             unit: "",
             help: "",
+            empty: "",
             show_if: None,
         }
+    }
+    pub fn empty(mut self, meaning: &'static str) -> Self {
+        self.empty = meaning;
+        self
     }
     pub fn range(mut self, min: f64, max: f64) -> Self {
         self.min = Some(min);

@@ -1,4 +1,5 @@
-// Downloads: the drawing as PNG, the report as JSON (the exact text the engine returned), tables as CSV.
+// Downloads: the drawing as PNG; the report as JSON and the tables as CSV arrive as Blobs from the
+// workers (the JSON file is byte for byte what `placelab run` prints: the report and one newline).
 import { composeCanvases } from './draw/common.js';
 
 export function safeFileName(name, fallback = 'placelab') {
@@ -25,10 +26,7 @@ export async function exportPng(canvasRows, baseName) {
   download(blob, `${baseName}.png`);
 }
 
-export function exportJson(reportText, baseName) {
-  download(new Blob([reportText], { type: 'application/json' }), `${baseName}.report.json`);
-}
-
-export function exportCsv(text, baseName, part) {
-  download(new Blob([text], { type: 'text/csv' }), `${baseName}.${part}.csv`);
+/** Downloads a Blob made by a worker (report JSON, CSV) under `fileName`. */
+export function exportBlob(blob, fileName) {
+  download(blob, fileName);
 }

@@ -1,7 +1,9 @@
 // Share links: the scenario travels in the hash as `#v1.` + base64url(gzip(scenario JSON)).
 // Every decoder ever shipped stays in DECODERS, keyed by its version prefix, so old links keep working.
+// A link carries the scenario text byte for byte (never re-encoded), so it runs exactly as written.
 // Decoding treats the hash as hostile: sizes are capped before and after decompression, and
-// what comes out is only ever parsed as JSON, never inserted as HTML.
+// what comes out is only ever parsed as JSON, never inserted as HTML. Both directions run in
+// textworker.js, off the main thread.
 
 export const MAX_ENCODED_CHARS = 2_000_000;      // characters after the prefix
 export const MAX_DECODED_BYTES = 4 * 1024 * 1024; // the scenario size limit (docs/format.md)
@@ -67,19 +69,18 @@ async function decodeV1(payload) {
   try { value = JSON.parse(text); } catch (e) { throw new LinkError(`the link does not hold JSON (${e.message})`); }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new LinkError('the link does not hold a scenario object');
   if (typeof value.engine !== 'string') throw new LinkError('the scenario in the link names no engine');
-  return value;
+  return text;
 }
 
 /** Decoders by version prefix; never remove one. */
 const DECODERS = { v1: decodeV1 };
 
-/** Encodes a scenario (object or JSON text) into a hash `#v1.…`. */
-export async function encodeLink(scenario) {
-  const text = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+/** Encodes scenario text, as is, into a hash `#v1.…`. */
+export async function encodeLink(text) {
   return `#${CURRENT_PREFIX}.${toBase64Url(await gzip(new TextEncoder().encode(text)))}`;
 }
 
-/** Decodes a hash (with or without `#`) into a scenario object; throws LinkError with a sentence. */
+/** Decodes a hash (with or without `#`) into the scenario text; throws LinkError with a sentence. */
 export async function decodeLink(hash) {
   const h = hash.startsWith('#') ? hash.slice(1) : hash;
   if (h.length > MAX_ENCODED_CHARS + 16) throw new LinkError(`the link is too long (${h.length} characters)`);

@@ -1,8 +1,10 @@
-// App state and handlers: the worker (which alone talks to wasm), examples, links, runs and views.
+// App state and handlers: examples, links, runs and views. The workers (client.js) do all work that
+// grows with the input; the main thread holds scenario text folded and reports as bounded views.
 import { createEditor } from './editor.js';
-import { encodeLink, decodeLink, saveLinkHash } from './links.js';
+import { saveLinkHash } from './links.js';
 import { viewFor } from './engines/index.js';
-import { exportPng, exportJson, exportCsv, safeFileName } from './export.js';
+import { exportPng, exportBlob, safeFileName } from './export.js';
+import { createEngineClient, createTextClient } from './client.js';
 
 const PROGRESS_DELAY_MS = 500;   // runs shorter than this never flash a progress bar
 const EXAMPLES_DIR = 'examples/';
@@ -27,9 +29,10 @@ const state = {
   engineId: null,
   running: null,          // {id, t0, progressTimer}
   pending: null,          // scenario text queued while a run is in flight (newest wins)
-  lastReport: null,
-  lastReportText: null,
+  lastReport: null,       // the report's bounded view (worker.js)
+  lastResult: null,       // {blob, bytes, sha256, text}: the complete report (text only when small)
   lastError: null,
+  example: null,          // the example (or link) the editor's scenario came from: {file, name}
   stickyError: false,     // a link error stays visible over the default example's result
   runCount: 0,
   lastShareUrl: null,
@@ -40,64 +43,12 @@ const state = {
 let resolveReady;
 const ready = new Promise((r) => { resolveReady = r; });
 
-// ---- worker ------------------------------------------------------------------------------------
-let worker = null;
-let workerReady = null;         // Promise resolved by the worker's `ready`
-let workerReadyResolve = null, workerReadyReject = null;
-let nextRunId = 1;
-const inFlight = new Map();     // id → {resolve, reject, onProgress}
+// ---- workers -----------------------------------------------------------------------------------
+let engine = null;
+const text = createTextClient();
 
-function spawnWorker() {
-  workerReady = new Promise((res, rej) => { workerReadyResolve = res; workerReadyReject = rej; });
-  workerReady.catch(() => {});
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = handleWorkerMessage;
-  worker.onerror = (event) => {
-    event.preventDefault();
-    const error = { path: '', message: `the engine could not start (${event.message || 'worker error'}); was the wasm built? Run scripts/build.sh`, internal: true };
-    workerReadyReject(error);
-    failInFlight(error);
-  };
-}
-
-function failInFlight(error) {
-  for (const { reject } of inFlight.values()) reject(error);
-  inFlight.clear();
-}
-
-function handleWorkerMessage({ data }) {
-  const waiting = data && data.id !== undefined && data.id !== null ? inFlight.get(data.id) : null;
-  switch (data && data.type) {
-    case 'ready':
-      state.engines = data.engines;
-      state.version = data.version;
-      workerReadyResolve();
-      break;
-    case 'progress':
-      waiting?.onProgress?.(data.done, data.total);
-      break;
-    case 'result':
-      inFlight.delete(data.id);
-      waiting?.resolve({ reportText: data.report, ms: data.ms });
-      break;
-    case 'error':
-      if (data.id === null || data.id === undefined) { workerReadyReject(data.error); failInFlight(data.error); break; }
-      inFlight.delete(data.id);
-      waiting?.reject(data.error);
-      break;
-    default:
-      console.warn('placelab: unknown message from worker', data);
-  }
-}
-
-/** Sends one scenario to the worker; resolves {reportText, ms}, rejects {path, message}. */
-async function callWorker(scenarioText, onProgress) {
-  await workerReady;
-  const id = nextRunId++;
-  return new Promise((resolve, reject) => {
-    inFlight.set(id, { resolve, reject, onProgress });
-    worker.postMessage({ type: 'run', id, scenario: scenarioText });
-  });
+function callWorker(scenarioText, onProgress) {
+  return engine.run(scenarioText, onProgress);
 }
 
 // ---- status, errors -----------------------------------------------------------------------------
@@ -107,10 +58,11 @@ function setStatus(status) {
   ui.stop.disabled = status !== 'running';
 }
 
-function showError(error, { sticky = false } = {}) {
+/** Shows `prefix` + `path: message`; `state.lastError` keeps the error itself ({path, message}). */
+function showError(error, { sticky = false, prefix = '' } = {}) {
   state.lastError = error;
   state.stickyError = sticky;
-  ui.errorText.textContent = error.path ? `${error.path}: ${error.message}` : error.message;
+  ui.errorText.textContent = prefix + (error.path ? `${error.path}: ${error.message}` : error.message);
   ui.error.hidden = false;
 }
 
@@ -130,13 +82,14 @@ function showNotice(text) {
 
 // ---- runs ---------------------------------------------------------------------------------------
 function handleRun() {
+  editor.markEdited();
   const cur = editor.current();
   if (!cur.ok) {
     showError({ path: '$', message: `the raw JSON does not parse (${cur.message})` });
     setStatus('error');
     return;
   }
-  startRun(JSON.stringify(cur.value));
+  startRun(cur.text);
 }
 
 function startRun(text) {
@@ -156,7 +109,7 @@ function startRun(text) {
     }
   };
   callWorker(text, onProgress).then(
-    (result) => { if (!run.stopped) handleResult(result); },
+    (result) => (run.stopped ? null : handleResult(result, run)),
     (error) => { if (!run.stopped) handleRunError(error); },
   ).finally(() => {
     if (run.stopped) return;
@@ -176,18 +129,25 @@ function finishRun(run) {
   resolveReady();
 }
 
-function handleResult({ reportText, ms }) {
-  let envelope;
-  try { envelope = JSON.parse(reportText); } catch (e) {
-    handleRunError({ path: '', message: `the engine returned a report that is not JSON (${e.message})` });
-    return;
-  }
-  state.lastReportText = reportText;
+/** Lets the browser handle input (Stop) between the steps of showing a result. */
+const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
+/**
+ * Shows a result in separate tasks (receive, drawing, tables), so no single task blocks the page
+ * for long; the run counts as done once all are shown.
+ */
+async function handleResult({ view: envelope, blob, bytes, sha256, text: reportText, ms }, run) {
+  await nextTask();
+  if (run.stopped) return;
+  state.lastResult = { blob, bytes, sha256, text: reportText };
   state.lastReport = envelope;
   state.lastError = null;
-  state.runCount += 1;
   clearError();
-  drawReport(envelope);
+  const view = drawReport(envelope);
+  await nextTask();
+  view.table(ui.tables, envelope);
+  if (run.stopped) return;
+  state.runCount += 1;
   ui.runInfo.textContent = `Ran in ${Math.round(ms)} ms`;
   setStatus('done');
   if (state.firstDrawnMs === null) state.firstDrawnMs = performance.now();
@@ -197,17 +157,18 @@ function handleRunError(error) {
   const err = { path: String(error?.path ?? ''), message: String(error?.message ?? error) };
   // A wasm trap ("unreachable") is a panic or an out-of-memory abort, not a problem with the input's form.
   if (error?.internal && !err.message.startsWith('the engine')) err.message = `the engine stopped unexpectedly (${err.message}); it was restarted`;
-  if (state.running) ui.runInfo.textContent = `Failed after ${Math.round(performance.now() - state.running.t0)} ms`;
-  showError(err);
+  // Every error the engine returns (parse, validation, limits) happens before the run starts;
+  // only a crash (internal) happens during it.
+  const refused = !error?.internal;
+  if (state.running) ui.runInfo.textContent = refused ? 'Refused before running' : `Failed after ${Math.round(performance.now() - state.running.t0)} ms`;
+  showError(err, { prefix: refused ? 'refused before running: ' : '' });
   setStatus('error');
   // A panic may leave the wasm instance unusable: start a fresh one.
   if (error?.internal) restartWorker();
 }
 
 function restartWorker() {
-  worker?.terminate();
-  failInFlight({ path: '', message: 'stopped' });
-  spawnWorker();
+  engine.restart();
 }
 
 function handleStop() {
@@ -221,14 +182,15 @@ function handleStop() {
   setStatus('idle');
 }
 
+/** Draws a report's view; returns the engine's view module (its tables follow in another task). */
 function drawReport(envelope) {
   state.view?.destroy();
   state.view = null;
   ui.title.textContent = envelope.name || 'Untitled scenario';
   const view = viewFor(envelope.engine);
   state.view = view.draw(ui.drawing, envelope);
-  view.table(ui.tables, envelope);
   for (const b of [ui.exportPng, ui.exportJson, ui.exportCsv, ui.exportJobs]) b.disabled = false;
+  return view;
 }
 
 // ---- engines, examples, scenarios -----------------------------------------------------------------
@@ -256,27 +218,39 @@ function fillExamples() {
   ui.example.replaceChildren(...opts);
 }
 
-/** Shows a scenario in the editor (form for its engine, raw JSON), without running it. */
+/** Shows the description line: the scenario's own, marked when edited from an example or link. */
+function reflectDescription() {
+  const desc = editor.valueAt('description');
+  ui.description.classList.remove('expanded');
+  ui.description.title = 'Click to read all';
+  ui.description.textContent = typeof desc === 'string' ? desc : '';
+  ui.description.dataset.edited = editor.edited ? 'true' : 'false';
+}
+
+/**
+ * Shows scenario text in the editor (form for its engine, raw JSON), without running it.
+ * `scenario`: {shown, folds} from the text worker, or plain text that needs no folding.
+ */
 function applyScenario(scenario, exampleFile = '') {
-  const desc = engineDesc(scenario.engine);
+  const folded = typeof scenario === 'string' ? { shown: scenario, folds: [] } : scenario;
+  editor.setText(folded);
+  const desc = engineDesc(editor.valueAt('engine'));
   if (desc) {
     state.engineId = desc.id;
     ui.engine.value = desc.id;
   }
   editor.setEngine(desc);
-  editor.setScenario(scenario);
   ui.example.value = exampleFile;
-  const ex = (state.examples.examples || []).find((e) => e.file === exampleFile);
-  ui.description.classList.remove('expanded');
-  ui.description.title = 'Click to read all';
-  ui.description.textContent = ex?.description || (typeof scenario.description === 'string' ? scenario.description : '');
+  const name = editor.valueAt('name');
+  state.example = { file: exampleFile, name: typeof name === 'string' ? name : '' };
+  reflectDescription();
 }
 
 async function loadExample(file) {
   const res = await fetch(EXAMPLES_DIR + encodeURIComponent(file));
   if (!res.ok) throw new Error(`example ${file} could not be loaded (HTTP ${res.status})`);
-  const scenario = JSON.parse(await res.text());
-  applyScenario(scenario, file);
+  const body = await res.text();
+  applyScenario(body.length > 200_000 ? await text.call('fold', { text: body }) : body, file);
 }
 
 async function loadDefault() {
@@ -316,21 +290,23 @@ async function handleEngineChange() {
 }
 
 /** The user edited the scenario: it is no longer the example, nor what the link in the address bar holds. */
-function handleEditorChange(scenario, { engineChanged } = {}) {
+function handleEditorChange({ engineChanged } = {}) {
   ui.example.value = '';
-  ui.description.textContent = typeof scenario.description === 'string' ? scenario.description : '';
+  reflectDescription();
   if (location.hash) saveLinkHash('');
   if (engineChanged) {
-    const desc = engineDesc(scenario.engine);
+    const desc = engineDesc(editor.valueAt('engine'));
     if (desc) { state.engineId = desc.id; ui.engine.value = desc.id; editor.setEngine(desc); }
   }
 }
 
 // ---- links --------------------------------------------------------------------------------------
 async function handleShare() {
+  if (editor.markEdited()) reflectDescription();
   const cur = editor.current();
   if (!cur.ok) { showError({ path: '$', message: `the raw JSON does not parse (${cur.message})` }); return; }
-  const hash = await encodeLink(cur.value);
+  let hash;
+  try { hash = await text.call('encodeLink', { text: cur.text }); } catch (e) { showError({ path: '', message: `the link could not be made: ${e.message}` }); return; }
   saveLinkHash(hash);
   state.lastShareUrl = location.href;
   try {
@@ -341,11 +317,14 @@ async function handleShare() {
   }
 }
 
-/** Opens the scenario in the hash; a broken link shows why and falls back to the default example. */
+/**
+ * Opens the scenario in the hash (decoded and folded in the text worker); a broken link shows why and
+ * falls back to the default example. A link that decodes to a scenario the engine refuses stays in
+ * the editor, and the run shows the engine's error.
+ */
 async function openLink(hash) {
   try {
-    const scenario = await decodeLink(hash);
-    applyScenario(scenario);
+    applyScenario(await text.call('openLink', { hash }));
     return true;
   } catch (e) {
     showError({ path: 'link', message: `${e.message}. The default example was loaded instead.` }, { sticky: true });
@@ -368,6 +347,7 @@ const MAX_IMPORT_BYTES = 4 * 1024 * 1024; // the engine's own scenario limit
 /**
  * Opens a file: a scenario (JSON with an "engine") replaces the editor's scenario; anything else
  * is read as a Standard Workload Format log and becomes the current allocation scenario's workload.
+ * The file is read, checked and folded in the text worker.
  */
 async function handleOpenFile() {
   const file = ui.openFile.files?.[0];
@@ -377,28 +357,21 @@ async function handleOpenFile() {
     showError({ path: file.name, message: `the file is ${file.size} bytes; the limit is ${MAX_IMPORT_BYTES} bytes` });
     return;
   }
-  const text = await file.text();
-  let doc = null;
-  try { doc = JSON.parse(text); } catch { /* not JSON: an SWF log */ }
+  const opened = await text.call('openFile', { file });
   clearError(true);
-  if (doc !== null) {
-    if (typeof doc !== 'object' || Array.isArray(doc) || typeof doc.engine !== 'string') {
-      showError({ path: file.name, message: 'a scenario file is a JSON object with "version" and "engine"' });
-      return;
-    }
-    applyScenario(doc);
+  if (opened.kind === 'invalid') {
+    showError({ path: file.name, message: 'a scenario file is a JSON object with "version" and "engine"' });
+    return;
+  }
+  if (opened.kind === 'scenario') {
+    applyScenario(opened);
   } else {
     const cur = editor.current();
-    const base = cur.ok && cur.value.engine === 'allocation' ? cur.value : null;
-    if (!base) {
+    if (!cur.ok || editor.valueAt('engine') !== 'allocation') {
       showError({ path: file.name, message: 'an SWF log replays on the allocation engine: pick an allocation example first' });
       return;
     }
-    const scenario = structuredClone(base);
-    scenario.name = `${file.name} (SWF log)`;
-    scenario.description = `Jobs of ${file.name}, a Standard Workload Format log, replayed FCFS with EASY backfilling.`;
-    scenario.workload = { kind: 'swf', backfill: 'easy', swf: text };
-    applyScenario(scenario);
+    applyScenario(await text.call('swfScenario', { base: cur.text, log: opened.text, fileName: file.name }));
   }
   ui.example.value = '';
   saveLinkHash('');
@@ -410,15 +383,19 @@ function baseName() {
   return safeFileName(state.lastReport?.name, 'placelab');
 }
 
+/**
+ * Downloads: the JSON file is the complete report exactly as `placelab run` prints it (the report
+ * and one newline); CSV is built from that complete report in the text worker.
+ */
 async function handleExport(kind) {
   if (!state.lastReport) return;
   try {
     if (kind === 'png') await exportPng(state.view?.canvases?.() || [], baseName());
-    else if (kind === 'json') exportJson(state.lastReportText, baseName());
+    else if (kind === 'json') exportBlob(state.lastResult.blob, `${baseName()}.report.json`);
     else {
-      const parts = viewFor(state.lastReport.engine).csv(state.lastReport);
+      const parts = await text.call('csv', { report: state.lastResult.blob });
       const part = parts.find((p) => p.name === kind) || parts[0];
-      if (part) exportCsv(part.text, baseName(), part.name);
+      if (part) exportBlob(part.blob, `${baseName()}.${part.name}.csv`);
     }
   } catch (e) {
     showError({ path: '', message: `export failed: ${e.message}` });
@@ -426,7 +403,10 @@ async function handleExport(kind) {
 }
 
 // ---- start --------------------------------------------------------------------------------------
-const editor = createEditor({ form: ui.form, raw: ui.raw, rawError: ui.rawError, onChange: handleEditorChange });
+const editor = createEditor({
+  form: ui.form, raw: ui.raw, rawError: ui.rawError, onChange: handleEditorChange,
+  fold: (t) => text.call('fold', { text: t }),
+});
 
 ui.run.addEventListener('click', () => { clearError(true); handleRun(); });
 ui.stop.addEventListener('click', handleStop);
@@ -450,21 +430,31 @@ document.addEventListener('keydown', (e) => {
 window.placelab = {
   ready,
   state,
+  /** The report's bounded view (what the page draws). */
   get lastReport() { return state.lastReport; },
-  get lastReportText() { return state.lastReportText; },
+  /** The complete report text, when it is at most 1 MiB (else null: use reportText()). */
+  get lastReportText() { return state.lastResult?.text ?? null; },
+  /** SHA-256 (hex) of the JSON export: the report and one newline, as `placelab run` prints it. */
+  get lastReportSha256() { return state.lastResult?.sha256 ?? null; },
+  /** The complete report text, however large. */
+  reportText: async () => (state.lastResult ? (await state.lastResult.blob.text()).slice(0, -1) : null),
+  /** The scenario text the next Run sends (unfolded). */
+  scenarioText: () => editor.current().text ?? null,
   get lastError() { return state.lastError; },
   get runCount() { return state.runCount; },
   get view() { return state.view; },
-  /** Runs scenario text in the worker without drawing (benchmarks): {reportText, ms}. */
-  runInWorker: (text) => callWorker(text),
+  /** Runs scenario text in the worker without drawing (benchmarks): {bytes, sha256, ms, ...}. */
+  runInWorker: (t) => callWorker(t),
 };
 
 async function start() {
   setStatus('idle');
-  spawnWorker();
+  engine = createEngineClient();
   const examples = fetch(`${EXAMPLES_DIR}index.json`).then((r) => (r.ok ? r.json() : { examples: [] })).catch(() => ({ examples: [] }));
   try {
-    await workerReady;
+    await engine.ready;
+    state.engines = engine.engines;
+    state.version = engine.version;
   } catch (error) {
     showError(error);
     setStatus('error');

@@ -1,6 +1,14 @@
-// Hosts the wasm engine and nothing else: every message has a `type`, requests carry an `id`.
-// Stop is done by the page with worker.terminate(), so a run here may block as long as it likes.
+// Hosts the wasm engine: every message has a `type`, requests carry an `id`. The scenario arrives as
+// text and goes to the engine byte for byte. Stop is done by the page with worker.terminate(), so a
+// run here may block as long as it likes.
+// What crosses back to the page is bounded: the complete report travels only as a Blob (the export,
+// byte for byte `placelab run` output: the report and one newline) with its SHA-256; the page gets
+// the report's bounded view (engines/data.js) and the text itself only when it is small.
 import init, { run, engines, version } from './pkg/placelab.js';
+import { dataFor } from './engines/data.js';
+
+/** Reports up to this many bytes also cross as text (tests and small exports read it directly). */
+const REPORT_TEXT_BYTES = 1 << 20;
 
 function asError(e) {
   const text = e && e.message !== undefined ? String(e.message) : String(e);
@@ -22,14 +30,26 @@ async function start() {
   }
 }
 
-function handleRun({ id, scenario }) {
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function handleRun({ id, scenario }) {
   const t0 = performance.now();
+  let report;
   try {
-    const report = run(scenario, (done, total) => postMessage({ type: 'progress', id, done, total }));
-    postMessage({ type: 'result', id, report, ms: performance.now() - t0 });
+    report = run(scenario, (done, total) => postMessage({ type: 'progress', id, done, total }));
   } catch (e) {
     postMessage({ type: 'error', id, error: asError(e), ms: performance.now() - t0 });
+    return;
   }
+  const ms = performance.now() - t0;
+  const blob = new Blob([report, '\n'], { type: 'application/json' });
+  const sha256 = hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
+  const envelope = JSON.parse(report);
+  const { view, transfer } = dataFor(envelope.engine).bound(envelope);
+  const text = blob.size <= REPORT_TEXT_BYTES ? report : null;
+  postMessage({ type: 'result', id, ms, view, blob, bytes: blob.size, sha256, text }, transfer);
 }
 
 const HANDLERS = { run: handleRun };

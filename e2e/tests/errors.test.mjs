@@ -45,7 +45,7 @@ describe('errors', () => {
     const err = await page.evaluate(() => window.placelab.lastError);
     assert.equal(err.path, '$.system.width');
     assert.ok(err.message.length > 0);
-    assert.equal(await page.getByTestId('error-text').textContent(), `${err.path}: ${err.message}`);
+    assert.equal(await page.getByTestId('error-text').textContent(), `refused before running: ${err.path}: ${err.message}`);
     assert.equal(await canvasSnapshot(page), before);
     assert.equal(await page.evaluate(() => window.placelab.lastReportText), good);
     await page.screenshot({ path: artifact('error-kept-drawing.png'), fullPage: true });

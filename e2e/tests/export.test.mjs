@@ -1,4 +1,4 @@
-// Export buttons download the drawing (PNG), the exact report text (JSON) and the tables (CSV).
+// Export buttons download the drawing (PNG), the exact report text and one newline (JSON) and the tables (CSV).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -28,7 +28,7 @@ describe('export', () => {
 
     const json = await download(page, 'export-json');
     assert.match(json.name, /\.json$/);
-    assert.equal(json.bytes.toString('utf8'), reportText);
+    assert.equal(json.bytes.toString('utf8'), `${reportText}\n`, 'the JSON export is the report and one newline, as `placelab run` prints it');
 
     const csv = await download(page, 'export-csv');
     assert.match(csv.name, /\.csv$/);

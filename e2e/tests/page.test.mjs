@@ -24,7 +24,7 @@ describe('page', () => {
     await page.close();
   });
 
-  it('draws Fig. 1 with job colours and red only where the report says contended', async () => {
+  it('draws Fig. 1 with job colours and contention colours only where the report says contended', async () => {
     const page = await env.open();
     assert.equal(await pickExample(page, 'fig1-4x4.json'), 'done');
     const report = await page.evaluate(() => window.placelab.lastReport);
@@ -42,7 +42,7 @@ describe('page', () => {
     await page.close();
   });
 
-  it('shows sequential contention in red and closed-min without on a set that needs it', async () => {
+  it('shows sequential contention in heat colours and closed-min without on a set that needs it', async () => {
     // A 4x4 mesh with jobs of 3, 5 and 4 nodes: sequential cuts across rows; closed-min uses rectangles.
     const page = await env.open();
     const scenario = {
@@ -63,9 +63,9 @@ describe('page', () => {
     assert.deepEqual(problems, []);
     const seq = stats.find((s) => s.policy === 'sequential');
     const best = stats.find((s) => s.policy === 'closed-min-best');
-    assert.equal(seq.redRouters, report.runs[0].frames[0].contendedRouters.length);
-    assert.ok(seq.redRouters > 0, 'sequential should share routers here');
-    assert.equal(best.redRouters, 0);
+    assert.equal(seq.hotRouters, report.runs[0].frames[0].contendedRouters.length);
+    assert.ok(seq.hotRouters > 0, 'sequential should share routers here');
+    assert.equal(best.hotRouters, 0);
     await page.screenshot({ path: artifact('contention.png'), fullPage: true });
     await page.close();
   });

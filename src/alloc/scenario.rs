@@ -605,6 +605,7 @@ pub fn params() -> Vec<Param> {
             json!(null),
         )
         .range(1.0, MAX_JOBS as f64)
+        .empty("all (up to 100,000)")
         .show_if("workload.kind", "swf"),
         Param::new("frames", "Time-slider snapshots", "int", json!(120))
             .range(0.0, MAX_FRAMES as f64)

@@ -1,7 +1,10 @@
-// Drawing of one allocation run: a mesh as a grid of routers and nodes, a tree by levels.
-// Everything is drawn in CSS pixels and batched by colour (fillRect per run of equal colour),
-// so a 256 x 256 mesh draws in a few milliseconds.
-import { PALETTE, FONT_SMALL, OWNED_IDLE_TINT, tint, setupCanvas, drawAxis, drawTitle, ticks } from './common.js';
+// Drawing of one allocation run: a mesh as a grid of routers and nodes, a tree by levels, in two
+// layers: jobs (each node in its job's colour) and contention (a heat map of how many running jobs
+// cross each router and link). Meshes with cells of at least DETAIL_CELL px are drawn as shapes
+// (links, node squares, routers); smaller meshes, up to 512 x 512, are written pixel by pixel into
+// one ImageData at the device resolution, so the cost is one pass over the pixels, not a shape
+// per node.
+import { PALETTE, FONT_SMALL, OWNED_IDLE_TINT, tint, setupCanvas, drawAxis, drawTitle, ticks, heatColor } from './common.js';
 
 const TITLE_H = 26;          // px, band for the policy label
 const MAX_CELL = 56;         // px, largest mesh cell
@@ -28,7 +31,8 @@ function meshLayout(topo, availWidth) {
   const W = topo.width, H = topo.height;
   const ML = 46, MR = 10, MT = TITLE_H + 30, MB = 10;
   let cell = Math.min(MAX_CELL, (availWidth - ML - MR) / W, MAX_PLOT_H / H);
-  if (cell >= 4) cell = Math.floor(cell);
+  // Whole pixels per cell whenever a cell is at least one pixel, so every cell has the same size.
+  if (cell >= 1) cell = Math.floor(cell);
   cell = Math.max(cell, 0.25);
   return {
     kind: 'mesh', W, H, cell, ox: ML, oy: MT,
@@ -105,14 +109,41 @@ export function hitTest(layout, x, y) {
 
 /**
  * Draws one run. `scene`: {title, owner: Int32Array (job index per node, -1 idle),
- * ownedIdle: Uint8Array (1 = reserved but unused), contendedRouters: [ids], contendedLinks: [ids]}.
+ * ownedIdle: Uint8Array (1 = reserved but unused), contendedRouters: [ids], contendedLinks: [ids],
+ * heat: {routers: Uint16Array, links: Uint16Array} (running jobs crossing each) or null,
+ * layers: {jobs, contention}}.
+ *
+ * Contention layer alone: every router and link a running job crosses, coloured by how many cross
+ * it. With the jobs layer: only contended routers and links (as the report lists them), drawn as
+ * insets that leave each node's job colour visible around them. The report's contended lists are
+ * the truth for "two or more": a contended id is drawn at least in the "2" colour, another at most
+ * in the "1" colour, whatever the recomputed counts say.
  */
 export function drawAllocation(canvas, layout, scene) {
   const ctx = setupCanvas(canvas, layout.width, layout.height);
   drawTitle(ctx, scene.title, layout.ox, 6, layout.width - layout.ox - 8);
-  if (layout.kind === 'mesh') drawMesh(ctx, layout, scene);
-  else drawTree(ctx, layout, scene);
+  const heat = heatOf(scene, layout);
+  if (layout.kind === 'mesh') drawMesh(ctx, layout, scene, heat);
+  else drawTree(ctx, layout, scene, heat);
   return ctx;
+}
+
+/** Per id, the count drawn (0 = not drawn) for routers and links, following the rule above. */
+function heatOf(scene, layout) {
+  const layers = scene.layers || { jobs: true, contention: true };
+  const nR = layout.routers ?? layout.W * layout.H;
+  const nL = layout.kind === 'mesh' ? layout.H * (layout.W - 1) + layout.W * (layout.H - 1) : layout.routers - 1 + layout.N;
+  const routers = new Uint16Array(nR), links = new Uint16Array(nL);
+  if (!layers.contention) return { routers, links, any: false };
+  const cr = scene.contendedRouters, cl = scene.contendedLinks;
+  const hr = scene.heat?.routers, hl = scene.heat?.links;
+  if (!layers.jobs && hr) {
+    for (let i = 0; i < nR; i++) routers[i] = Math.min(1, hr[i]);
+    for (let i = 0; i < nL; i++) links[i] = Math.min(1, hl[i]);
+  }
+  for (const id of cr) routers[id] = Math.max(2, hr ? hr[id] : 2);
+  for (const id of cl) links[id] = Math.max(2, hl ? hl[id] : 2);
+  return { routers, links, any: true };
 }
 
 /** Fills horizontal runs of equal colour, one fillStyle per colour. `rect(run)` gives the rectangle. */
@@ -124,136 +155,141 @@ function fillRuns(ctx, runsByColor) {
   });
 }
 
-function drawMesh(ctx, lay, scene) {
+const rgba = (hex) => {
+  const n = parseInt(hex.slice(1), 16);
+  return (255 << 24) | ((n & 255) << 16) | (n & 0xff00) | ((n >> 16) & 255); // little-endian RGBA
+};
+const mix = (a, b) => {
+  const c = (s) => ((a >> s) & 255) + ((b >> s) & 255) >> 1;
+  return (255 << 24) | (c(16) << 16) | (c(8) << 8) | c(0);
+};
+const COLORS_RGBA = COLORS.map(rgba);
+const WHITE = rgba(PALETTE.background);
+
+function drawMesh(ctx, lay, scene, heat) {
   const { W, H, cell, ox, oy } = lay;
-  const owner = scene.owner, idle = scene.ownedIdle;
-  const runs = COLORS.map(() => []);
   const xt = ticks(0, W - 1, Math.max(2, (W * cell) / 48), true);
   const yt = ticks(0, H - 1, Math.max(2, (H * cell) / 36), true);
   drawAxis(ctx, { side: 'top', at: oy - 4, from: ox, to: ox + W * cell, values: xt, pos: (v) => ox + (v + 0.5) * cell, label: 'x →' });
   drawAxis(ctx, { side: 'left', at: ox - 4, from: oy, to: oy + H * cell, values: yt, pos: (v) => oy + (v + 0.5) * cell, label: 'y ↓', labelAt: 12 });
+  if (lay.detailed) drawMeshShapes(ctx, lay, scene, heat);
+  else drawMeshImage(ctx, lay, scene, heat);
+}
 
-  if (lay.detailed) {
-    // Links first (behind), then node squares, then routers on top.
-    ctx.strokeStyle = PALETTE.link;
-    ctx.lineWidth = Math.max(1, cell * 0.06);
-    ctx.beginPath();
-    for (let y = 0; y < H; y++) {
-      const cy = oy + (y + 0.5) * cell;
-      ctx.moveTo(ox + 0.5 * cell, cy); ctx.lineTo(ox + (W - 0.5) * cell, cy);
-    }
-    for (let x = 0; x < W; x++) {
-      const cx = ox + (x + 0.5) * cell;
-      ctx.moveTo(cx, oy + 0.5 * cell); ctx.lineTo(cx, oy + (H - 0.5) * cell);
-    }
-    ctx.stroke();
-    const s = cell * 0.64, pad = (cell - s) / 2;
-    for (let i = 0; i < W * H; i++) {
-      const k = colorKey(owner[i], idle[i]);
-      runs[k].push(ox + (i % W) * cell + pad, oy + Math.floor(i / W) * cell + pad, s, s);
-    }
-    fillRuns(ctx, runs);
-    const r = Math.max(3, cell * 0.18);
-    ctx.fillStyle = PALETTE.router;
-    for (let i = 0; i < W * H; i++) {
-      ctx.fillRect(ox + ((i % W) + 0.5) * cell - r / 2, oy + (Math.floor(i / W) + 0.5) * cell - r / 2, r, r);
-    }
-  } else {
-    const gapPx = cell >= 6 ? 1 : 0;
-    for (let y = 0; y < H; y++) {
-      let x0 = 0;
-      const row = y * W;
-      let k0 = colorKey(owner[row], idle[row]);
-      for (let x = 1; x <= W; x++) {
-        const k = x < W ? colorKey(owner[row + x], idle[row + x]) : -1;
-        if (k !== k0) {
-          runs[k0].push(ox + x0 * cell, oy + y * cell, (x - x0) * cell - gapPx, cell - gapPx);
-          x0 = x; k0 = k;
-        }
-      }
-    }
-    fillRuns(ctx, runs);
-  }
+/** Key into COLORS of node `i` in the jobs layer (idle when the layer is off). */
+function nodeKey(scene, i) {
+  return scene.layers && !scene.layers.jobs ? 0 : colorKey(scene.owner[i], scene.ownedIdle[i]);
+}
 
-  // Contention on top: thick red links, then red routers with a white rim.
+function drawMeshShapes(ctx, lay, scene, heat) {
+  const { W, H, cell, ox, oy } = lay;
+  const runs = COLORS.map(() => []);
   const hLinks = H * (W - 1);
-  const t = lay.detailed ? Math.max(3, cell * 0.16) : Math.max(1, cell * 0.25);
-  ctx.fillStyle = PALETTE.contended;
-  for (const id of scene.contendedLinks) {
-    let x, y, horizontal;
-    if (id < hLinks) { y = Math.floor(id / (W - 1)); x = id % (W - 1); horizontal = true; }
-    else { const v = id - hLinks; y = Math.floor(v / W); x = v % W; horizontal = false; }
-    const cx = ox + (x + 0.5) * cell, cy = oy + (y + 0.5) * cell;
-    if (horizontal) ctx.fillRect(cx, cy - t / 2, cell, t);
-    else ctx.fillRect(cx - t / 2, cy, t, cell);
+  const linkEnds = (id) => {
+    if (id < hLinks) { const y = Math.floor(id / (W - 1)), x = id % (W - 1); return [x, y, x + 1, y]; }
+    const v = id - hLinks, y = Math.floor(v / W), x = v % W;
+    return [x, y, x, y + 1];
+  };
+  const cx = (x) => ox + (x + 0.5) * cell, cy = (y) => oy + (y + 0.5) * cell;
+  // Links first (behind), then node squares, then routers on top.
+  ctx.strokeStyle = PALETTE.link;
+  ctx.lineWidth = Math.max(1, cell * 0.06);
+  ctx.beginPath();
+  for (let y = 0; y < H; y++) { ctx.moveTo(cx(0), cy(y)); ctx.lineTo(cx(W - 1), cy(y)); }
+  for (let x = 0; x < W; x++) { ctx.moveTo(cx(x), cy(0)); ctx.lineTo(cx(x), cy(H - 1)); }
+  ctx.stroke();
+  const s = cell * 0.64, pad = (cell - s) / 2;
+  for (let i = 0; i < W * H; i++) runs[nodeKey(scene, i)].push(ox + (i % W) * cell + pad, oy + Math.floor(i / W) * cell + pad, s, s);
+  fillRuns(ctx, runs);
+  // Heat on links: a band along the link, thicker when contended.
+  for (let id = 0; id < heat.links.length; id++) {
+    const c = heat.links[id];
+    if (!c) continue;
+    const [x0, y0, x1, y1] = linkEnds(id);
+    const t = c >= 2 ? Math.max(3, cell * 0.16) : Math.max(2, cell * 0.1);
+    ctx.fillStyle = heatColor(c);
+    if (y0 === y1) ctx.fillRect(cx(x0), cy(y0) - t / 2, cell, t);
+    else ctx.fillRect(cx(x0) - t / 2, cy(y0), t, cell);
   }
-  const rs = lay.detailed ? Math.max(6, cell * 0.34) : Math.max(1.5, cell * 0.5);
-  for (const id of scene.contendedRouters) {
-    const cx = ox + ((id % W) + 0.5) * cell, cy = oy + (Math.floor(id / W) + 0.5) * cell;
-    if (lay.detailed) { ctx.fillStyle = '#FFFFFF'; ctx.fillRect(cx - rs / 2 - 1.5, cy - rs / 2 - 1.5, rs + 3, rs + 3); }
-    ctx.fillStyle = PALETTE.contended;
-    ctx.fillRect(cx - rs / 2, cy - rs / 2, rs, rs);
+  const r = Math.max(3, cell * 0.18);
+  ctx.fillStyle = PALETTE.router;
+  for (let i = 0; i < W * H; i++) if (!heat.routers[i]) ctx.fillRect(cx(i % W) - r / 2, cy(Math.floor(i / W)) - r / 2, r, r);
+  const rs = Math.max(6, cell * 0.34);
+  for (let i = 0; i < W * H; i++) {
+    const c = heat.routers[i];
+    if (!c) continue;
+    const x = cx(i % W), y = cy(Math.floor(i / W));
+    ctx.fillStyle = PALETTE.background; ctx.fillRect(x - rs / 2 - 1.5, y - rs / 2 - 1.5, rs + 3, rs + 3);
+    ctx.fillStyle = heatColor(c); ctx.fillRect(x - rs / 2, y - rs / 2, rs, rs);
   }
 }
 
-function drawTree(ctx, lay, scene) {
+/**
+ * Small cells, written into one ImageData at device pixels. A cell of k >= 1 device pixels:
+ * k >= 6 leaves a 1 px gap; a contended router with the jobs layer on is an inset square in the
+ * cell's middle (k >= 3) or, when cells are too small for an inset, the job colour mixed half and
+ * half with the heat colour. Cells under a pixel (meshes wider than the panel): each pixel shows
+ * the hottest router it covers and, for jobs, the last busy node in it.
+ */
+function drawMeshImage(ctx, lay, scene, heat) {
+  const { W, H, cell, ox, oy } = lay;
+  const dpr = window.devicePixelRatio || 1;
+  const k = cell * dpr;
+  const outW = Math.max(1, Math.round(W * k)), outH = Math.max(1, Math.round(H * k));
+  const img = ctx.createImageData(outW, outH);
+  const buf = new Uint32Array(img.data.buffer);
+  const jobsOn = !scene.layers || scene.layers.jobs;
+  const colorOf = (i) => {
+    const base = COLORS_RGBA[nodeKey(scene, i)];
+    const c = heat.routers[i];
+    if (!c) return base;
+    const h = rgba(heatColor(c));
+    return jobsOn ? mix(base, h) : h;
+  };
+  if (k >= 1) {
+    const kk = Math.round(k);
+    const gap = kk >= 6 ? 1 : 0;
+    const inner = kk - gap;
+    const s = Math.max(1, Math.floor(kk * 0.5)), o = Math.floor((inner - s) / 2);
+    const insets = jobsOn && kk >= 3;
+    for (let py = 0; py < outH; py++) {
+      const y = Math.floor(py / kk), fy = py - y * kk;
+      for (let px = 0; px < outW; px++) {
+        const x = Math.floor(px / kk), fx = px - x * kk;
+        const i = y * W + x;
+        let c;
+        if (fx >= inner || fy >= inner) c = WHITE;
+        else if (insets) {
+          const inInset = fx >= o && fx < o + s && fy >= o && fy < o + s;
+          c = inInset && heat.routers[i] ? rgba(heatColor(heat.routers[i])) : COLORS_RGBA[nodeKey(scene, i)];
+        } else c = colorOf(i);
+        buf[py * outW + px] = c;
+      }
+    }
+  } else {
+    const best = new Int32Array(outW * outH).fill(-1);
+    for (let i = 0; i < W * H; i++) {
+      const p = Math.min(outH - 1, Math.floor(Math.floor(i / W) * k)) * outW + Math.min(outW - 1, Math.floor((i % W) * k));
+      const b = best[p];
+      // Hottest router wins; at equal heat a busy node beats an idle one.
+      if (b < 0 || heat.routers[i] > heat.routers[b] || (heat.routers[i] === heat.routers[b] && scene.owner[i] >= 0)) best[p] = i;
+    }
+    for (let p = 0; p < best.length; p++) buf[p] = best[p] < 0 ? WHITE : colorOf(best[p]);
+  }
+  ctx.putImageData(img, Math.round(ox * dpr), Math.round(oy * dpr));
+}
+
+function drawTree(ctx, lay, scene, heat) {
   const { L, N, arities, spacing, offsets, spans, gap, top, leafY, leafSize, leafH, ox } = lay;
   const levelY = (l) => top + l * gap;
-  const owner = scene.owner, idle = scene.ownedIdle;
 
   // Level labels.
   ctx.font = FONT_SMALL; ctx.fillStyle = PALETTE.muted; ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
   for (let l = 0; l < L; l++) ctx.fillText(l === 0 ? 'root' : `L${l}`, ox - 10, levelY(l));
   ctx.fillText('nodes', ox - 10, leafY);
 
-  // Links, one path.
-  ctx.strokeStyle = PALETTE.link; ctx.lineWidth = 1;
-  ctx.beginPath();
-  for (let l = 1; l < L; l++) {
-    for (let j = 0; j < (offsets[l + 1] ?? lay.routers) - offsets[l]; j++) {
-      const p = Math.floor(j / arities[l - 1]);
-      ctx.moveTo(treeRouterX(lay, l, j), levelY(l)); ctx.lineTo(treeRouterX(lay, l - 1, p), levelY(l - 1));
-    }
-  }
   const perSwitch = arities[L - 1];
-  if (spacing >= 3) {
-    for (let i = 0; i < N; i++) {
-      ctx.moveTo(ox + (i + 0.5) * spacing, leafY - leafH / 2);
-      ctx.lineTo(treeRouterX(lay, L - 1, Math.floor(i / perSwitch)), levelY(L - 1));
-    }
-  }
-  ctx.stroke();
-
-  // Leaves (compute nodes), merged into runs of equal colour.
-  const runs = COLORS.map(() => []);
-  const w = lay.strip ? spacing : leafSize;
-  const pad = (spacing - w) / 2;
-  let i0 = 0, k0 = colorKey(owner[0], idle[0]);
-  for (let i = 1; i <= N; i++) {
-    const k = i < N ? colorKey(owner[i], idle[i]) : -1;
-    if (k !== k0 || !lay.strip) {
-      runs[k0].push(ox + i0 * spacing + pad, leafY - leafH / 2, (i - i0) * spacing - 2 * pad, leafH);
-      i0 = i; k0 = k;
-    }
-  }
-  fillRuns(ctx, runs);
-
-  // Routers.
-  const contended = new Set(scene.contendedRouters);
-  ctx.fillStyle = PALETTE.router;
-  for (let l = 0; l < L; l++) {
-    const rs = Math.max(2, Math.min(10, spans[l] * spacing * 0.5));
-    const count = (offsets[l + 1] ?? lay.routers) - offsets[l];
-    for (let j = 0; j < count; j++) {
-      if (contended.has(offsets[l] + j)) continue;
-      ctx.fillRect(treeRouterX(lay, l, j) - rs / 2, levelY(l) - rs / 2, rs, rs);
-    }
-  }
-
-  // Contended links and routers.
-  ctx.strokeStyle = PALETTE.contended; ctx.lineWidth = 3.5;
-  ctx.beginPath();
-  for (const id of scene.contendedLinks) {
+  const linkPath = (id) => {
     if (id < lay.routers - 1) {
       const u = id + 1, l = treeLevelOf(lay, u), j = u - offsets[l];
       ctx.moveTo(treeRouterX(lay, l, j), levelY(l));
@@ -263,15 +299,61 @@ function drawTree(ctx, lay, scene) {
       ctx.moveTo(ox + (i + 0.5) * spacing, leafY - leafH / 2);
       ctx.lineTo(treeRouterX(lay, L - 1, Math.floor(i / perSwitch)), levelY(L - 1));
     }
-  }
+  };
+  // Links, one path (leaf links only when leaves are far enough apart to tell them apart).
+  ctx.strokeStyle = PALETTE.link; ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let id = 0; id < lay.routers - 1; id++) linkPath(id);
+  if (spacing >= 3) for (let i = 0; i < N; i++) linkPath(lay.routers - 1 + i);
   ctx.stroke();
-  for (const id of contended) {
+
+  // Leaves (compute nodes), merged into runs of equal colour.
+  const runs = COLORS.map(() => []);
+  const w = lay.strip ? spacing : leafSize;
+  const pad = (spacing - w) / 2;
+  let i0 = 0, k0 = nodeKey(scene, 0);
+  for (let i = 1; i <= N; i++) {
+    const k = i < N ? nodeKey(scene, i) : -1;
+    if (k !== k0 || !lay.strip) {
+      runs[k0].push(ox + i0 * spacing + pad, leafY - leafH / 2, (i - i0) * spacing - 2 * pad, leafH);
+      i0 = i; k0 = k;
+    }
+  }
+  fillRuns(ctx, runs);
+
+  // Routers not in the heat map.
+  ctx.fillStyle = PALETTE.router;
+  for (let l = 0; l < L; l++) {
+    const rs = Math.max(2, Math.min(10, spans[l] * spacing * 0.5));
+    const count = (offsets[l + 1] ?? lay.routers) - offsets[l];
+    for (let j = 0; j < count; j++) {
+      if (heat.routers[offsets[l] + j]) continue;
+      ctx.fillRect(treeRouterX(lay, l, j) - rs / 2, levelY(l) - rs / 2, rs, rs);
+    }
+  }
+
+  // Heat: links by colour (thicker when contended), then routers with a white rim.
+  const byColor = new Map();
+  heat.links.forEach((c, id) => {
+    if (!c) return;
+    const key = heatColor(c);
+    if (!byColor.has(key)) byColor.set(key, { ids: [], width: c >= 2 ? 3.5 : 2 });
+    byColor.get(key).ids.push(id);
+  });
+  for (const [color, { ids, width }] of byColor) {
+    ctx.strokeStyle = color; ctx.lineWidth = width;
+    ctx.beginPath();
+    for (const id of ids) linkPath(id);
+    ctx.stroke();
+  }
+  heat.routers.forEach((c, id) => {
+    if (!c) return;
     const l = treeLevelOf(lay, id);
     const rs = Math.max(7, Math.min(14, spans[l] * spacing * 0.6));
     const x = treeRouterX(lay, l, id - offsets[l]), y = levelY(l);
-    ctx.fillStyle = '#FFFFFF'; ctx.fillRect(x - rs / 2 - 1.5, y - rs / 2 - 1.5, rs + 3, rs + 3);
-    ctx.fillStyle = PALETTE.contended; ctx.fillRect(x - rs / 2, y - rs / 2, rs, rs);
-  }
+    ctx.fillStyle = PALETTE.background; ctx.fillRect(x - rs / 2 - 1.5, y - rs / 2 - 1.5, rs + 3, rs + 3);
+    ctx.fillStyle = heatColor(c); ctx.fillRect(x - rs / 2, y - rs / 2, rs, rs);
+  });
 
   const axisY = leafY + leafH / 2 + 6;
   drawAxis(ctx, {
@@ -284,7 +366,10 @@ function drawTree(ctx, lay, scene) {
 export function nodeSample(layout, id) {
   if (layout.kind === 'mesh') {
     const [x, y] = routerCenter(layout, id);
-    return layout.detailed ? [x + layout.cell * 0.25, y + layout.cell * 0.25] : [x, y];
+    if (layout.detailed) return [x + layout.cell * 0.25, y + layout.cell * 0.25];
+    // A cell's first pixel: never under a contended router's inset nor in the gap.
+    if (layout.cell >= 1) return [x - layout.cell / 2 + 0.5, y - layout.cell / 2 + 0.5];
+    return [x, y];
   }
   return [layout.ox + (id + 0.5) * layout.spacing, layout.leafY + layout.leafH / 4];
 }

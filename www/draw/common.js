@@ -16,6 +16,26 @@ export const PALETTE = {
   line: '#0072B2',
 };
 
+/**
+ * Contention heat map: how many running jobs' traffic crosses a router or link, in bins of a
+ * sequential scale (light to dark, readable in grey). Bin 1 is "in use, not shared" (light blue,
+ * drawn only in the contention layer); 2 and more is contended, in reds, which job colours avoid.
+ */
+export const HEAT_BINS = [
+  { min: 1, max: 1, color: '#BCD4E6', label: '1' },
+  { min: 2, max: 2, color: '#FCAE91', label: '2' },
+  { min: 3, max: 3, color: '#FB6A4A', label: '3' },
+  { min: 4, max: 5, color: '#D7301F', label: '4–5' },
+  { min: 6, max: Infinity, color: '#7F0000', label: '6+' },
+];
+
+/** Heat colour of a count of jobs (null for 0). */
+export function heatColor(count) {
+  if (!(count >= 1)) return null;
+  for (const b of HEAT_BINS) if (count <= b.max) return b.color;
+  return HEAT_BINS[HEAT_BINS.length - 1].color;
+}
+
 /** Share of white mixed into a job colour for nodes a job owns but leaves idle. */
 export const OWNED_IDLE_TINT = 0.6;
 
@@ -137,7 +157,8 @@ export function drawTitle(ctx, text, x, y, maxWidth) {
 
 /**
  * Legend entries: {label, color} for a filled swatch, {label, colors: [...]} for a strip,
- * {label, color, outline: true} for a highlighted (thick) swatch, {label, color, hatch: base}.
+ * {label, color, outline: true} for a highlighted (thick) swatch, {label, color, hatch: base},
+ * {label, heading: true} for text introducing the entries after it.
  * Lays entries out in rows within `width`; returns the height used.
  */
 export function measureLegend(entries, width) {
@@ -156,11 +177,13 @@ function layoutLegend(ctx, entries, width) {
   measure.font = FONT;
   let x = 0, y = 2;
   for (const e of entries) {
-    const swatchW = e.colors ? SW * Math.min(e.colors.length, 6) : SW;
+    const swatchW = e.heading ? -6 : e.colors ? SW * Math.min(e.colors.length, 6) : SW;
     const w = swatchW + 6 + measure.measureText(e.label).width;
     if (x > 0 && x + w > width) { x = 0; y += ROW; }
     if (ctx) {
-      if (e.colors) {
+      if (e.heading) {
+        // a label introducing the entries after it, no swatch
+      } else if (e.colors) {
         e.colors.slice(0, 6).forEach((c, i) => { ctx.fillStyle = c; ctx.fillRect(x + i * SW, y + 2, SW, SW); });
       } else if (e.line) {
         ctx.strokeStyle = e.color; ctx.lineWidth = e.lineWidth || 3;

@@ -1,10 +1,12 @@
 // The allocation engine's view: one drawing per policy side by side on the same scale,
 // stream controls (time slider, utilization over time), a legend, and the metrics tables.
-import { el, formatValue, csvLine } from '../dom.js';
-import { PALETTE, OWNED_IDLE_TINT, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
+import { el, formatValue } from '../dom.js';
+import { summaryKeys, jobKeys } from './allocation-data.js';
+import { PALETTE, OWNED_IDLE_TINT, HEAT_BINS, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
+import { trafficHeat } from '../draw/traffic.js';
 import { layoutFor, drawAllocation, hitTest, routerCenter, nodeCenter, nodeSample, linkMidpoint } from '../draw/allocation.js';
 
-const MIN_FIGURE_W = 260;   // px
+const MIN_FIGURE_W = 200;   // px, narrower panels wrap to the next row
 const MAX_FIGURE_W = 640;   // px
 const FIGURE_GAP = 20;      // px
 const CHART_H = 150;        // px, utilization chart
@@ -35,58 +37,123 @@ const SUMMARY_HELP = {
   meanBoundedSlowdown: 'mean of max(1, (wait + run) / max(run, tau))',
 };
 
-const JOB_COLUMNS = ['id', 'name', 'tasks', 'nodes', 'placed', 'fallback', 'ownedIdle', 'diameter', 'meanHops',
-  'closed', 'routers', 'links', 'sharedRouterCount', 'sharedLinkCount', 'arrival', 'start', 'end', 'wait', 'boundedSlowdown'];
 
-const JOB_INDEX = new WeakMap(); // run → Map(job id → index), without touching the report
-const count = (v) => (Array.isArray(v) ? v.length : v ?? 0);
+const count = (v) => (v && typeof v === 'object' && 'length' in v ? v.length : v ?? 0);
 
-/** Which job (index into run.jobs) holds each node in a frame, and which nodes are owned but idle. */
+/**
+ * The drawing's one input: a run of the report as the page holds it, read through one interface,
+ * whether the page holds whole job objects (`run.jobs[i].nodeRanges`, frames listing job ids) or
+ * the bounded view (`run.placement` typed arrays for every job, job rows only for the first jobs,
+ * frames listing job indices). Returns {jobCount, ranges(i) → [[first, count]...], ownedIdle(i),
+ * traffic(i) → {tasks, routers, links} (counts undefined when unknown), row(i) (or undefined),
+ * running(frame) → job indices}.
+ */
+function drawingInput(run) {
+  const rows = run.jobs || [];
+  const p = run.placement;
+  if (p) {
+    const t = run.traffic; // optional per-job typed arrays {tasks, routers, links}
+    return {
+      jobCount: p.ownedIdle.length,
+      ranges(i) {
+        const out = [];
+        for (let k = p.offsets[i]; k < p.offsets[i + 1]; k++) out.push([p.ranges[2 * k], p.ranges[2 * k + 1]]);
+        return out;
+      },
+      ownedIdle: (i) => p.ownedIdle[i],
+      traffic: (i) => (t ? { tasks: t.tasks[i], routers: t.routers[i], links: t.links[i] }
+        : rows[i] ? { tasks: rows[i].tasks, routers: rows[i].routers, links: rows[i].links } : { tasks: 0 }),
+      row: (i) => rows[i],
+      running: (frame) => Array.from(frame.running || []),
+    };
+  }
+  const index = new Map(rows.map((j, i) => [j.id, i]));
+  return {
+    jobCount: rows.length,
+    ranges: (i) => rows[i].nodeRanges || [],
+    ownedIdle: (i) => rows[i].ownedIdle || 0,
+    traffic: (i) => ({ tasks: rows[i].tasks, routers: rows[i].routers, links: rows[i].links }),
+    row: (i) => rows[i],
+    running: (frame) => (frame.running || []).map((id) => index.get(id)).filter((i) => i !== undefined),
+  };
+}
+const INPUTS = new WeakMap(); // run → drawingInput(run)
+function inputOf(run) {
+  let input = INPUTS.get(run);
+  if (!input) { input = drawingInput(run); INPUTS.set(run, input); }
+  return input;
+}
+
+/**
+ * Which job (index) holds each node in a frame, which nodes are owned but idle, the report's
+ * contended routers and links, and how many running jobs cross each router and link (`heat`).
+ */
 function sceneFor(report, run, frame) {
-  const N = report.topology.nodes;
+  const topo = report.topology;
+  const N = topo.nodes;
+  const input = inputOf(run);
   const owner = new Int32Array(N).fill(-1);
   const ownedIdle = new Uint8Array(N);
-  let index = JOB_INDEX.get(run);
-  if (!index) { index = new Map(run.jobs.map((j, i) => [j.id, i])); JOB_INDEX.set(run, index); }
-  const shown = frame && Array.isArray(frame.running) && report.workload === 'stream'
-    ? frame.running.map((id) => index.get(id)).filter((i) => i !== undefined)
-    : run.jobs.map((_, i) => i);
+  const shown = frame && frame.running && report.workload === 'stream'
+    ? input.running(frame)
+    : Array.from({ length: input.jobCount }, (_, i) => i);
+  const footprints = [];
   for (const i of shown) {
-    const job = run.jobs[i];
-    const ranges = job.nodeRanges || [];
+    const ranges = input.ranges(i);
     const total = ranges.reduce((a, r) => a + r[1], 0);
     // Reserved nodes beyond those the tasks need are drawn as owned-but-idle (the last ones).
-    const used = total - Math.min(total, job.ownedIdle || 0);
+    const used = total - Math.min(total, input.ownedIdle(i));
+    const nodes = [];
     let k = 0;
     for (const [first, n] of ranges) {
-      for (let v = first; v < first + n && v < N; v++, k++) { owner[v] = i; if (k >= used) ownedIdle[v] = 1; }
+      for (let v = first; v < first + n && v < N; v++, k++) {
+        owner[v] = i;
+        if (k >= used) ownedIdle[v] = 1; else nodes.push(v);
+      }
     }
+    if (total) footprints.push({ nodes, ...input.traffic(i) });
   }
   return {
     owner, ownedIdle,
-    contendedRouters: (frame && frame.contendedRouters) || [],
-    contendedLinks: (frame && frame.contendedLinks) || [],
+    contendedRouters: Array.from((frame && frame.contendedRouters) || []),
+    contendedLinks: Array.from((frame && frame.contendedLinks) || []),
+    heat: trafficHeat(topo, footprints),
   };
 }
 
-function legendEntries(report) {
-  const jobs = report.runs[0]?.jobs || [];
+function legendEntries(report, layers) {
+  const input = inputOf(report.runs[0] || {});
+  const n = report.runs[0] ? input.jobCount : 0;
   const entries = [];
-  if (jobs.length <= PALETTE.jobs.length) jobs.forEach((j, i) => entries.push({ label: `${j.name || `job ${j.id}`}`, color: jobColor(i) }));
-  else entries.push({ label: `jobs (${jobs.length}; colours repeat)`, colors: PALETTE.jobs });
-  entries.push({ label: 'idle', color: PALETTE.idle, border: '#C9CED4' });
-  entries.push({ label: 'owned, idle (lighter job colour)', colors: PALETTE.jobs.slice(0, 3).map((c) => tint(c, OWNED_IDLE_TINT)) });
+  if (layers.jobs) {
+    if (n <= PALETTE.jobs.length) {
+      for (let i = 0; i < n; i++) { const j = input.row(i); entries.push({ label: `${j?.name || `job ${j?.id ?? i}`}`, color: jobColor(i) }); }
+    } else entries.push({ label: `jobs (${n}; colours repeat)`, colors: PALETTE.jobs });
+    entries.push({ label: 'idle', color: PALETTE.idle, border: '#C9CED4' });
+    entries.push({ label: 'owned, idle (lighter job colour)', colors: PALETTE.jobs.slice(0, 3).map((c) => tint(c, OWNED_IDLE_TINT)) });
+  }
   entries.push({ label: 'router', color: PALETTE.router });
-  entries.push({ label: 'contended router', color: PALETTE.contended });
-  entries.push({ label: 'contended link', color: PALETTE.contended, line: true, lineWidth: 4 });
+  if (layers.contention) {
+    const bins = layers.jobs ? HEAT_BINS.filter((b) => b.min >= 2) : HEAT_BINS;
+    entries.push({ label: `running jobs crossing a router or link${layers.jobs ? ' (2+ = contended)' : ''}:`, heading: true });
+    for (const b of bins) entries.push({ label: b.label, color: b.color });
+  }
   return entries;
 }
 
-function frameCaption(report, run, frame) {
+/**
+ * A panel's caption. For streams it opens with the slider's instant `t` (the same in every panel)
+ * and, when the run's snapshot shown was taken earlier, says so: each run snapshots its own evenly
+ * spaced times and shows its last snapshot at or before `t`.
+ */
+function frameCaption(report, frame, t) {
   if (!frame) return 'no frame';
   const N = report.topology.nodes;
   const parts = [];
-  if (report.workload === 'stream') parts.push(`t = ${formatValue(frame.time)} s`, `${count(frame.running)} running`);
+  if (report.workload === 'stream') {
+    const at = `t = ${formatValue(t)} s`;
+    parts.push(frame.time < t ? `${at} (snapshot of ${formatValue(frame.time)} s)` : at, `${count(frame.running)} running`);
+  }
   parts.push(`${frame.busyNodes ?? '—'}/${N} nodes busy`, `${count(frame.contendedRouters)} contended routers`, `${count(frame.contendedLinks)} contended links`);
   return parts.join(' · ');
 }
@@ -94,8 +161,9 @@ function frameCaption(report, run, frame) {
 function tooltipText(report, run, scene, hit) {
   const topo = report.topology;
   const lines = [];
+  const crossing = (id) => (scene.heat ? `, crossed by ${scene.heat.routers[id]} running job(s)` : '');
   if (hit.type === 'router') {
-    lines.push(`router ${hit.id} (level ${hit.level}, #${hit.index})`);
+    lines.push(`router ${hit.id} (level ${hit.level}, #${hit.index})${crossing(hit.id)}`);
     if (scene.contendedRouters.includes(hit.id)) lines.push('contended: shared by two running jobs');
     return lines.join('\n');
   }
@@ -103,14 +171,26 @@ function tooltipText(report, run, scene, hit) {
   const j = scene.owner[hit.id];
   if (j < 0) lines.push('idle');
   else {
-    const job = run.jobs[j];
-    lines.push(`job ${job.id}: ${job.name}${scene.ownedIdle[hit.id] ? ' (owned, idle)' : ''}`);
-    lines.push(`${job.tasks} tasks on ${job.nodes} nodes`);
-    lines.push(`diameter ${formatValue(job.diameter)}, mean hops ${formatValue(job.meanHops)}`);
-    lines.push(`shared routers ${job.sharedRouterCount ?? count(job.sharedRouters)}, shared links ${job.sharedLinkCount ?? count(job.sharedLinks)}`);
+    const job = inputOf(run).row(j);
+    if (!job) lines.push(`job #${j + 1} (its row is in the JSON and CSV exports)`);
+    else {
+      lines.push(`job ${job.id}: ${job.name}${scene.ownedIdle[hit.id] ? ' (owned, idle)' : ''}`);
+      lines.push(`${job.tasks} tasks on ${job.nodes} nodes`);
+      lines.push(`diameter ${formatValue(job.diameter)}, mean hops ${formatValue(job.meanHops)}`);
+      lines.push(`shared routers ${job.sharedRouterCount ?? count(job.sharedRouters)}, shared links ${job.sharedLinkCount ?? count(job.sharedLinks)}`);
+    }
   }
-  if (topo.kind === 'mesh' && scene.contendedRouters.includes(hit.id)) lines.push('router contended');
+  if (topo.kind === 'mesh') lines.push(`router${crossing(hit.id)}${scene.contendedRouters.includes(hit.id) ? ': contended' : ''}`);
   return lines.join('\n');
+}
+
+/**
+ * Width of one panel so that `n` panels share a row of `avail` px (FIGURE_GAP apart), as many per
+ * row as fit at MIN_FIGURE_W or more; never wider than MAX_FIGURE_W.
+ */
+export function panelWidth(avail, n) {
+  const perRow = Math.max(1, Math.min(n, Math.floor((avail + FIGURE_GAP) / (MIN_FIGURE_W + FIGURE_GAP))));
+  return Math.max(1, Math.min(MAX_FIGURE_W, Math.floor((avail - FIGURE_GAP * (perRow - 1)) / perRow)));
 }
 
 /** Draws the report into `host`; returns a handle {canvases, layouts, setFrame, destroy, ...}. */
@@ -156,6 +236,15 @@ export function draw(host, envelope) {
   if (isStream && frameCount > 1) {
     host.append(el('div', { class: 'stream-controls' }, playBtn, el('label', { class: 'slider' }, el('span', { text: 'Time' }), slider), frameLabel));
   }
+  // Layers: job colours, contention heat map, or both (contended routers and links over the jobs).
+  const layers = { jobs: true, contention: true };
+  const layerBox = (key, text) => {
+    const box = el('input', { type: 'checkbox', checked: true, 'data-testid': `layer-${key}` });
+    box.addEventListener('change', () => { layers[key] = box.checked; schedule(); });
+    return el('label', { class: 'layer' }, box, text);
+  };
+  host.append(el('div', { class: 'layers', role: 'group', 'aria-label': 'Layers' },
+    el('span', { class: 'muted', text: 'Layers' }), layerBox('jobs', 'Jobs'), layerBox('contention', 'Contention (heat map)')));
   const figuresRow = el('div', { class: 'figures' });
   const legendCanvas = el('canvas', { 'data-testid': 'legend', class: 'legend' });
   host.append(figuresRow, legendCanvas);
@@ -173,16 +262,17 @@ export function draw(host, envelope) {
   function drawAll() {
     rafId = 0;
     const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
-    const per = Math.max(MIN_FIGURE_W, Math.min(MAX_FIGURE_W, Math.floor((avail - FIGURE_GAP * (runs.length - 1)) / runs.length) - 2));
-    if (!layout || avail !== lastWidth) { layout = layoutFor(report.topology, per); lastWidth = avail; }
+    if (!layout || avail !== lastWidth) { layout = layoutFor(report.topology, panelWidth(avail, runs.length)); lastWidth = avail; }
+    const t = timeAt(frameIndex);
     for (const f of figs) {
       f.canvas.parentElement.style.width = `${layout.width}px`;
       const frames = f.run.frames || [];
-      f.frame = frameAt(f.run, timeAt(frameIndex));
+      f.frame = frameAt(f.run, t);
       const frame = frames[f.frame];
       f.scene = sceneFor(report, f.run, frame);
-      drawAllocation(f.canvas, layout, { ...f.scene, title: f.run.label || f.run.policy });
-      f.caption.textContent = frameCaption(report, f.run, frame);
+      drawAllocation(f.canvas, layout, { ...f.scene, layers: { ...layers }, title: f.run.label || f.run.policy });
+      f.caption.textContent = frameCaption(report, frame, t);
+      f.caption.dataset.time = isStream ? String(t) : '';
       if (f.chart) {
         drawLineChart(f.chart, {
           width: layout.width, height: CHART_H, xMax, yMax: 1, title: 'Busy nodes over time',
@@ -191,8 +281,11 @@ export function draw(host, envelope) {
         });
       }
     }
-    drawLegend(legendCanvas, legendEntries(report), Math.min(figuresRow.clientWidth || avail, 900));
-    frameLabel.textContent = isStream ? `t = ${formatValue(timeAt(frameIndex))} s of ${formatValue(xMax)} s` : '';
+    const entries = legendEntries(report, layers);
+    drawLegend(legendCanvas, entries, Math.min(figuresRow.clientWidth || avail, 900));
+    legendCanvas.setAttribute('aria-label', `Legend: ${entries.map((e) => e.label).join('; ')}`);
+    frameLabel.textContent = isStream ? `t = ${formatValue(t)} s of ${formatValue(xMax)} s` : '';
+    frameLabel.dataset.time = isStream ? String(t) : '';
   }
   const schedule = () => { if (!rafId) rafId = requestAnimationFrame(drawAll); };
 
@@ -247,8 +340,10 @@ export function draw(host, envelope) {
     nodeCenter: (id) => nodeCenter(layout, id),
     nodeSample: (id) => nodeSample(layout, id),
     linkMidpoint: (id) => linkMidpoint(layout, id),
-    /** Job index per node and contention of run `i` at the shown frame. */
+    /** Job index per node, contention and heat of run `i` at the shown frame. */
     scene: (i) => figs[i]?.scene,
+    /** The layers shown: {jobs, contention}. */
+    layers: () => ({ ...layers }),
     destroy() {
       observer.disconnect();
       if (rafId) cancelAnimationFrame(rafId);
@@ -256,20 +351,6 @@ export function draw(host, envelope) {
       tooltip.remove();
     },
   };
-}
-
-function summaryKeys(report) {
-  const keys = [];
-  for (const run of report.runs) for (const k of Object.keys(run.summary || {})) if (!keys.includes(k)) keys.push(k);
-  return keys;
-}
-function jobKeys(report) {
-  const present = new Set();
-  for (const run of report.runs) for (const j of run.jobs.slice(0, 50)) Object.keys(j).forEach((k) => present.add(k));
-  present.delete('nodeRanges');
-  const keys = JOB_COLUMNS.filter((k) => present.has(k));
-  for (const k of present) if (!keys.includes(k)) keys.push(k);
-  return keys;
 }
 
 /** Metrics tables: summary (rows = metrics, columns = policies) and per-job (collapsible). */
@@ -283,6 +364,16 @@ export function table(host, envelope) {
     runs.map((r, i) => el('td', { text: formatValue(r.summary?.[k]), dataset: { metric: k, run: String(i), value: JSON.stringify(r.summary?.[k] ?? null) } }))));
   host.append(el('h3', { text: 'Summary' }),
     el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': 'metrics-table' }, el('thead', {}, head), el('tbody', {}, body))));
+  // Job rows beyond the first ones stay in the worker (the drawing still shows every job).
+  const leftOut = Math.max(0, ...runs.map((r) => r.rowsLeftOut || 0));
+  if (leftOut > 0) {
+    const total = Math.max(...runs.map((r) => r.jobCount || 0));
+    const engineLeftOut = Math.max(...runs.map((r) => Number(r.omitted?.jobRows) || 0));
+    const exports = engineLeftOut > 0
+      ? `all but the ${engineLeftOut.toLocaleString('en-US')} rows the engine left out to bound the report (see omitted.jobRows)` : 'every job';
+    host.append(el('p', { class: 'note', 'data-testid': 'rows-note',
+      text: `Job rows left out of the page: it holds the first ${(total - leftOut).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} jobs per policy; the JSON and Jobs CSV exports have ${exports}.` }));
+  }
 
   const keys = jobKeys(report);
   const policySelect = el('select', { 'data-testid': 'jobs-policy', 'aria-label': 'policy' },
@@ -299,28 +390,14 @@ export function table(host, envelope) {
     })));
     jobsHost.replaceChildren(el('table', { class: 'jobs', 'data-testid': 'jobs-table' },
       el('thead', {}, el('tr', {}, keys.map((k) => el('th', { scope: 'col', text: k })))), el('tbody', {}, rows)));
-    note.textContent = run.jobs.length > JOB_ROWS_SHOWN
-      ? `Showing the first ${JOB_ROWS_SHOWN} of ${run.jobs.length} jobs; the CSV export has them all.` : '';
+    const total = run.jobCount ?? run.jobs.length;
+    note.textContent = total > shown.length
+      ? `Showing the first ${shown.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} jobs; the JSON and Jobs CSV exports have them all.` : '';
   }
   policySelect.addEventListener('change', renderJobs);
   const details = el('details', { class: 'jobs-details' },
-    el('summary', { text: `Jobs (${runs[0]?.jobs.length ?? 0} per policy)` }),
+    el('summary', { text: `Jobs (${(runs[0]?.jobCount ?? runs[0]?.jobs.length ?? 0).toLocaleString('en-US')} per policy)` }),
     el('div', { class: 'jobs-bar' }, el('label', {}, 'Policy ', policySelect)), note, jobsHost);
   details.addEventListener('toggle', () => { if (details.open && !jobsHost.firstChild) renderJobs(); }, { once: false });
   host.append(details);
-}
-
-/** CSV exports: the summary table and every job of every policy. */
-export function csv(envelope) {
-  const report = envelope.report;
-  const runs = report.runs;
-  const summary = [csvLine(['metric', ...runs.map((r) => r.policy)])];
-  for (const k of summaryKeys(report)) summary.push(csvLine([k, ...runs.map((r) => r.summary?.[k] ?? '')]));
-  const keys = jobKeys(report);
-  const jobs = [csvLine(['policy', ...keys])];
-  for (const r of runs) for (const j of r.jobs) jobs.push(csvLine([r.policy, ...keys.map((k) => j[k])]));
-  return [
-    { name: 'summary', text: summary.join('\n') + '\n' },
-    { name: 'jobs', text: jobs.join('\n') + '\n' },
-  ];
 }

@@ -1,0 +1,105 @@
+// Clients of the two workers. The engine worker (worker.js) hosts the wasm and runs one scenario at a
+// time; Stop terminates it and starts a fresh one. The text worker (textworker.js) does everything
+// else that grows with the input (links, folding, files, CSV), so the main thread never does.
+
+/** The engine worker: {ready, engines, version, run(text, onProgress), restart()}. */
+export function createEngineClient() {
+  let worker = null;
+  let readyResolve, readyReject;
+  let nextId = 1;
+  const inFlight = new Map(); // id → {resolve, reject, onProgress}
+  const client = { ready: null, engines: [], version: '' };
+
+  function failInFlight(error) {
+    for (const { reject } of inFlight.values()) reject(error);
+    inFlight.clear();
+  }
+
+  function handleMessage({ data }) {
+    const waiting = data && data.id !== undefined && data.id !== null ? inFlight.get(data.id) : null;
+    switch (data && data.type) {
+      case 'ready':
+        client.engines = data.engines;
+        client.version = data.version;
+        readyResolve();
+        break;
+      case 'progress':
+        waiting?.onProgress?.(data.done, data.total);
+        break;
+      case 'result':
+        inFlight.delete(data.id);
+        waiting?.resolve(data);
+        break;
+      case 'error':
+        if (data.id === null || data.id === undefined) { readyReject(data.error); failInFlight(data.error); break; }
+        inFlight.delete(data.id);
+        waiting?.reject(data.error);
+        break;
+      default:
+        console.warn('placelab: unknown message from the engine worker', data);
+    }
+  }
+
+  function spawn() {
+    client.ready = new Promise((res, rej) => { readyResolve = res; readyReject = rej; });
+    client.ready.catch(() => {});
+    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = handleMessage;
+    worker.onerror = (event) => {
+      event.preventDefault();
+      const error = { path: '', message: `the engine could not start (${event.message || 'worker error'}); was the wasm built? Run scripts/build.sh`, internal: true };
+      readyReject(error);
+      failInFlight(error);
+    };
+  }
+
+  /**
+   * Runs scenario text; resolves {view, blob, bytes, sha256, text, ms} (worker.js), rejects {path, message}.
+   */
+  client.run = async (scenarioText, onProgress) => {
+    await client.ready;
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      inFlight.set(id, { resolve, reject, onProgress });
+      worker.postMessage({ type: 'run', id, scenario: scenarioText });
+    });
+  };
+
+  /** Ends whatever runs now (worker.terminate()) and starts a fresh engine. */
+  client.restart = () => {
+    worker?.terminate();
+    failInFlight({ path: '', message: 'stopped' });
+    spawn();
+  };
+
+  spawn();
+  return client;
+}
+
+/** The text worker: call(type, fields) → Promise of its value; rejects with {path, message}. */
+export function createTextClient() {
+  const worker = new Worker(new URL('./textworker.js', import.meta.url), { type: 'module' });
+  let nextId = 1;
+  const inFlight = new Map();
+  worker.onmessage = ({ data }) => {
+    const waiting = inFlight.get(data?.id);
+    if (!waiting) { console.warn('placelab: unknown message from the text worker', data); return; }
+    inFlight.delete(data.id);
+    if (data.type === 'result') waiting.resolve(data.value);
+    else waiting.reject(data.error);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    for (const { reject } of inFlight.values()) reject({ path: '', message: `the text worker failed (${event.message || 'worker error'})` });
+    inFlight.clear();
+  };
+  return {
+    call(type, fields = {}) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        inFlight.set(id, { resolve, reject });
+        worker.postMessage({ type, id, ...fields });
+      });
+    },
+  };
+}
