@@ -69,6 +69,9 @@ fn errors_name_the_json_path() {
         let e = err(&text);
         assert_eq!(e.path, path, "{text} -> {e}");
         assert!(!e.message.is_empty());
+        for word in ["usize", "u64", "`", "expected"] {
+            assert!(!e.message.contains(word), "{e} names {word:?}");
+        }
     }
 }
 
