@@ -31,9 +31,10 @@ pub const MAX_DEPTH: usize = 64;
 /// A [`ScenarioError`] at the path of the first problem.
 pub fn parse(text: &str) -> Result<Value, ScenarioError> {
     let found = RefCell::new(None);
+    let path = Path::default();
     let mut de = serde_json::Deserializer::from_str(text);
     let seed = ValueSeed {
-        path: String::new(),
+        path: &path,
         depth: 0,
         found: &found,
     };
@@ -66,26 +67,67 @@ fn key_path(parent: &str, key: &str) -> String {
     }
 }
 
+/// The JSON path being visited, one buffer that each level extends and truncates again, so a
+/// path is copied only when an error names it (`system.width`, `workload.jobs[3].tasks`).
+#[derive(Default)]
+struct Path(RefCell<String>);
+
+enum Seg<'k> {
+    Key(&'k str),
+    Index(usize),
+}
+
+impl Path {
+    /// Runs `f` with `seg` appended to the path.
+    fn with<R>(&self, seg: Seg, f: impl FnOnce() -> R) -> R {
+        let len = {
+            let mut p = self.0.borrow_mut();
+            let len = p.len();
+            match seg {
+                Seg::Key(k) if len == 0 => p.push_str(k),
+                Seg::Key(k) => {
+                    p.push('.');
+                    p.push_str(k);
+                }
+                Seg::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(p, "[{i}]");
+                }
+            }
+            len
+        };
+        let r = f();
+        self.0.borrow_mut().truncate(len);
+        r
+    }
+    fn get(&self) -> String {
+        self.0.borrow().clone()
+    }
+    fn is(&self, path: &str) -> bool {
+        *self.0.borrow() == path
+    }
+}
+
 /// Builds a [`Value`] while tracking the path and depth; the first problem is kept in `found`.
 struct ValueSeed<'a> {
-    path: String,
+    path: &'a Path,
     depth: usize,
     found: &'a RefCell<Option<ScenarioError>>,
 }
 
 impl<'a> ValueSeed<'a> {
-    fn child(&self, path: String) -> ValueSeed<'a> {
+    fn child(&self) -> ValueSeed<'a> {
         ValueSeed {
-            path,
+            path: self.path,
             depth: self.depth + 1,
             found: self.found,
         }
     }
-    /// Records `e` at `path` unless a deeper problem was recorded already.
-    fn blame<E: fmt::Display>(&self, path: &str, e: E) -> E {
+    /// Records `e` at the current path unless a deeper problem was recorded already.
+    fn blame<E: fmt::Display>(&self, e: E) -> E {
         let mut f = self.found.borrow_mut();
         if f.is_none() {
-            *f = Some(ScenarioError::at(path, syntax_message(&e)));
+            *f = Some(ScenarioError::at(self.path.get(), syntax_message(&e)));
         }
         e
     }
@@ -133,7 +175,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
         match Number::from_f64(v) {
             Some(n) => Ok(Value::Number(n)),
-            None => Err(self.refuse(ScenarioError::at(&self.path, "number out of range"))),
+            None => Err(self.refuse(ScenarioError::at(self.path.get(), "number out of range"))),
         }
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
@@ -146,11 +188,13 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         self.enter()?;
         let mut items = Vec::new();
         loop {
-            let path = format!("{}[{}]", self.path, items.len());
-            match seq.next_element_seed(self.child(path.clone())) {
-                Ok(Some(v)) => items.push(v),
-                Ok(None) => return Ok(Value::Array(items)),
-                Err(e) => return Err(self.blame(&path, e)),
+            let next = self.path.with(Seg::Index(items.len()), || {
+                seq.next_element_seed(self.child())
+                    .map_err(|e| self.blame(e))
+            })?;
+            match next {
+                Some(v) => items.push(v),
+                None => return Ok(Value::Array(items)),
             }
         }
     }
@@ -161,21 +205,20 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
             let key: String = match map.next_key() {
                 Ok(Some(k)) => k,
                 Ok(None) => return Ok(Value::Object(obj)),
-                Err(e) => return Err(self.blame(&self.path, e)),
+                Err(e) => return Err(self.blame(e)),
             };
-            let path = key_path(&self.path, &key);
-            if obj.contains_key(&key) {
-                return Err(self.refuse(ScenarioError::at(
-                    &path,
-                    format!("duplicate key {key:?}: each key may appear only once in an object"),
-                )));
-            }
-            match map.next_value_seed(self.child(path.clone())) {
-                Ok(v) => {
-                    obj.insert(key, v);
+            let v = self.path.with(Seg::Key(&key), || {
+                if obj.contains_key(&key) {
+                    return Err(self.refuse(ScenarioError::at(
+                        self.path.get(),
+                        format!(
+                            "duplicate key {key:?}: each key may appear only once in an object"
+                        ),
+                    )));
                 }
-                Err(e) => return Err(self.blame(&path, e)),
-            }
+                map.next_value_seed(self.child()).map_err(|e| self.blame(e))
+            })?;
+            obj.insert(key, v);
         }
     }
 }
@@ -189,12 +232,11 @@ pub fn from_value<T: DeserializeOwned>(
     value: &Value,
     params: &[Param],
 ) -> Result<T, ScenarioError> {
-    T::deserialize(Strict {
-        v: value,
-        path: String::new(),
+    let cx = Cx {
+        path: Path::default(),
         params,
-    })
-    .map_err(|e| {
+    };
+    T::deserialize(Strict { v: value, cx: &cx }).map_err(|e| {
         let e = e.at("");
         ScenarioError::at(e.path.unwrap_or_default(), e.message)
     })
@@ -361,26 +403,24 @@ fn natural_range(ty: &str) -> (i128, i128) {
     }
 }
 
-/// The strict deserializer over one value at `path`.
-struct Strict<'a> {
-    v: &'a Value,
-    path: String,
+/// What every level of the strict deserializer shares: the path and the form's ranges.
+struct Cx<'a> {
+    path: Path,
     params: &'a [Param],
 }
 
+/// The strict deserializer over one value, at the path `cx.path`.
+struct Strict<'a> {
+    v: &'a Value,
+    cx: &'a Cx<'a>,
+}
+
 impl<'a> Strict<'a> {
-    fn child(&self, v: &'a Value, path: String) -> Strict<'a> {
-        Strict {
-            v,
-            path,
-            params: self.params,
-        }
-    }
     fn err(&self, message: impl Into<String>) -> StrictError {
-        StrictError::new(message).at(&self.path)
+        StrictError::new(message).at(&self.cx.path.get())
     }
     fn param(&self) -> Option<&Param> {
-        self.params.iter().find(|p| p.path == self.path)
+        self.cx.params.iter().find(|p| self.cx.path.is(p.path))
     }
     /// "must be X, got Y".
     fn wrong(&self, what: &str) -> StrictError {
@@ -537,7 +577,7 @@ impl<'de> de::Deserializer<'de> for Strict<'_> {
             Value::Array(items) => visitor.visit_seq(StrictSeq {
                 items: items.iter(),
                 index: 0,
-                parent: &self,
+                cx: self.cx,
             }),
             _ => Err(self.wrong("a list [ ... ]")),
         }
@@ -562,7 +602,7 @@ impl<'de> de::Deserializer<'de> for Strict<'_> {
             Value::Object(obj) => visitor.visit_map(StrictMap {
                 entries: obj.iter(),
                 value: None,
-                parent: &self,
+                cx: self.cx,
             }),
             _ => Err(self.wrong("an object { ... }")),
         }
@@ -577,9 +617,8 @@ impl<'de> de::Deserializer<'de> for Strict<'_> {
             return Err(self.wrong("an object { ... }"));
         };
         if let Some(k) = obj.keys().find(|k| !fields.contains(&k.as_str())) {
-            return Err(
-                StrictError::new(unknown_field_message(k, fields)).at(&key_path(&self.path, k))
-            );
+            let e = StrictError::new(unknown_field_message(k, fields));
+            return Err(self.cx.path.with(Seg::Key(k), || e.at(&self.cx.path.get())));
         }
         self.deserialize_map(visitor)
     }
@@ -609,13 +648,13 @@ impl<'de> de::Deserializer<'de> for Strict<'_> {
     }
 }
 
-struct StrictSeq<'a, 'p> {
+struct StrictSeq<'a> {
     items: std::slice::Iter<'a, Value>,
     index: usize,
-    parent: &'p Strict<'a>,
+    cx: &'a Cx<'a>,
 }
 
-impl<'de> SeqAccess<'de> for StrictSeq<'_, '_> {
+impl<'de> SeqAccess<'de> for StrictSeq<'_> {
     type Error = StrictError;
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
@@ -624,24 +663,26 @@ impl<'de> SeqAccess<'de> for StrictSeq<'_, '_> {
         let Some(v) = self.items.next() else {
             return Ok(None);
         };
-        let path = format!("{}[{}]", self.parent.path, self.index);
+        let cx = self.cx;
         self.index += 1;
-        seed.deserialize(self.parent.child(v, path.clone()))
-            .map(Some)
-            .map_err(|e| e.at(&path))
+        cx.path.with(Seg::Index(self.index - 1), || {
+            seed.deserialize(Strict { v, cx })
+                .map(Some)
+                .map_err(|e| e.at(&cx.path.get()))
+        })
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.items.len())
     }
 }
 
-struct StrictMap<'a, 'p> {
+struct StrictMap<'a> {
     entries: serde_json::map::Iter<'a>,
     value: Option<(&'a String, &'a Value)>,
-    parent: &'p Strict<'a>,
+    cx: &'a Cx<'a>,
 }
 
-impl<'de> MapAccess<'de> for StrictMap<'_, '_> {
+impl<'de> MapAccess<'de> for StrictMap<'_> {
     type Error = StrictError;
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
@@ -651,10 +692,13 @@ impl<'de> MapAccess<'de> for StrictMap<'_, '_> {
             return Ok(None);
         };
         self.value = Some((k, v));
+        let cx = self.cx;
         let key: de::value::StrDeserializer<StrictError> = k.as_str().into_deserializer();
-        seed.deserialize(key)
-            .map(Some)
-            .map_err(|e| e.at(&key_path(&self.parent.path, k)))
+        cx.path.with(Seg::Key(k), || {
+            seed.deserialize(key)
+                .map(Some)
+                .map_err(|e| e.at(&cx.path.get()))
+        })
     }
     fn next_value_seed<T: DeserializeSeed<'de>>(
         &mut self,
@@ -664,9 +708,11 @@ impl<'de> MapAccess<'de> for StrictMap<'_, '_> {
             .value
             .take()
             .ok_or_else(|| StrictError::new("a value without a key"))?;
-        let path = key_path(&self.parent.path, k);
-        seed.deserialize(self.parent.child(v, path.clone()))
-            .map_err(|e| e.at(&path))
+        let cx = self.cx;
+        cx.path.with(Seg::Key(k), || {
+            seed.deserialize(Strict { v, cx })
+                .map_err(|e| e.at(&cx.path.get()))
+        })
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())

@@ -123,7 +123,8 @@ fn allocation_samples_cross_every_policy_fallback_workload_and_system() {
         for p in s["policies"].as_array().unwrap() {
             seen.insert((
                 p.as_str().unwrap().to_string(),
-                s["fallback"].as_str().unwrap().to_string(),
+                // "wait" is the default fallback
+                s["fallback"].as_str().unwrap_or("wait").to_string(),
                 s["workload"]["kind"].as_str().unwrap().to_string(),
                 s["system"]["kind"].as_str().unwrap().to_string(),
             ));

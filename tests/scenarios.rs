@@ -69,6 +69,9 @@ fn errors_name_the_json_path() {
         let e = err(&text);
         assert_eq!(e.path, path, "{text} -> {e}");
         assert!(!e.message.is_empty());
+        for word in ["usize", "u64", "`", "expected"] {
+            assert!(!e.message.contains(word), "{e} names {word:?}");
+        }
     }
 }
 
@@ -383,9 +386,32 @@ fn cli_stops_reading_at_the_size_limit() {
     let out = child.wait_with_output().unwrap();
     let written = writer.join().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("more than 4194304 bytes"), "{stderr}");
     assert!(written < 8 * 1024 * 1024, "the CLI read {written} bytes");
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error() {
+    let out = cli()
+        .args(["check", "/nonexistent/placelab.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
+
+/// The form's seed control: edited as text (kind `uint64`), never as a JavaScript number,
+/// which is exact only up to 2^53; no rounded bound is sent to the page.
+#[test]
+fn the_seed_control_is_edited_as_exact_text() {
+    let engines: serde_json::Value = serde_json::from_str(&api::engines_json()).unwrap();
+    for engine in engines.as_array().unwrap() {
+        let params = engine["params"].as_array().unwrap();
+        let seed = params.iter().find(|p| p["path"] == "seed").unwrap();
+        assert_eq!(seed["kind"], "uint64");
+        assert!(seed.get("max").is_none() && seed.get("min").is_none());
+    }
 }
 
 #[test]
@@ -397,7 +423,7 @@ fn cli_names_the_offset_of_bytes_that_are_not_utf8() {
     let out = cli().arg("check").arg(&path).output().unwrap();
     std::fs::remove_file(&path).ok();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("byte 24 (counting from 0) is 0xe9"),
         "{stderr}"

@@ -13,14 +13,17 @@ const USAGE: &str = "usage:
 
 /// The scenario text of `path` (`-`: stdin), read through [`placelab::scenario::read_text`]: at
 /// most the size limit plus one byte is read, and non-UTF-8 input names the bad byte's offset.
-fn read_input(path: &str) -> Result<String, String> {
+/// `Err` carries the message and the exit code: 2 when the file cannot be opened, 1 (as for any
+/// refused scenario) when its text is over the limit or not UTF-8.
+fn read_input(path: &str) -> Result<String, (String, u8)> {
     let text = if path == "-" {
         placelab::scenario::read_text(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let file =
+            std::fs::File::open(path).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
         placelab::scenario::read_text(file)
     };
-    text.map_err(|e| format!("{path}: {e}"))
+    text.map_err(|e| (format!("{path}: {e}"), 1))
 }
 
 fn main() -> ExitCode {
@@ -36,9 +39,9 @@ fn main() -> ExitCode {
         ["run", path] | ["check", path] => {
             let text = match read_input(path) {
                 Ok(t) => t,
-                Err(e) => {
+                Err((e, code)) => {
                     eprintln!("placelab: {e}");
-                    return ExitCode::from(2);
+                    return ExitCode::from(code);
                 }
             };
             let result = if args[0] == "run" {

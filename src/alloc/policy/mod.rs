@@ -18,8 +18,8 @@ pub mod sequential;
 
 use super::machine::{Machine, Placement};
 use super::scenario::{Fallback, PolicyId};
-use crate::topology::Topology;
 use crate::rng::Rng;
+use crate::topology::Topology;
 
 /// What a policy needs besides the machine.
 pub struct Placer {
