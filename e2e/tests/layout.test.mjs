@@ -89,7 +89,7 @@ describe('layout', () => {
     const page = await openAt(env, DESKTOP, 'mesh64-random-stream.json');
     const legend = await page.getByTestId('legend').getAttribute('aria-label');
     assert.match(legend || '', /running jobs crossing a router or link/);
-    for (const bin of ['2', '3', '4–5', '6+']) assert.ok(legend.includes(`; ${bin}`), `legend lacks the bin ${bin}: ${legend}`);
+    for (const bin of ['2', '3–4', '5–8', '9–16', '17–32', '33+']) assert.ok(legend.includes(`; ${bin}`), `legend lacks the bin ${bin}: ${legend}`);
 
     // Both layers on: every job's cells still show mostly its own colour, in every panel.
     const jobs = await page.evaluate(async (commonUrl) => {
