@@ -68,6 +68,7 @@ function showError(error, { sticky = false, prefix = '' } = {}) {
 
 function clearError(force = false) {
   if (state.stickyError && !force) return;
+  if (force) state.lastError = null;
   state.stickyError = false;
   ui.error.hidden = true;
   ui.errorText.textContent = '';
@@ -82,7 +83,7 @@ function showNotice(text) {
 
 // ---- runs ---------------------------------------------------------------------------------------
 function handleRun() {
-  editor.markEdited();
+  if (editor.markEdited()) reflectDescription();
   const cur = editor.current();
   if (!cur.ok) {
     showError({ path: '$', message: `the raw JSON does not parse (${cur.message})` });
