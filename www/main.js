@@ -444,8 +444,11 @@ window.placelab = {
   get lastError() { return state.lastError; },
   get runCount() { return state.runCount; },
   get view() { return state.view; },
-  /** Runs scenario text in the worker without drawing (benchmarks): {bytes, sha256, ms, ...}. */
-  runInWorker: (t) => callWorker(t),
+  /** Runs scenario text in the worker without drawing (benchmarks): {ms, bytes, sha256, view}. */
+  runInWorker: async (t) => {
+    const { ms, bytes, sha256, view } = await callWorker(t);
+    return { ms, bytes, sha256, view };
+  },
 };
 
 async function start() {
