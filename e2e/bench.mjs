@@ -24,8 +24,8 @@ async function runScenario(page, scenario) {
     try { return await window.placelab.runInWorker(text); } catch (e) { return { error: e }; }
   }, JSON.stringify(scenario));
   if (result.error) throw new Error(`${result.error.path}: ${result.error.message}`);
-  const report = JSON.parse(result.reportText);
-  return { ms: result.ms, decisions: report.report.runs[0].summary.decisions, placed: report.report.runs[0].summary.placed };
+  const { summary } = result.view.report.runs[0];
+  return { ms: result.ms, decisions: summary.decisions, placed: summary.placed };
 }
 
 async function main() {

@@ -34,6 +34,11 @@ export function setPath(obj, path, value) {
   else cur[last] = value;
 }
 
+/** The values of a (small) text, whatever its layout, to tell an edit from a reformatting. */
+function canonical(text) {
+  try { return JSON.stringify(JSON.parse(text)); } catch { return text; }
+}
+
 /** Whether a parameter applies, given `get(path)` → the scenario's value there. */
 function shown(param, get) {
   const cond = param.showIf;
@@ -155,23 +160,32 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
   }
 
   /**
-   * The first change to a loaded scenario renames it "<name> (edited)" and its description starts
-   * "Edited from “<name>”.", so that a title describing the original never travels with other values.
-   * A name the user changed is left alone.
+   * A scenario whose values changed is renamed "<name> (edited)" and its description starts
+   * "Edited from “<name>”.", so that a title describing the original never travels with other
+   * values; with its values changed back, it gets its name back. A name the user chose stays.
+   * Returns true if the text changed.
    */
   function markEdited() {
-    if (!origin || shownText === origin.shown) return false;
+    if (!origin || origin.name === null) return false;
     const name = get('name');
-    if (typeof name !== 'string' || name !== origin.name || name.endsWith(EDITED)) return false;
+    const marked = `${origin.name}${EDITED}`;
     try {
-      shownText = setLiteral(shownText, 'name', JSON.stringify(`${name}${EDITED}`));
+      let unmarked = shownText;
+      if (name === marked) {
+        unmarked = setLiteral(unmarked, 'name', origin.nameLiteral);
+        if (origin.descLiteral !== undefined) unmarked = setLiteral(unmarked, 'description', origin.descLiteral);
+      }
+      const same = canonical(unmarked) === origin.canonical;
+      if (name === marked && same) { shownText = unmarked; return true; }
+      if (name !== origin.name || same) return false;
+      shownText = setLiteral(shownText, 'name', JSON.stringify(marked));
       const desc = get('description');
-      if (typeof desc === 'string') shownText = setLiteral(shownText, 'description', JSON.stringify(`Edited from “${name}”. ${desc}`));
+      if (typeof desc === 'string') shownText = setLiteral(shownText, 'description', JSON.stringify(`Edited from “${origin.name}”. ${desc}`));
+      return true;
     } catch (e) {
       if (e instanceof JsonTextError) return false;
       throw e;
     }
-    return true;
   }
 
   function handleFormChange(control, literal, typing = false) {
@@ -284,7 +298,9 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
       shownText = text;
       folds = newFolds;
       const name = get('name');
-      origin = { shown: text, name: typeof name === 'string' ? name : null };
+      origin = typeof name === 'string'
+        ? { shown: text, canonical: canonical(text), name, nameLiteral: literalAt(text, 'name'), descLiteral: literalAt(text, 'description') }
+        : { shown: text, name: null };
       reflectForm();
       writeRaw();
     },
@@ -306,7 +322,7 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
     /** A value of the scenario (parsed; for small values such as the name or the engine). */
     valueAt: (path) => get(path),
     /** Whether the scenario differs from the one loaded. */
-    get edited() { return origin !== null && shownText !== origin.shown; },
+    get edited() { return origin !== null && canonical(shownText) !== canonical(origin.shown); },
     /** Scenario text from defaults of the parameter table, for an engine without examples. */
     defaults(desc) {
       const s = { version: 1, engine: desc.id };

@@ -68,6 +68,7 @@ function showError(error, { sticky = false, prefix = '' } = {}) {
 
 function clearError(force = false) {
   if (state.stickyError && !force) return;
+  if (force) state.lastError = null;
   state.stickyError = false;
   ui.error.hidden = true;
   ui.errorText.textContent = '';
@@ -82,7 +83,7 @@ function showNotice(text) {
 
 // ---- runs ---------------------------------------------------------------------------------------
 function handleRun() {
-  editor.markEdited();
+  if (editor.markEdited()) reflectDescription();
   const cur = editor.current();
   if (!cur.ok) {
     showError({ path: '$', message: `the raw JSON does not parse (${cur.message})` });
@@ -443,8 +444,11 @@ window.placelab = {
   get lastError() { return state.lastError; },
   get runCount() { return state.runCount; },
   get view() { return state.view; },
-  /** Runs scenario text in the worker without drawing (benchmarks): {bytes, sha256, ms, ...}. */
-  runInWorker: (t) => callWorker(t),
+  /** Runs scenario text in the worker without drawing (benchmarks): {ms, bytes, sha256, view}. */
+  runInWorker: async (t) => {
+    const { ms, bytes, sha256, view } = await callWorker(t);
+    return { ms, bytes, sha256, view };
+  },
 };
 
 async function start() {

@@ -7,7 +7,10 @@ import { REPO } from './server.mjs';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ARTIFACTS = path.join(REPO, 'e2e', 'artifacts');
 
-// Flags from shared/TOOLCHAIN.md: without the networking ones Chromium floods a closed network.
+// Headless Chromium as root in a container: --no-sandbox (the sandbox cannot start as root),
+// --disable-gpu (no GPU). The rest stop Chromium's own traffic (QUIC probes, first-run pages,
+// background updates, component downloads, sync): on a machine without internet access it would
+// otherwise keep opening connections that are refused, slowing the tests and filling the logs.
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

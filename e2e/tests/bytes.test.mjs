@@ -3,29 +3,14 @@
 // the JSON export equals its stdout, newline included.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { useBrowser, waitSettled, typeRawJson, pickExample, artifact } from '../lib/harness.mjs';
 import { REPO } from '../lib/server.mjs';
+import { buildCli, cli, sha256, link } from '../lib/cli.mjs';
 
 const env = useBrowser();
-const CLI = path.join(REPO, 'target', 'release', 'placelab');
-const sha256 = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
-const link = (text) => `#v1.${Buffer.from(zlib.gzipSync(Buffer.from(text))).toString('base64url')}`;
-
-before(() => {
-  execFileSync('cargo', ['build', '--release', '--bin', 'placelab'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
-});
-
-/** `placelab run -` on `text`: {stdout: Buffer} or {error: 'path: message'}. */
-function cli(text) {
-  const r = spawnSync(CLI, ['run', '-'], { input: text, maxBuffer: 1 << 30 });
-  if (r.status === 0) return { stdout: r.stdout };
-  return { error: r.stderr.toString().trim().replace(/^placelab: -: /, '') };
-}
+before(buildCli);
 
 const TAIL = '"engine": "allocation", "name": "bytes", "system": {"kind": "mesh", "width": 4, "height": 4}, '
   + '"policies": ["sequential"], "workload": {"kind": "set", "jobs": [{"tasks": 3}, {"tasks": 5}]}}';

@@ -4,7 +4,7 @@
 // slider's time equal to every caption's; the SWF example's "Jobs read from the log" field.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, pickExample, moduleUrl, artifact } from '../lib/harness.mjs';
+import { useBrowser, pickExample, moduleUrl, artifact, checkDrawingAgainstReport } from '../lib/harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -89,7 +89,7 @@ describe('layout', () => {
     const page = await openAt(env, DESKTOP, 'mesh64-random-stream.json');
     const legend = await page.getByTestId('legend').getAttribute('aria-label');
     assert.match(legend || '', /running jobs crossing a router or link/);
-    for (const bin of ['2', '3', '4–5', '6+']) assert.ok(legend.includes(`; ${bin}`), `legend lacks the bin ${bin}: ${legend}`);
+    for (const bin of ['2', '3–4', '5–8', '9–16', '17–32', '33+']) assert.ok(legend.includes(`; ${bin}`), `legend lacks the bin ${bin}: ${legend}`);
 
     // Both layers on: every job's cells still show mostly its own colour, in every panel.
     const jobs = await page.evaluate(async (commonUrl) => {
@@ -166,6 +166,16 @@ describe('layout', () => {
     await page.screenshot({ path: artifact('heatmap-64x64.png') });
     assert.deepEqual(page.problems, []);
     await page.context().close();
+  });
+
+  it('the heat map counts two or more jobs exactly where every example\'s report says contended', async () => {
+    for (const ex of EXAMPLES) {
+      const page = await openAt(env, DESKTOP, ex);
+      const { problems, stats } = await checkDrawingAgainstReport(page);
+      assert.deepEqual(problems, [], ex);
+      for (const s of stats) assert.equal(s.unknownFootprints, 0, `${ex} ${s.policy}: jobs whose routes were not recognised`);
+      await page.context().close();
+    }
   });
 
   it('draws a 512x512 mesh and a 4x4 mesh with every job in its colour', async () => {

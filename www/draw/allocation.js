@@ -198,10 +198,8 @@ function drawMeshShapes(ctx, lay, scene, heat) {
   for (let y = 0; y < H; y++) { ctx.moveTo(cx(0), cy(y)); ctx.lineTo(cx(W - 1), cy(y)); }
   for (let x = 0; x < W; x++) { ctx.moveTo(cx(x), cy(0)); ctx.lineTo(cx(x), cy(H - 1)); }
   ctx.stroke();
-  const s = cell * 0.64, pad = (cell - s) / 2;
-  for (let i = 0; i < W * H; i++) runs[nodeKey(scene, i)].push(ox + (i % W) * cell + pad, oy + Math.floor(i / W) * cell + pad, s, s);
-  fillRuns(ctx, runs);
-  // Heat on links: a band along the link, thicker when contended.
+  // Heat on links: a band along the link (thicker when contended), behind the node squares so it
+  // shows in the gaps between them and never over a job's colour.
   for (let id = 0; id < heat.links.length; id++) {
     const c = heat.links[id];
     if (!c) continue;
@@ -211,15 +209,20 @@ function drawMeshShapes(ctx, lay, scene, heat) {
     if (y0 === y1) ctx.fillRect(cx(x0), cy(y0) - t / 2, cell, t);
     else ctx.fillRect(cx(x0) - t / 2, cy(y0), t, cell);
   }
+  const s = cell * 0.64, pad = (cell - s) / 2;
+  for (let i = 0; i < W * H; i++) runs[nodeKey(scene, i)].push(ox + (i % W) * cell + pad, oy + Math.floor(i / W) * cell + pad, s, s);
+  fillRuns(ctx, runs);
   const r = Math.max(3, cell * 0.18);
   ctx.fillStyle = PALETTE.router;
   for (let i = 0; i < W * H; i++) if (!heat.routers[i]) ctx.fillRect(cx(i % W) - r / 2, cy(Math.floor(i / W)) - r / 2, r, r);
-  const rs = Math.max(6, cell * 0.34);
+  // Routers in the heat map: a little larger than plain routers, with a thin white rim, leaving
+  // most of the node square in its job's colour.
+  const rs = Math.max(5, cell * 0.24);
   for (let i = 0; i < W * H; i++) {
     const c = heat.routers[i];
     if (!c) continue;
     const x = cx(i % W), y = cy(Math.floor(i / W));
-    ctx.fillStyle = PALETTE.background; ctx.fillRect(x - rs / 2 - 1.5, y - rs / 2 - 1.5, rs + 3, rs + 3);
+    ctx.fillStyle = PALETTE.background; ctx.fillRect(x - rs / 2 - 1, y - rs / 2 - 1, rs + 2, rs + 2);
     ctx.fillStyle = heatColor(c); ctx.fillRect(x - rs / 2, y - rs / 2, rs, rs);
   }
 }

@@ -17,16 +17,19 @@ export const PALETTE = {
 };
 
 /**
- * Contention heat map: how many running jobs' traffic crosses a router or link, in bins of a
- * sequential scale (light to dark, readable in grey). Bin 1 is "in use, not shared" (light blue,
- * drawn only in the contention layer); 2 and more is contended, in reds, which job colours avoid.
+ * Contention heat map: how many running jobs' traffic crosses a router or link, in bins doubling
+ * in width (so 2 jobs and 40 jobs both read) on ColorBrewer's sequential Reds (light to dark,
+ * readable in grey). Bin 1 is "in use, not shared" (light blue, drawn only in the contention
+ * layer); 2 and more is contended, in reds, which job colours avoid.
  */
 export const HEAT_BINS = [
   { min: 1, max: 1, color: '#BCD4E6', label: '1' },
-  { min: 2, max: 2, color: '#FCAE91', label: '2' },
-  { min: 3, max: 3, color: '#FB6A4A', label: '3' },
-  { min: 4, max: 5, color: '#D7301F', label: '4–5' },
-  { min: 6, max: Infinity, color: '#7F0000', label: '6+' },
+  { min: 2, max: 2, color: '#FCBBA1', label: '2' },
+  { min: 3, max: 4, color: '#FC9272', label: '3–4' },
+  { min: 5, max: 8, color: '#FB6A4A', label: '5–8' },
+  { min: 9, max: 16, color: '#EF3B2C', label: '9–16' },
+  { min: 17, max: 32, color: '#CB181D', label: '17–32' },
+  { min: 33, max: Infinity, color: '#99000D', label: '33+' },
 ];
 
 /** Heat colour of a count of jobs (null for 0). */

@@ -7,63 +7,113 @@
 // all-pairs footprint has the job's counts it is the job's footprint whatever its pattern.
 
 /**
- * A job's traffic footprint: {routers: [ids], links: [ids]} (may repeat ids), or null when no
- * pattern gives the report's counts (then the caller falls back to the report's contended lists).
- * `job`: {nodes: Uint32Array|number[] (sorted node ids), tasks, routers, links} (counts may be
- * undefined when the page holds only a summary of the job: all-pairs is assumed).
+ * A job's traffic footprint, or null when no pattern gives the report's counts (then the caller
+ * relies on the report's contended lists alone). Either {spans} for all-pairs traffic on a mesh
+ * (rows and columns holding the job's nodes and the spans they cover: O(rows + columns), whatever
+ * the job's size) or {routers: [ids], links: [ids]} (ids may repeat).
+ * `job`: {nodes: number[] (sorted node ids), tasks, routers, links} (counts may be undefined when
+ * the page holds only part of the job: all-pairs is assumed).
  */
 export function jobFootprint(topo, job) {
   const all = allPairs(topo, job.nodes);
   if (job.routers === undefined || job.links === undefined) return all;
-  if (count(all.routers) === job.routers && count(all.links) === job.links) return all;
+  const c = counts(all);
+  if (c.routers === job.routers && c.links === job.links) return all;
   if (job.routers === 0 && job.links === 0) return { routers: [], links: [] };
   const nb = neighbor(topo, job.nodes, job.tasks, topo.coresPerNode || 1);
-  if (count(nb.routers) === job.routers && count(nb.links) === job.links) return nb;
+  const d = counts(nb);
+  if (d.routers === job.routers && d.links === job.links) return nb;
   return null;
 }
 
-const count = (ids) => new Set(ids).size;
+/** Distinct routers and links of a footprint. Mesh spans: every row span and every column span,
+ *  less the routers where a job row crosses a job column (in both). */
+function counts(f) {
+  if (f.spans) {
+    const { rows, cols, x0, x1, y0, y1 } = f.spans;
+    if (!rows.length) return { routers: 0, links: 0 };
+    return {
+      routers: rows.length * (x1 - x0 + 1) + cols.length * (y1 - y0 + 1) - rows.length * cols.length,
+      links: rows.length * (x1 - x0) + cols.length * (y1 - y0),
+    };
+  }
+  return { routers: new Set(f.routers).size, links: new Set(f.links).size };
+}
 
 /**
  * Per router and per link, the number of jobs in `jobs` whose traffic crosses it.
  * Returns {routers: Uint16Array, links: Uint16Array, unknown: number of jobs without a footprint}.
+ * Mesh spans add through difference arrays (O(rows + columns) per job, plus one subtraction per
+ * crossing of a job row and a job column); listed ids are counted once per job.
  */
 export function trafficHeat(topo, jobs) {
-  const routers = new Uint16Array(topo.routers), links = new Uint16Array(topo.links);
-  const seenR = new Int32Array(topo.routers).fill(-1), seenL = new Int32Array(topo.links).fill(-1);
+  const nR = topo.routers, nL = topo.links;
+  const routers = new Int32Array(nR), links = new Int32Array(nL);
+  const W = topo.width, H = topo.height, mesh = topo.kind !== 'tree';
+  // Difference arrays along rows (index y * (W + 1) + x) and along columns (x * (H + 1) + y).
+  const rowR = mesh ? new Int32Array(H * (W + 1)) : null, colR = mesh ? new Int32Array(W * (H + 1)) : null;
+  const rowL = mesh ? new Int32Array(H * (W + 1)) : null, colL = mesh ? new Int32Array(W * (H + 1)) : null;
+  const seenR = new Int32Array(nR).fill(-1), seenL = new Int32Array(nL).fill(-1);
   let unknown = 0;
   jobs.forEach((job, j) => {
     const f = jobFootprint(topo, job);
     if (!f) { unknown++; return; }
-    for (const r of f.routers) if (seenR[r] !== j) { seenR[r] = j; if (routers[r] < 65535) routers[r]++; }
-    for (const l of f.links) if (seenL[l] !== j) { seenL[l] = j; if (links[l] < 65535) links[l]++; }
+    if (f.spans) {
+      const { rows, cols, x0, x1, y0, y1 } = f.spans;
+      for (const y of rows) {
+        rowR[y * (W + 1) + x0]++; rowR[y * (W + 1) + x1 + 1]--;
+        if (x1 > x0) { rowL[y * (W + 1) + x0]++; rowL[y * (W + 1) + x1]--; }
+      }
+      for (const x of cols) {
+        colR[x * (H + 1) + y0]++; colR[x * (H + 1) + y1 + 1]--;
+        if (y1 > y0) { colL[x * (H + 1) + y0]++; colL[x * (H + 1) + y1]--; }
+      }
+      for (const y of rows) for (const x of cols) routers[y * W + x]--;
+      return;
+    }
+    for (const r of f.routers) if (seenR[r] !== j) { seenR[r] = j; routers[r]++; }
+    for (const l of f.links) if (seenL[l] !== j) { seenL[l] = j; links[l]++; }
   });
-  return { routers, links, unknown };
+  if (mesh) {
+    const hLinks = H * (W - 1);
+    for (let y = 0; y < H; y++) {
+      let r = 0, l = 0;
+      for (let x = 0; x < W; x++) {
+        r += rowR[y * (W + 1) + x]; l += rowL[y * (W + 1) + x];
+        routers[y * W + x] += r;
+        if (x < W - 1) links[hlink(W, x, y)] += l;
+      }
+    }
+    for (let x = 0; x < W; x++) {
+      let r = 0, l = 0;
+      for (let y = 0; y < H; y++) {
+        r += colR[x * (H + 1) + y]; l += colL[x * (H + 1) + y];
+        routers[y * W + x] += r;
+        if (y < H - 1) links[hLinks + y * W + x] += l;
+      }
+    }
+  }
+  const clamp = (a) => Uint16Array.from(a, (v) => Math.min(65535, Math.max(0, v)));
+  return { routers: clamp(routers), links: clamp(links), unknown };
 }
 
 // ---- mesh ---------------------------------------------------------------------------------------
 const hlink = (W, x, y) => y * (W - 1) + x;
 const vlink = (W, H, x, y) => H * (W - 1) + y * W + x;
 
-/** Union of the XY routes between every pair: on each row holding a node the span [min x, max x],
- *  on each column holding a node the span [min y, max y]. */
+/** The XY routes between every pair, as spans: on each row holding a node the span [x0, x1], on
+ *  each column holding a node the span [y0, y1] (x0..x1, y0..y1: the job's bounding box). */
 function meshAllPairs(topo, nodes) {
-  const W = topo.width, H = topo.height, routers = [], links = [];
-  if (nodes.length < 2) return { routers, links };
-  let x0 = W, x1 = -1, y0 = H, y1 = -1;
+  const W = topo.width;
+  if (nodes.length < 2) return { spans: { rows: [], cols: [], x0: 0, x1: 0, y0: 0, y1: 0 } };
+  let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
   const rows = new Set(), cols = new Set();
   for (const n of nodes) {
     const x = n % W, y = (n - x) / W;
     x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
     rows.add(y); cols.add(x);
   }
-  for (const y of rows) {
-    for (let x = x0; x <= x1; x++) { routers.push(y * W + x); if (x < x1) links.push(hlink(W, x, y)); }
-  }
-  for (const x of cols) {
-    for (let y = y0; y <= y1; y++) { routers.push(y * W + x); if (y < y1) links.push(vlink(W, H, x, y)); }
-  }
-  return { routers, links };
+  return { spans: { rows: [...rows], cols: [...cols], x0, x1, y0, y1 } };
 }
 
 function meshRoute(topo, a, b, routers, links) {
@@ -133,4 +183,36 @@ function neighbor(topo, nodes, tasks, cores) {
     }
   }
   return { routers, links };
+}
+
+/**
+ * The nodes a job holds but leaves idle, which the report gives only as a count: a closed job's
+ * region is the smallest closed region around its nodes (mesh: their bounding rectangle; tree: the
+ * leaves under their lowest common switch), so when that region has exactly `ownedIdle` nodes
+ * besides the job's own, those are its reserved nodes. Otherwise (not closed, or none): [].
+ */
+export function reservedNodes(topo, nodes, ownedIdle) {
+  if (!ownedIdle || !nodes.length) return [];
+  const own = new Set(nodes);
+  const out = [];
+  if (topo.kind === 'tree') {
+    const t = treeShape(topo);
+    let lo = Infinity, hi = -Infinity;
+    for (const n of nodes) { lo = Math.min(lo, n); hi = Math.max(hi, n); }
+    const l = t.lca(lo, hi);
+    const size = topo.arities.slice(l).reduce((a, b) => a * b, 1);
+    const first = Math.floor(lo / size) * size;
+    if (size - nodes.length !== ownedIdle) return [];
+    for (let v = first; v < first + size; v++) if (!own.has(v)) out.push(v);
+    return out;
+  }
+  const W = topo.width;
+  let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
+  for (const n of nodes) {
+    const x = n % W, y = (n - x) / W;
+    x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+  }
+  if ((x1 - x0 + 1) * (y1 - y0 + 1) - nodes.length !== ownedIdle) return [];
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (!own.has(y * W + x)) out.push(y * W + x);
+  return out;
 }

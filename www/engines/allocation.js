@@ -3,7 +3,7 @@
 import { el, formatValue } from '../dom.js';
 import { summaryKeys, jobKeys } from './allocation-data.js';
 import { PALETTE, OWNED_IDLE_TINT, HEAT_BINS, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
-import { trafficHeat } from '../draw/traffic.js';
+import { trafficHeat, reservedNodes } from '../draw/traffic.js';
 import { layoutFor, drawAllocation, hitTest, routerCenter, nodeCenter, nodeSample, linkMidpoint } from '../draw/allocation.js';
 
 const MIN_FIGURE_W = 200;   // px, narrower panels wrap to the next row
@@ -97,22 +97,16 @@ function sceneFor(report, run, frame) {
   const shown = frame && frame.running && report.workload === 'stream'
     ? input.running(frame)
     : Array.from({ length: input.jobCount }, (_, i) => i);
-  const footprints = [];
+  const footprints = [], reserved = [];
   for (const i of shown) {
-    const ranges = input.ranges(i);
-    const total = ranges.reduce((a, r) => a + r[1], 0);
-    // Reserved nodes beyond those the tasks need are drawn as owned-but-idle (the last ones).
-    const used = total - Math.min(total, input.ownedIdle(i));
+    // The ranges list the nodes the job uses; the nodes it reserves are known only by count.
     const nodes = [];
-    let k = 0;
-    for (const [first, n] of ranges) {
-      for (let v = first; v < first + n && v < N; v++, k++) {
-        owner[v] = i;
-        if (k >= used) ownedIdle[v] = 1; else nodes.push(v);
-      }
-    }
-    if (total) footprints.push({ nodes, ...input.traffic(i) });
+    for (const [first, n] of input.ranges(i)) for (let v = first; v < first + n && v < N; v++) { owner[v] = i; nodes.push(v); }
+    reserved.push([i, reservedNodes(topo, nodes, input.ownedIdle(i))]);
+    if (nodes.length) footprints.push({ nodes, ...input.traffic(i) });
   }
+  // Reserved nodes never cover a node another job uses.
+  for (const [i, vs] of reserved) for (const v of vs) if (owner[v] < 0) { owner[v] = i; ownedIdle[v] = 1; }
   return {
     owner, ownedIdle,
     contendedRouters: Array.from((frame && frame.contendedRouters) || []),
