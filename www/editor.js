@@ -166,7 +166,7 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
    * Returns true if the text changed.
    */
   function markEdited() {
-    if (!origin || origin.name === null) return false;
+    if (!origin || origin.name === null || origin.name.endsWith(EDITED)) return false; // marked already
     const name = get('name');
     const marked = `${origin.name}${EDITED}`;
     try {

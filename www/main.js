@@ -32,7 +32,6 @@ const state = {
   lastReport: null,       // the report's bounded view (worker.js)
   lastResult: null,       // {blob, bytes, sha256, text}: the complete report (text only when small)
   lastError: null,
-  example: null,          // the example (or link) the editor's scenario came from: {file, name}
   stickyError: false,     // a link error stays visible over the default example's result
   runCount: 0,
   lastShareUrl: null,
@@ -242,8 +241,6 @@ function applyScenario(scenario, exampleFile = '') {
   }
   editor.setEngine(desc);
   ui.example.value = exampleFile;
-  const name = editor.valueAt('name');
-  state.example = { file: exampleFile, name: typeof name === 'string' ? name : '' };
   reflectDescription();
 }
 

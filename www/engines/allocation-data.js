@@ -2,8 +2,8 @@
 // draws from, and the CSV exports built from the complete report.
 import { csvLine } from '../dom.js';
 
-/** Job rows per run that cross to the page (tables, tooltips); the drawing gets every job. */
-export const JOB_ROWS_IN_PAGE = 2000;
+/** Job rows per run that cross to the page (the jobs table shows 500, tooltips); the drawing gets every job. */
+export const JOB_ROWS_IN_PAGE = 500;
 
 export const JOB_COLUMNS = ['id', 'name', 'tasks', 'nodes', 'placed', 'fallback', 'ownedIdle', 'diameter', 'meanHops',
   'closed', 'routers', 'links', 'sharedRouterCount', 'sharedLinkCount', 'arrival', 'start', 'end', 'wait', 'boundedSlowdown'];

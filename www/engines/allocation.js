@@ -1,6 +1,6 @@
 // The allocation engine's view: one drawing per policy side by side on the same scale,
 // stream controls (time slider, utilization over time), a legend, and the metrics tables.
-import { el, formatValue } from '../dom.js';
+import { el, formatValue, formatCount } from '../dom.js';
 import { summaryKeys, jobKeys } from './allocation-data.js';
 import { PALETTE, OWNED_IDLE_TINT, HEAT_BINS, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
 import { trafficHeat, reservedNodes } from '../draw/traffic.js';
@@ -364,9 +364,9 @@ export function table(host, envelope) {
     const total = Math.max(...runs.map((r) => r.jobCount || 0));
     const engineLeftOut = Math.max(...runs.map((r) => Number(r.omitted?.jobRows) || 0));
     const exports = engineLeftOut > 0
-      ? `all but the ${engineLeftOut.toLocaleString('en-US')} rows the engine left out to bound the report (see omitted.jobRows)` : 'every job';
+      ? `all but the ${formatCount(engineLeftOut)} rows the engine left out to bound the report (see omitted.jobRows)` : 'every job';
     host.append(el('p', { class: 'note', 'data-testid': 'rows-note',
-      text: `Job rows left out of the page: it holds the first ${(total - leftOut).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} jobs per policy; the JSON and Jobs CSV exports have ${exports}.` }));
+      text: `Job rows left out of the page: it holds the first ${formatCount(total - leftOut)} of ${formatCount(total)} jobs per policy; the JSON and Jobs CSV exports have ${exports}.` }));
   }
 
   const keys = jobKeys(report);
@@ -386,11 +386,11 @@ export function table(host, envelope) {
       el('thead', {}, el('tr', {}, keys.map((k) => el('th', { scope: 'col', text: k })))), el('tbody', {}, rows)));
     const total = run.jobCount ?? run.jobs.length;
     note.textContent = total > shown.length
-      ? `Showing the first ${shown.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} jobs; the JSON and Jobs CSV exports have them all.` : '';
+      ? `Showing the first ${formatCount(shown.length)} of ${formatCount(total)} jobs; the JSON and Jobs CSV exports have them all.` : '';
   }
   policySelect.addEventListener('change', renderJobs);
   const details = el('details', { class: 'jobs-details' },
-    el('summary', { text: `Jobs (${(runs[0]?.jobCount ?? runs[0]?.jobs.length ?? 0).toLocaleString('en-US')} per policy)` }),
+    el('summary', { text: `Jobs (${formatCount(runs[0]?.jobCount ?? runs[0]?.jobs.length ?? 0)} per policy)` }),
     el('div', { class: 'jobs-bar' }, el('label', {}, 'Policy ', policySelect)), note, jobsHost);
   details.addEventListener('toggle', () => { if (details.open && !jobsHost.firstChild) renderJobs(); }, { once: false });
   host.append(details);
