@@ -7,8 +7,8 @@
 // all-pairs footprint has the job's counts it is the job's footprint whatever its pattern.
 
 /**
- * A job's traffic footprint, or null when no pattern gives the report's counts (then the caller
- * relies on the report's contended lists alone). Either {spans} for all-pairs traffic on a mesh
+ * A job's traffic footprint (`approximate` when no pattern gives the report's counts: then the
+ * all-pairs routes, a superset, and the report's contended lists decide what is shared). Either {spans} for all-pairs traffic on a mesh
  * (rows and columns holding the job's nodes and the spans they cover: O(rows + columns), whatever
  * the job's size) or {routers: [ids], links: [ids]} (ids may repeat).
  * `job`: {nodes: number[] (sorted node ids), tasks, routers, links} (counts may be undefined when
@@ -23,7 +23,9 @@ export function jobFootprint(topo, job) {
   const nb = neighbor(topo, job.nodes, job.tasks, topo.coresPerNode || 1);
   const d = counts(nb);
   if (d.routers === job.routers && d.links === job.links) return nb;
-  return null;
+  // Unrecognised (e.g. `neighbor` ranks in an order the ranges do not keep): all-pairs routes hold
+  // every route the job can use, so the job is still counted where it may be.
+  return { ...all, approximate: true };
 }
 
 /** Distinct routers and links of a footprint. Mesh spans: every row span and every column span,
@@ -42,7 +44,7 @@ function counts(f) {
 
 /**
  * Per router and per link, the number of jobs in `jobs` whose traffic crosses it.
- * Returns {routers: Uint16Array, links: Uint16Array, unknown: number of jobs without a footprint}.
+ * Returns {routers: Uint16Array, links: Uint16Array, unknown: jobs counted on approximate routes}.
  * Mesh spans add through difference arrays (O(rows + columns) per job, plus one subtraction per
  * crossing of a job row and a job column); listed ids are counted once per job.
  */
@@ -57,7 +59,7 @@ export function trafficHeat(topo, jobs) {
   let unknown = 0;
   jobs.forEach((job, j) => {
     const f = jobFootprint(topo, job);
-    if (!f) { unknown++; return; }
+    if (f.approximate) unknown++;
     if (f.spans) {
       const { rows, cols, x0, x1, y0, y1 } = f.spans;
       for (const y of rows) {
