@@ -137,7 +137,7 @@ describe('layout', () => {
 
     // Contention layer alone: a heat map of counts, several shades, each router in its count's colour.
     await page.getByTestId('layer-jobs').uncheck();
-    await page.waitForFunction(() => !window.placelab.view.layers().jobs);
+    await page.waitForFunction(() => !window.placelab.view.layers().jobs, null, { timeout: 0 });
     await page.evaluate(() => window.placelab.view.drawNow());
     const heat = await page.evaluate(async (commonUrl) => {
       const { heatColor } = await import(commonUrl);
@@ -192,7 +192,7 @@ describe('layout', () => {
         raw.dispatchEvent(new Event('input', { bubbles: true }));
       }, scenario);
       await page.getByTestId('run').click();
-      await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n);
+      await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
       const colours = await page.evaluate(async (commonUrl) => {
         const { jobColor } = await import(commonUrl);
         const view = window.placelab.view;
