@@ -38,6 +38,7 @@ const SUMMARY_HELP = {
 };
 
 
+const NO_RANGES = Object.freeze([]);
 const count = (v) => (v && typeof v === 'object' && 'length' in v ? v.length : v ?? 0);
 
 /**
@@ -56,6 +57,7 @@ function drawingInput(run) {
     return {
       jobCount: p.ownedIdle.length,
       ranges(i) {
+        if (p.offsets[i] === p.offsets[i + 1]) return NO_RANGES;
         const out = [];
         for (let k = p.offsets[i]; k < p.offsets[i + 1]; k++) out.push([p.ranges[2 * k], p.ranges[2 * k + 1]]);
         return out;
@@ -100,8 +102,10 @@ function sceneFor(report, run, frame) {
   const footprints = [], reserved = [];
   for (const i of shown) {
     // The ranges list the nodes the job uses; the nodes it reserves are known only by count.
+    const ranges = input.ranges(i);
+    if (ranges.length === 0) continue; // not placed (most jobs of a large set): nothing to draw
     const nodes = [];
-    for (const [first, n] of input.ranges(i)) for (let v = first; v < first + n && v < N; v++) { owner[v] = i; nodes.push(v); }
+    for (const [first, n] of ranges) for (let v = first; v < first + n && v < N; v++) { owner[v] = i; nodes.push(v); }
     reserved.push([i, reservedNodes(topo, nodes, input.ownedIdle(i))]);
     if (nodes.length) footprints.push({ nodes, ...input.traffic(i) });
   }
