@@ -101,8 +101,10 @@ function startRun(text) {
   run.progressTimer = setTimeout(() => { ui.progress.hidden = false; }, PROGRESS_DELAY_MS);
   ui.progressBar.removeAttribute('value');
   ui.progressText.textContent = '';
-  const onProgress = (done, total) => {
-    if (total > 0) {
+  const onProgress = (done, total, stage) => {
+    if (stage === 'report') {
+      ui.runInfo.textContent = 'Preparing the report…';
+    } else if (total > 0) {
       ui.progressBar.max = total;
       ui.progressBar.value = done;
       ui.progressText.textContent = `${Math.floor((100 * done) / total)}%`;

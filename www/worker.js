@@ -44,6 +44,8 @@ async function handleRun({ id, scenario }) {
     return;
   }
   const ms = performance.now() - t0;
+  // The engine is done; checksumming and bounding a large report still takes a moment.
+  postMessage({ type: 'stage', id, stage: 'report' });
   const blob = new Blob([report, '\n'], { type: 'application/json' });
   const sha256 = hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
   const envelope = JSON.parse(report);
