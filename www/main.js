@@ -434,7 +434,7 @@ window.placelab = {
   get lastReport() { return state.lastReport; },
   /** The complete report text, when it is at most 1 MiB (else null: use reportText()). */
   get lastReportText() { return state.lastResult?.text ?? null; },
-  /** SHA-256 (hex) of the JSON export: the report and one newline, as `placelab run` prints it. */
+  /** SHA-256 (hex) of the JSON export (the report and one newline, as `placelab run` prints it); null outside a secure context. */
   get lastReportSha256() { return state.lastResult?.sha256 ?? null; },
   /** The complete report text, however large. */
   reportText: async () => (state.lastResult ? (await state.lastResult.blob.text()).slice(0, -1) : null),
