@@ -162,6 +162,8 @@ function handleRunError(error) {
   // Every error the engine returns (parse, validation, limits) happens before the run starts;
   // only a crash (internal) happens during it.
   const refused = !error?.internal;
+  // An engine message may itself open with the words; say them once, before the path.
+  if (refused) err.message = err.message.replace(/^refused before running: /, '');
   if (state.running) ui.runInfo.textContent = refused ? 'Refused before running' : `Failed after ${Math.round(performance.now() - state.running.t0)} ms`;
   showError(err, { prefix: refused ? 'refused before running: ' : '' });
   setStatus('error');
