@@ -162,10 +162,12 @@ function handleRunError(error) {
   // Every error the engine returns (parse, validation, limits) happens before the run starts;
   // only a crash (internal) happens during it.
   const refused = !error?.internal;
-  // An engine message may itself open with the words; say them once, before the path.
-  if (refused) err.message = err.message.replace(/^refused before running: /, '');
   if (state.running) ui.runInfo.textContent = refused ? 'Refused before running' : `Failed after ${Math.round(performance.now() - state.running.t0)} ms`;
-  showError(err, { prefix: refused ? 'refused before running: ' : '' });
+  // An engine message may itself open with the words; the page says them once, before the path,
+  // and keeps the engine's error as it came in state.lastError.
+  const shown = refused ? { ...err, message: err.message.replace(/^refused before running: /, '') } : err;
+  showError(shown, { prefix: refused ? 'refused before running: ' : '' });
+  state.lastError = err;
   setStatus('error');
   // A panic may leave the wasm instance unusable: start a fresh one.
   if (error?.internal) restartWorker();
