@@ -193,6 +193,7 @@ describe('layout', () => {
       }, scenario);
       await page.getByTestId('run').click();
       await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+      await page.evaluate(() => window.placelab.view.drawNow()); // large machines draw a panel per frame
       const colours = await page.evaluate(async (commonUrl) => {
         const { jobColor } = await import(commonUrl);
         const view = window.placelab.view;

@@ -164,6 +164,9 @@ const mix = (a, b) => {
   return (255 << 24) | (c(16) << 16) | (c(8) << 8) | c(0);
 };
 const COLORS_RGBA = COLORS.map(rgba);
+/** Heat colour as RGBA by count (counts past the table share the last bin's colour). */
+const HEAT_RGBA = Uint32Array.from({ length: 65 }, (_, c) => (c ? rgba(heatColor(c)) : 0));
+const heatRgba = (c) => HEAT_RGBA[c < 64 ? c : 64];
 const WHITE = rgba(PALETTE.background);
 
 function drawMesh(ctx, lay, scene, heat) {
@@ -246,7 +249,7 @@ function drawMeshImage(ctx, lay, scene, heat) {
     const base = COLORS_RGBA[nodeKey(scene, i)];
     const c = heat.routers[i];
     if (!c) return base;
-    const h = rgba(heatColor(c));
+    const h = heatRgba(c);
     return jobsOn ? mix(base, h) : h;
   };
   if (k >= 1) {
@@ -264,7 +267,7 @@ function drawMeshImage(ctx, lay, scene, heat) {
         if (fx >= inner || fy >= inner) c = WHITE;
         else if (insets) {
           const inInset = fx >= o && fx < o + s && fy >= o && fy < o + s;
-          c = inInset && heat.routers[i] ? rgba(heatColor(heat.routers[i])) : COLORS_RGBA[nodeKey(scene, i)];
+          c = inInset && heat.routers[i] ? heatRgba(heat.routers[i]) : COLORS_RGBA[nodeKey(scene, i)];
         } else c = colorOf(i);
         buf[py * outW + px] = c;
       }
