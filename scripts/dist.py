@@ -17,7 +17,8 @@ Rules the output keeps (e2e/tests/hosting.test.mjs checks them in a browser):
 import hashlib, json, pathlib, posixpath, re, shutil, sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SRC, OUT = ROOT / "www", ROOT / "dist"
+# Usage: scripts/dist.py [SOURCE OUTPUT] (default www/ and dist/).
+SRC, OUT = (pathlib.Path(a).resolve() for a in sys.argv[1:3]) if len(sys.argv) >= 3 else (ROOT / "www", ROOT / "dist")
 HASH_LEN = 10
 HASHED_EXT = {".js", ".css", ".wasm"}
 
@@ -71,7 +72,7 @@ def relative(from_rel: str, to_rel: str, dot: bool) -> str:
 
 def main():
     if not (SRC / "pkg" / "placelab_bg.wasm").exists():
-        fail("www/pkg/placelab_bg.wasm is missing; run scripts/build.sh")
+        fail(f"{SRC}/pkg/placelab_bg.wasm is missing; run scripts/build.sh")
     files = {p.relative_to(SRC).as_posix(): p for p in SRC.rglob("*") if p.is_file()}
     files = {k: v for k, v in files.items() if not k.endswith(".gitignore") and not k.endswith(".d.ts")}
     texts = {k: v.read_text(encoding="utf-8") for k, v in files.items() if k.endswith(".js")}
@@ -85,7 +86,7 @@ def main():
                 if target is None:
                     continue
                 if target not in files:
-                    fail(f"{rel}: '{m.group(3)}' refers to {target}, which is not in www/")
+                    fail(f"{rel}: '{m.group(3)}' refers to {target}, which is not in {SRC}")
                 deps[rel].add(target)
 
     names = {}  # source path -> hashed path
@@ -151,7 +152,7 @@ def main():
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
     total = sum(len(d) for d in outputs.values())
-    print(f"[dist] dist/: {len(outputs)} files, {total} bytes; entry {names['main.js']}", file=sys.stderr)
+    print(f"[dist] {OUT}: {len(outputs)} files, {total} bytes; entry {names['main.js']}", file=sys.stderr)
 
 
 if __name__ == "__main__":

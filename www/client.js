@@ -26,6 +26,9 @@ export function createEngineClient() {
       case 'progress':
         waiting?.onProgress?.(data.done, data.total);
         break;
+      case 'stage': // 'report': the engine finished; the worker prepares what crosses to the page
+        waiting?.onProgress?.(null, null, data.stage);
+        break;
       case 'result':
         inFlight.delete(data.id);
         waiting?.resolve(data);
@@ -55,6 +58,8 @@ export function createEngineClient() {
 
   /**
    * Runs scenario text; resolves {view, blob, bytes, sha256, text, ms} (worker.js), rejects {path, message}.
+ * `onProgress(done, total)` follows the engine's ticks; `onProgress(null, null, 'report')` says
+ * the engine finished and the report is being prepared.
    */
   client.run = async (scenarioText, onProgress) => {
     await client.ready;

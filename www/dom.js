@@ -19,6 +19,11 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A count with thousands separators (12,345), without Intl (its first use costs milliseconds). */
+export function formatCount(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** Formats a report value for a table cell. */
 export function formatValue(v) {
   if (v === null || v === undefined) return '—';

@@ -166,7 +166,7 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
    * Returns true if the text changed.
    */
   function markEdited() {
-    if (!origin || origin.name === null) return false;
+    if (!origin || origin.name === null || origin.name.endsWith(EDITED)) return false; // marked already
     const name = get('name');
     const marked = `${origin.name}${EDITED}`;
     try {
@@ -190,8 +190,14 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
 
   function handleFormChange(control, literal, typing = false) {
     const { param } = control;
-    if (literal === INVALID) { control.input.setAttribute('aria-invalid', 'true'); return; }
-    control.input.removeAttribute('aria-invalid');
+    if (literal === INVALID) {
+      control.input.setAttribute('aria-invalid', 'true');
+      const kept = literalAt(shownText, param.path);
+      rawError.textContent = `${param.label}: "${control.input.value.trim().slice(0, 40)}" is not a number; the scenario keeps ${kept === undefined ? 'no value' : kept}`;
+      rawError.hidden = false;
+      return;
+    }
+    if (control.input.hasAttribute('aria-invalid')) { control.input.removeAttribute('aria-invalid'); if (rawValid) rawError.hidden = true; }
     if (!rawValid) rawError.hidden = true; // the form was edited while the raw text was broken: the form wins
     try {
       shownText = setLiteral(shownText, param.path, literal);

@@ -240,7 +240,7 @@ export function fold(text) {
     const literal = text.slice(s.valueStart, s.valueEnd);
     const bytes = formatBytes(new TextEncoder().encode(literal).length);
     const what = literal[0] === '['
-      ? `${arrayLength(text, s.valueStart).toLocaleString('en-US')} ${s.key === 'jobs' ? 'jobs' : 'items'}`
+      ? `${String(arrayLength(text, s.valueStart)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} ${s.key === 'jobs' ? 'jobs' : 'items'}`
       : `${s.key} text`;
     const placeholder = JSON.stringify(`${FOLD_MARK} ${what} (${bytes}), kept whole for Run, Share and export; replace this string to change them \u2026 #${folds.length + 1}`);
     folds.push({ placeholder, literal });

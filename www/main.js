@@ -32,7 +32,6 @@ const state = {
   lastReport: null,       // the report's bounded view (worker.js)
   lastResult: null,       // {blob, bytes, sha256, text}: the complete report (text only when small)
   lastError: null,
-  example: null,          // the example (or link) the editor's scenario came from: {file, name}
   stickyError: false,     // a link error stays visible over the default example's result
   runCount: 0,
   lastShareUrl: null,
@@ -102,8 +101,10 @@ function startRun(text) {
   run.progressTimer = setTimeout(() => { ui.progress.hidden = false; }, PROGRESS_DELAY_MS);
   ui.progressBar.removeAttribute('value');
   ui.progressText.textContent = '';
-  const onProgress = (done, total) => {
-    if (total > 0) {
+  const onProgress = (done, total, stage) => {
+    if (stage === 'report') {
+      ui.runInfo.textContent = 'Preparing the report…';
+    } else if (total > 0) {
       ui.progressBar.max = total;
       ui.progressBar.value = done;
       ui.progressText.textContent = `${Math.floor((100 * done) / total)}%`;
@@ -162,7 +163,11 @@ function handleRunError(error) {
   // only a crash (internal) happens during it.
   const refused = !error?.internal;
   if (state.running) ui.runInfo.textContent = refused ? 'Refused before running' : `Failed after ${Math.round(performance.now() - state.running.t0)} ms`;
-  showError(err, { prefix: refused ? 'refused before running: ' : '' });
+  // An engine message may itself open with the words; the page says them once, before the path,
+  // and keeps the engine's error as it came in state.lastError.
+  const shown = refused ? { ...err, message: err.message.replace(/^refused before running: /, '') } : err;
+  showError(shown, { prefix: refused ? 'refused before running: ' : '' });
+  state.lastError = err;
   setStatus('error');
   // A panic may leave the wasm instance unusable: start a fresh one.
   if (error?.internal) restartWorker();
@@ -242,8 +247,6 @@ function applyScenario(scenario, exampleFile = '') {
   }
   editor.setEngine(desc);
   ui.example.value = exampleFile;
-  const name = editor.valueAt('name');
-  state.example = { file: exampleFile, name: typeof name === 'string' ? name : '' };
   reflectDescription();
 }
 
@@ -435,7 +438,7 @@ window.placelab = {
   get lastReport() { return state.lastReport; },
   /** The complete report text, when it is at most 1 MiB (else null: use reportText()). */
   get lastReportText() { return state.lastResult?.text ?? null; },
-  /** SHA-256 (hex) of the JSON export: the report and one newline, as `placelab run` prints it. */
+  /** SHA-256 (hex) of the JSON export (the report and one newline, as `placelab run` prints it); null outside a secure context. */
   get lastReportSha256() { return state.lastResult?.sha256 ?? null; },
   /** The complete report text, however large. */
   reportText: async () => (state.lastResult ? (await state.lastResult.blob.text()).slice(0, -1) : null),

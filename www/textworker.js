@@ -6,10 +6,12 @@ import { decodeLink, encodeLink } from './links.js';
 import { fold, setLiteral, valueAt } from './jsontext.js';
 import { dataFor } from './engines/data.js';
 
-/** {text, shown, folds} for scenario text: the editor shows `shown`, Run and Share use `text`. */
+/**
+ * {shown, folds} for scenario text: the editor shows `shown`; unfold(shown, folds) is the text again
+ * (the whole text does not cross twice: the long values travel once, inside `folds`).
+ */
 function folded(text) {
-  const { shown, folds } = fold(text);
-  return { text, shown, folds };
+  return fold(text);
 }
 
 function scenarioCheck(text) {

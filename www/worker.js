@@ -44,12 +44,19 @@ async function handleRun({ id, scenario }) {
     return;
   }
   const ms = performance.now() - t0;
-  const blob = new Blob([report, '\n'], { type: 'application/json' });
-  const sha256 = hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
-  const envelope = JSON.parse(report);
-  const { view, transfer } = dataFor(envelope.engine).bound(envelope);
-  const text = blob.size <= REPORT_TEXT_BYTES ? report : null;
-  postMessage({ type: 'result', id, ms, view, blob, bytes: blob.size, sha256, text }, transfer);
+  // The engine is done; checksumming and bounding a large report still takes a moment.
+  postMessage({ type: 'stage', id, stage: 'report' });
+  try {
+    const blob = new Blob([report, '\n'], { type: 'application/json' });
+    // crypto.subtle exists only in secure contexts (https, localhost); elsewhere there is no checksum.
+    const sha256 = crypto.subtle ? hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())) : null;
+    const envelope = JSON.parse(report);
+    const { view, transfer } = dataFor(envelope.engine).bound(envelope);
+    const text = blob.size <= REPORT_TEXT_BYTES ? report : null;
+    postMessage({ type: 'result', id, ms, view, blob, bytes: blob.size, sha256, text }, transfer);
+  } catch (e) {
+    postMessage({ type: 'error', id, error: { path: '', message: `the report could not be prepared: ${e?.message ?? e}`, internal: true }, ms });
+  }
 }
 
 const HANDLERS = { run: handleRun };

@@ -37,7 +37,7 @@ export function useBrowser() {
   env.open = async (path = '', opts) => {
     const page = await newPage(env.browser, opts);
     await page.goto(env.url + path);
-    await page.waitForFunction(() => window.placelab);
+    await page.waitForFunction(() => window.placelab, null, { timeout: 0 }); // no time limit in tests
     await page.evaluate(() => window.placelab.ready);
     await waitSettled(page);
     return page;
@@ -49,7 +49,7 @@ export function useBrowser() {
 export async function pickExample(page, file) {
   const before = await page.evaluate(() => window.placelab.runCount);
   await page.selectOption('[data-testid=example-select]', file);
-  await page.waitForFunction((n) => window.placelab.runCount > n || window.placelab.lastError, before);
+  await page.waitForFunction((n) => window.placelab.runCount > n || window.placelab.lastError, before, { timeout: 0 });
   return waitSettled(page);
 }
 

@@ -76,6 +76,14 @@ describe('byte for byte', () => {
     await page.getByTestId('param-system.width').dispatchEvent('change');
     const want = text.replace('"width": 4', '"width": 6');
     assert.equal(await page.getByTestId('raw-json').inputValue(), want);
+    // Not a number: the field says so and the text keeps its value.
+    await page.getByTestId('param-system.width').fill('six');
+    await page.getByTestId('param-system.width').dispatchEvent('change');
+    assert.equal(await page.getByTestId('raw-json').inputValue(), want);
+    assert.match(await page.getByTestId('raw-error').textContent(), /"six" is not a number; the scenario keeps 6/);
+    await page.getByTestId('param-system.width').fill('6');
+    await page.getByTestId('param-system.width').dispatchEvent('change');
+    assert.equal(await page.getByTestId('raw-error').isVisible(), false);
     await page.getByTestId('run').click();
     await waitSettled(page);
     assertSameAsCli(await pageOutcome(page), cli(want), 'edited in the form');

@@ -6,9 +6,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { useBrowser, waitSettled } from '../lib/harness.mjs';
-import { DIST, manifest } from '../lib/server.mjs';
+import { DIST, WWW, REPO, manifest } from '../lib/server.mjs';
 
 const SITE = process.env.PLACELAB_SITE || DIST;
 const HASHED = /\.([0-9a-f]{10})\.(js|css|wasm)$/;
@@ -72,6 +74,33 @@ describe('hosting', () => {
     const html = fs.readFileSync(path.join(SITE, 'index.html'), 'utf8');
     for (const [, ref] of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
       assert.ok(!/^(\/|[a-z]+:\/\/)/i.test(ref), `index.html refers to ${ref}: not relative`);
+    }
+  });
+
+  it('a change to one module renames it and every module that imports it, and nothing else', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'placelab-dist-'));
+    try {
+      const src = path.join(tmp, 'www');
+      fs.cpSync(WWW, src, { recursive: true });
+      const build = (out) => {
+        execFileSync('python3', [path.join(REPO, 'scripts', 'dist.py'), src, path.join(tmp, out)], { stdio: 'pipe' });
+        return manifest(path.join(tmp, out));
+      };
+      const before = build('a');
+      fs.appendFileSync(path.join(src, 'draw', 'common.js'), '\n// a new release\n');
+      const after = build('b');
+      const changed = Object.keys(before).filter((k) => before[k] !== after[k]).sort();
+      // draw/common.js and its importers, up to the entry (main.js) and the worker's bundle of views.
+      for (const k of ['draw/common.js', 'draw/allocation.js', 'engines/allocation.js', 'engines/index.js', 'main.js']) {
+        assert.ok(changed.includes(k), `${k} kept its name after draw/common.js changed`);
+      }
+      for (const k of ['pkg/placelab_bg.wasm', 'pkg/placelab.js', 'dom.js', 'style.css']) {
+        assert.ok(!changed.includes(k), `${k} was renamed although it did not change`);
+      }
+      const html = (d) => fs.readFileSync(path.join(tmp, d, 'index.html'), 'utf8');
+      assert.notEqual(html('a'), html('b'), 'index.html points to the new entry');
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

@@ -137,7 +137,7 @@ describe('layout', () => {
 
     // Contention layer alone: a heat map of counts, several shades, each router in its count's colour.
     await page.getByTestId('layer-jobs').uncheck();
-    await page.waitForFunction(() => !window.placelab.view.layers().jobs);
+    await page.waitForFunction(() => !window.placelab.view.layers().jobs, null, { timeout: 0 });
     await page.evaluate(() => window.placelab.view.drawNow());
     const heat = await page.evaluate(async (commonUrl) => {
       const { heatColor } = await import(commonUrl);
@@ -192,7 +192,8 @@ describe('layout', () => {
         raw.dispatchEvent(new Event('input', { bubbles: true }));
       }, scenario);
       await page.getByTestId('run').click();
-      await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n);
+      await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+      await page.evaluate(() => window.placelab.view.drawNow()); // large machines draw a panel per frame
       const colours = await page.evaluate(async (commonUrl) => {
         const { jobColor } = await import(commonUrl);
         const view = window.placelab.view;
@@ -217,6 +218,69 @@ describe('layout', () => {
       assert.deepEqual(colours.bad, [], `${w}x${w}`);
     }
     await page.screenshot({ path: artifact('mesh-4x4.png') });
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it('the heat map recognises all, neighbor and no traffic under random placement', async () => {
+    const page = await openAt(env, DESKTOP);
+    const scenario = {
+      version: 1, engine: 'allocation', name: 'comm patterns', system: { kind: 'mesh', width: 8, height: 8 },
+      policies: ['random', 'hilbert', 'closed-min-paper'],
+      workload: { kind: 'set', jobs: [{ tasks: 9, comm: 'neighbor' }, { tasks: 12, comm: 'neighbor' }, { tasks: 5, comm: 'all' }, { tasks: 7, comm: 'none' }] },
+    };
+    const n = await page.evaluate(() => window.placelab.runCount);
+    await page.evaluate((sc) => {
+      const raw = document.querySelector('[data-testid=raw-json]');
+      raw.value = JSON.stringify(sc);
+      raw.dispatchEvent(new Event('input', { bubbles: true }));
+    }, scenario);
+    await page.getByTestId('run').click();
+    await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+    const { problems, stats } = await checkDrawingAgainstReport(page);
+    assert.deepEqual(problems, []);
+    for (const st of stats) assert.equal(st.unknownFootprints, 0, st.policy);
+    assert.ok(stats[0].contendedRouters > 0, 'random placement should share routers here');
+    await page.context().close();
+  });
+
+  it('a 262,144-leaf tree shows its busy leaves although each is far under a pixel', async () => {
+    const page = await openAt(env, DESKTOP);
+    const scenario = {
+      version: 1, engine: 'allocation', name: 'big tree', system: { kind: 'tree', arities: [64, 64, 64] },
+      policies: ['random'],
+      workload: { kind: 'generated', count: 200, backfill: 'easy', minTasks: 100, maxTasks: 20000, meanInterarrival: 5, meanDuration: 100 },
+    };
+    const n = await page.evaluate(() => window.placelab.runCount);
+    await page.evaluate((sc) => {
+      const raw = document.querySelector('[data-testid=raw-json]');
+      raw.value = JSON.stringify(sc);
+      raw.dispatchEvent(new Event('input', { bubbles: true }));
+    }, scenario);
+    await page.getByTestId('run').click();
+    await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+    await page.evaluate(() => window.placelab.view.drawNow());
+    const share = await page.evaluate(async (commonUrl) => {
+      const { PALETTE } = await import(commonUrl);
+      const view = window.placelab.view, lay = view.layout;
+      const dpr = window.devicePixelRatio || 1;
+      const ctx = document.querySelector('[data-testid=canvas]').getContext('2d');
+      const [, y] = view.nodeSample(0);
+      const x0 = Math.ceil(lay.ox * dpr), x1 = Math.floor((lay.ox + lay.N * lay.spacing) * dpr);
+      const row = ctx.getImageData(x0, Math.floor(y * dpr), x1 - x0, 1).data;
+      const idle = [1, 3, 5].map((i) => parseInt(PALETTE.idle.slice(i, i + 2), 16));
+      let busy = 0;
+      for (let i = 0; i < row.length; i += 4) {
+        const isIdle = Math.abs(row[i] - idle[0]) + Math.abs(row[i + 1] - idle[1]) + Math.abs(row[i + 2] - idle[2]) <= 12;
+        const isBlank = row[i] > 250 && row[i + 1] > 250 && row[i + 2] > 250;
+        if (!isIdle && !isBlank) busy++;
+      }
+      const frame = window.placelab.lastReport.report.runs[0].frames[view.frameOf(0)];
+      return { strip: busy / (row.length / 4), busy: frame.busyNodes / lay.N };
+    }, moduleUrl('draw/common.js'));
+    // Busy leaves are scattered: about as many pixels as the busy share cover a busy leaf.
+    assert.ok(share.busy > 0.5, `the frame shown has ${(100 * share.busy).toFixed(0)}% of the leaves busy`);
+    assert.ok(share.strip >= 0.8 * share.busy, `${(100 * share.strip).toFixed(0)}% of the leaf strip shows a job, ${(100 * share.busy).toFixed(0)}% of the leaves are busy`);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });

@@ -164,6 +164,9 @@ const mix = (a, b) => {
   return (255 << 24) | (c(16) << 16) | (c(8) << 8) | c(0);
 };
 const COLORS_RGBA = COLORS.map(rgba);
+/** Heat colour as RGBA by count (counts past the table share the last bin's colour). */
+const HEAT_RGBA = Uint32Array.from({ length: 65 }, (_, c) => (c ? rgba(heatColor(c)) : 0));
+const heatRgba = (c) => HEAT_RGBA[c < 64 ? c : 64];
 const WHITE = rgba(PALETTE.background);
 
 function drawMesh(ctx, lay, scene, heat) {
@@ -246,7 +249,7 @@ function drawMeshImage(ctx, lay, scene, heat) {
     const base = COLORS_RGBA[nodeKey(scene, i)];
     const c = heat.routers[i];
     if (!c) return base;
-    const h = rgba(heatColor(c));
+    const h = heatRgba(c);
     return jobsOn ? mix(base, h) : h;
   };
   if (k >= 1) {
@@ -264,7 +267,7 @@ function drawMeshImage(ctx, lay, scene, heat) {
         if (fx >= inner || fy >= inner) c = WHITE;
         else if (insets) {
           const inInset = fx >= o && fx < o + s && fy >= o && fy < o + s;
-          c = inInset && heat.routers[i] ? rgba(heatColor(heat.routers[i])) : COLORS_RGBA[nodeKey(scene, i)];
+          c = inInset && heat.routers[i] ? heatRgba(heat.routers[i]) : COLORS_RGBA[nodeKey(scene, i)];
         } else c = colorOf(i);
         buf[py * outW + px] = c;
       }
@@ -310,19 +313,37 @@ function drawTree(ctx, lay, scene, heat) {
   if (spacing >= 3) for (let i = 0; i < N; i++) linkPath(lay.routers - 1 + i);
   ctx.stroke();
 
-  // Leaves (compute nodes), merged into runs of equal colour.
-  const runs = COLORS.map(() => []);
-  const w = lay.strip ? spacing : leafSize;
-  const pad = (spacing - w) / 2;
-  let i0 = 0, k0 = nodeKey(scene, 0);
-  for (let i = 1; i <= N; i++) {
-    const k = i < N ? nodeKey(scene, i) : -1;
-    if (k !== k0 || !lay.strip) {
-      runs[k0].push(ox + i0 * spacing + pad, leafY - leafH / 2, (i - i0) * spacing - 2 * pad, leafH);
-      i0 = i; k0 = k;
+  // Leaves (compute nodes): under a device pixel each, written into one strip of pixels where
+  // each pixel shows a busy leaf it covers (else idle); otherwise runs of equal colour.
+  const dpr = window.devicePixelRatio || 1;
+  if (spacing * dpr < 1) {
+    const outW = Math.max(1, Math.round(N * spacing * dpr)), outH = Math.max(1, Math.round(leafH * dpr));
+    const pick = new Int32Array(outW).fill(-1);
+    for (let i = 0; i < N; i++) {
+      const p = Math.min(outW - 1, Math.floor(i * spacing * dpr));
+      if (pick[p] < 0 || (scene.owner[pick[p]] < 0 && scene.owner[i] >= 0)) pick[p] = i;
     }
+    const img = ctx.createImageData(outW, outH);
+    const buf = new Uint32Array(img.data.buffer);
+    for (let p = 0; p < outW; p++) {
+      const c = pick[p] < 0 ? COLORS_RGBA[0] : COLORS_RGBA[nodeKey(scene, pick[p])];
+      for (let y = 0; y < outH; y++) buf[y * outW + p] = c;
+    }
+    ctx.putImageData(img, Math.round(ox * dpr), Math.round((leafY - leafH / 2) * dpr));
+  } else {
+    const runs = COLORS.map(() => []);
+    const w = lay.strip ? spacing : leafSize;
+    const pad = (spacing - w) / 2;
+    let i0 = 0, k0 = nodeKey(scene, 0);
+    for (let i = 1; i <= N; i++) {
+      const k = i < N ? nodeKey(scene, i) : -1;
+      if (k !== k0 || !lay.strip) {
+        runs[k0].push(ox + i0 * spacing + pad, leafY - leafH / 2, (i - i0) * spacing - 2 * pad, leafH);
+        i0 = i; k0 = k;
+      }
+    }
+    fillRuns(ctx, runs);
   }
-  fillRuns(ctx, runs);
 
   // Routers not in the heat map.
   ctx.fillStyle = PALETTE.router;

@@ -7,23 +7,25 @@
 // all-pairs footprint has the job's counts it is the job's footprint whatever its pattern.
 
 /**
- * A job's traffic footprint, or null when no pattern gives the report's counts (then the caller
- * relies on the report's contended lists alone). Either {spans} for all-pairs traffic on a mesh
+ * A job's traffic footprint (`approximate` when no pattern gives the report's counts: then the
+ * all-pairs routes, a superset, and the report's contended lists decide what is shared). Either {spans} for all-pairs traffic on a mesh
  * (rows and columns holding the job's nodes and the spans they cover: O(rows + columns), whatever
  * the job's size) or {routers: [ids], links: [ids]} (ids may repeat).
- * `job`: {nodes: number[] (sorted node ids), tasks, routers, links} (counts may be undefined when
- * the page holds only part of the job: all-pairs is assumed).
+ * `job`: {ranges: [[first, count], ...] (its nodes, ascending), tasks, routers, links} (counts may
+ * be undefined when the page holds only part of the job: all-pairs is assumed).
  */
 export function jobFootprint(topo, job) {
-  const all = allPairs(topo, job.nodes);
+  const all = allPairs(topo, job.ranges);
   if (job.routers === undefined || job.links === undefined) return all;
   const c = counts(all);
   if (c.routers === job.routers && c.links === job.links) return all;
   if (job.routers === 0 && job.links === 0) return { routers: [], links: [] };
-  const nb = neighbor(topo, job.nodes, job.tasks, topo.coresPerNode || 1);
+  const nb = neighbor(topo, nodesOf(job.ranges), job.tasks, topo.coresPerNode || 1);
   const d = counts(nb);
   if (d.routers === job.routers && d.links === job.links) return nb;
-  return null;
+  // Unrecognised (e.g. `neighbor` ranks in an order the ranges do not keep): all-pairs routes hold
+  // every route the job can use, so the job is still counted where it may be.
+  return { ...all, approximate: true };
 }
 
 /** Distinct routers and links of a footprint. Mesh spans: every row span and every column span,
@@ -37,12 +39,20 @@ function counts(f) {
       links: rows.length * (x1 - x0) + cols.length * (y1 - y0),
     };
   }
+  if (f.distinct) return { routers: f.routers.length, links: f.links.length };
   return { routers: new Set(f.routers).size, links: new Set(f.links).size };
+}
+
+/** Node ids of ascending [first, count] ranges. */
+function nodesOf(ranges) {
+  const out = [];
+  for (const [first, n] of ranges) for (let v = first; v < first + n; v++) out.push(v);
+  return out;
 }
 
 /**
  * Per router and per link, the number of jobs in `jobs` whose traffic crosses it.
- * Returns {routers: Uint16Array, links: Uint16Array, unknown: number of jobs without a footprint}.
+ * Returns {routers: Uint16Array, links: Uint16Array, unknown: jobs counted on approximate routes}.
  * Mesh spans add through difference arrays (O(rows + columns) per job, plus one subtraction per
  * crossing of a job row and a job column); listed ids are counted once per job.
  */
@@ -53,11 +63,11 @@ export function trafficHeat(topo, jobs) {
   // Difference arrays along rows (index y * (W + 1) + x) and along columns (x * (H + 1) + y).
   const rowR = mesh ? new Int32Array(H * (W + 1)) : null, colR = mesh ? new Int32Array(W * (H + 1)) : null;
   const rowL = mesh ? new Int32Array(H * (W + 1)) : null, colL = mesh ? new Int32Array(W * (H + 1)) : null;
-  const seenR = new Int32Array(nR).fill(-1), seenL = new Int32Array(nL).fill(-1);
+  let seenR = null, seenL = null; // made on the first job with listed ids
   let unknown = 0;
   jobs.forEach((job, j) => {
     const f = jobFootprint(topo, job);
-    if (!f) { unknown++; return; }
+    if (f.approximate) unknown++;
     if (f.spans) {
       const { rows, cols, x0, x1, y0, y1 } = f.spans;
       for (const y of rows) {
@@ -71,6 +81,7 @@ export function trafficHeat(topo, jobs) {
       for (const y of rows) for (const x of cols) routers[y * W + x]--;
       return;
     }
+    if (!seenR) { seenR = new Int32Array(nR).fill(-1); seenL = new Int32Array(nL).fill(-1); }
     for (const r of f.routers) if (seenR[r] !== j) { seenR[r] = j; routers[r]++; }
     for (const l of f.links) if (seenL[l] !== j) { seenL[l] = j; links[l]++; }
   });
@@ -93,7 +104,11 @@ export function trafficHeat(topo, jobs) {
       }
     }
   }
-  const clamp = (a) => Uint16Array.from(a, (v) => Math.min(65535, Math.max(0, v)));
+  const clamp = (a) => {
+    const out = new Uint16Array(a.length);
+    for (let i = 0; i < a.length; i++) out[i] = a[i] > 65535 ? 65535 : a[i] < 0 ? 0 : a[i];
+    return out;
+  };
   return { routers: clamp(routers), links: clamp(links), unknown };
 }
 
@@ -102,18 +117,29 @@ const hlink = (W, x, y) => y * (W - 1) + x;
 const vlink = (W, H, x, y) => H * (W - 1) + y * W + x;
 
 /** The XY routes between every pair, as spans: on each row holding a node the span [x0, x1], on
- *  each column holding a node the span [y0, y1] (x0..x1, y0..y1: the job's bounding box). */
-function meshAllPairs(topo, nodes) {
+ *  each column holding a node the span [y0, y1] (x0..x1, y0..y1: the job's bounding box).
+ *  Read from the node ranges: O(ranges + rows + columns), not O(nodes). */
+function meshAllPairs(topo, ranges) {
   const W = topo.width;
-  if (nodes.length < 2) return { spans: { rows: [], cols: [], x0: 0, x1: 0, y0: 0, y1: 0 } };
-  let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
-  const rows = new Set(), cols = new Set();
-  for (const n of nodes) {
-    const x = n % W, y = (n - x) / W;
-    x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
-    rows.add(y); cols.add(x);
+  const rows = [], cols = [];
+  let total = 0;
+  for (const r of ranges) total += r[1];
+  if (total < 2) return { spans: { rows, cols, x0: 0, x1: 0, y0: 0, y1: 0 } };
+  const mark = new Uint8Array(W);
+  let all = false;
+  const markCols = (a, b) => { for (let x = a; x <= b; x++) mark[x] = 1; };
+  for (const [f, n] of ranges) {
+    if (!n) continue;
+    const yA = Math.floor(f / W), yB = Math.floor((f + n - 1) / W);
+    for (let y = yA; y <= yB; y++) if (rows[rows.length - 1] !== y) rows.push(y);
+    if (all) continue;
+    const a = f % W, b = (f + n - 1) % W;
+    if (n >= W || yB > yA + 1) all = true;
+    else if (yA === yB) markCols(a, b);
+    else { markCols(a, W - 1); markCols(0, b); }
   }
-  return { spans: { rows: [...rows], cols: [...cols], x0, x1, y0, y1 } };
+  for (let x = 0; x < W; x++) if (all || mark[x]) cols.push(x);
+  return { spans: { rows, cols, x0: cols[0], x1: cols[cols.length - 1], y0: rows[0], y1: rows[rows.length - 1] } };
 }
 
 function meshRoute(topo, a, b, routers, links) {
@@ -136,18 +162,29 @@ function treeShape(topo) {
   return { L, ancestor, lca, leafLink: (i) => topo.routers - 1 + i };
 }
 
-function treeAllPairs(topo, nodes) {
+/** Every ancestor of the job's leaves up to their lowest common switch, the links below those
+ *  and each leaf's link: listed once each, read level by level from the ranges. */
+function treeAllPairs(topo, ranges) {
   const routers = [], links = [];
-  if (nodes.length < 2) return { routers, links };
+  let total = 0;
+  for (const r of ranges) total += r[1];
+  if (total < 2) return { routers, links, distinct: true };
   const t = treeShape(topo);
-  let lo = Infinity, hi = -Infinity;
-  for (const n of nodes) { lo = Math.min(lo, n); hi = Math.max(hi, n); }
+  const lo = ranges[0][0], last = ranges[ranges.length - 1], hi = last[0] + last[1] - 1;
   const top = t.lca(lo, hi);
-  for (const n of nodes) {
-    links.push(t.leafLink(n));
-    for (let l = top; l < t.L; l++) { const u = t.ancestor(n, l); routers.push(u); if (l > top) links.push(u - 1); }
+  for (const [f, n] of ranges) for (let v = f; v < f + n; v++) links.push(t.leafLink(v));
+  for (let l = top; l < t.L; l++) {
+    let prev = -1;
+    for (const [f, n] of ranges) {
+      if (!n) continue;
+      for (let u = Math.max(t.ancestor(f, l), prev + 1); u <= t.ancestor(f + n - 1, l); u++) {
+        routers.push(u);
+        if (l > top) links.push(u - 1);
+        prev = u;
+      }
+    }
   }
-  return { routers, links };
+  return { routers, links, distinct: true };
 }
 
 function treeRoute(topo, a, b, routers, links) {
@@ -160,8 +197,8 @@ function treeRoute(topo, a, b, routers, links) {
 }
 
 // ---- patterns -----------------------------------------------------------------------------------
-function allPairs(topo, nodes) {
-  return topo.kind === 'tree' ? treeAllPairs(topo, nodes) : meshAllPairs(topo, nodes);
+function allPairs(topo, ranges) {
+  return topo.kind === 'tree' ? treeAllPairs(topo, ranges) : meshAllPairs(topo, ranges);
 }
 
 /** Ranks `i <-> i+1` and `i <-> (i-1)/2`, ranks placed `cores` per node in node order. */
@@ -186,33 +223,31 @@ function neighbor(topo, nodes, tasks, cores) {
 }
 
 /**
- * The nodes a job holds but leaves idle, which the report gives only as a count: a closed job's
+ * The nodes job `job` holds but leaves idle, which the report gives only as a count: a closed job's
  * region is the smallest closed region around its nodes (mesh: their bounding rectangle; tree: the
  * leaves under their lowest common switch), so when that region has exactly `ownedIdle` nodes
- * besides the job's own, those are its reserved nodes. Otherwise (not closed, or none): [].
+ * besides the job's own, those are its reserved nodes (the ones no job uses: `owner[v] < 0`).
+ * Otherwise (not closed, or none reserved): [].
  */
-export function reservedNodes(topo, nodes, ownedIdle) {
-  if (!ownedIdle || !nodes.length) return [];
-  const own = new Set(nodes);
+export function reservedNodes(topo, ranges, ownedIdle, owner, job) {
+  if (!ownedIdle || !ranges.length) return [];
+  let total = 0;
+  for (const r of ranges) total += r[1];
   const out = [];
   if (topo.kind === 'tree') {
     const t = treeShape(topo);
-    let lo = Infinity, hi = -Infinity;
-    for (const n of nodes) { lo = Math.min(lo, n); hi = Math.max(hi, n); }
+    const lo = ranges[0][0], last = ranges[ranges.length - 1], hi = last[0] + last[1] - 1;
     const l = t.lca(lo, hi);
     const size = topo.arities.slice(l).reduce((a, b) => a * b, 1);
+    if (size - total !== ownedIdle) return [];
     const first = Math.floor(lo / size) * size;
-    if (size - nodes.length !== ownedIdle) return [];
-    for (let v = first; v < first + size; v++) if (!own.has(v)) out.push(v);
+    for (let v = first; v < first + size; v++) if (owner[v] < 0) out.push(v);
     return out;
   }
   const W = topo.width;
-  let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
-  for (const n of nodes) {
-    const x = n % W, y = (n - x) / W;
-    x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
-  }
-  if ((x1 - x0 + 1) * (y1 - y0 + 1) - nodes.length !== ownedIdle) return [];
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (!own.has(y * W + x)) out.push(y * W + x);
+  const { spans } = meshAllPairs(topo, total < 2 ? [[ranges[0][0], 1], [ranges[0][0], 1]] : ranges);
+  const { x0, x1, y0, y1 } = spans;
+  if ((x1 - x0 + 1) * (y1 - y0 + 1) - total !== ownedIdle) return [];
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (owner[y * W + x] < 0) out.push(y * W + x);
   return out;
 }

@@ -2,8 +2,8 @@
 // draws from, and the CSV exports built from the complete report.
 import { csvLine } from '../dom.js';
 
-/** Job rows per run that cross to the page (tables, tooltips); the drawing gets every job. */
-export const JOB_ROWS_IN_PAGE = 2000;
+/** Job rows per run that cross to the page (the jobs table shows 500, tooltips); the drawing gets every job. */
+export const JOB_ROWS_IN_PAGE = 500;
 
 export const JOB_COLUMNS = ['id', 'name', 'tasks', 'nodes', 'placed', 'fallback', 'ownedIdle', 'diameter', 'meanHops',
   'closed', 'routers', 'links', 'sharedRouterCount', 'sharedLinkCount', 'arrival', 'start', 'end', 'wait', 'boundedSlowdown'];
@@ -38,8 +38,9 @@ function pageRow(job) {
  * drawing needs, in typed arrays: job i holds the node ranges ranges[2k], ranges[2k + 1] (first,
  * count) for offsets[i] <= k < offsets[i + 1], and owns ownedIdle[i] reserved idle nodes; its
  * traffic is traffic.tasks[i] tasks over traffic.routers[i] routers and traffic.links[i] links.
- * Frame id lists become typed arrays; `running` holds job indices (not ids). `jobCount` counts
- * every job (also rows the engine left out, `omitted.jobRows`); `rowsLeftOut` = jobCount - rows.
+ * Frame id lists become typed arrays (views into one buffer); `running` holds job indices (not
+ * ids). `jobCount` counts every job (also rows the engine left out, `omitted.jobRows`);
+ * `rowsLeftOut` = jobCount - rows.
  */
 function boundRun(run, rowsLimit, transfer) {
   const jobs = run.jobs || [];
@@ -61,18 +62,25 @@ function boundRun(run, rowsLimit, transfer) {
     for (const [first, count] of job.nodeRanges || []) { ranges[k++] = first; ranges[k++] = count; }
   }
   transfer.push(offsets.buffer, ranges.buffer, ownedIdle.buffer, tasks.buffer, routers.buffer, links.buffer);
-  const ids = (list) => {
-    const out = Uint32Array.from(list || []);
-    transfer.push(out.buffer);
-    return out;
-  };
-  const frames = (run.frames || []).map((f) => {
-    const running = new Uint32Array((f.running || []).length);
+  // Every id list of every frame is a view into one buffer: one transfer, not three per frame.
+  const frameList = run.frames || [];
+  let idCount = 0;
+  for (const f of frameList) idCount += (f.running || []).length + (f.contendedRouters || []).length + (f.contendedLinks || []).length;
+  const flat = new Uint32Array(idCount);
+  transfer.push(flat.buffer);
+  let at = 0;
+  const slice = (from, count) => { at = from + count; return flat.subarray(from, at); };
+  const frames = frameList.map((f) => {
+    const start = at;
     let m = 0;
-    for (const id of f.running || []) { const i = index.get(id); if (i !== undefined) running[m++] = i; }
-    const shown = running.slice(0, m);
-    transfer.push(shown.buffer);
-    return { time: f.time, busyNodes: f.busyNodes, running: shown, contendedRouters: ids(f.contendedRouters), contendedLinks: ids(f.contendedLinks) };
+    for (const id of f.running || []) { const i = index.get(id); if (i !== undefined) flat[start + m++] = i; }
+    const running = slice(start, m);
+    const cr = f.contendedRouters || [], cl = f.contendedLinks || [];
+    flat.set(cr, at);
+    const contendedRouters = slice(at, cr.length);
+    flat.set(cl, at);
+    const contendedLinks = slice(at, cl.length);
+    return { time: f.time, busyNodes: f.busyNodes, running, contendedRouters, contendedLinks };
   });
   const rows = jobs.slice(0, rowsLimit).map(pageRow);
   const engineLeftOut = Number(run.omitted?.jobRows) || 0;

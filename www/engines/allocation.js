@@ -1,6 +1,6 @@
 // The allocation engine's view: one drawing per policy side by side on the same scale,
 // stream controls (time slider, utilization over time), a legend, and the metrics tables.
-import { el, formatValue } from '../dom.js';
+import { el, formatValue, formatCount } from '../dom.js';
 import { summaryKeys, jobKeys } from './allocation-data.js';
 import { PALETTE, OWNED_IDLE_TINT, HEAT_BINS, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
 import { trafficHeat, reservedNodes } from '../draw/traffic.js';
@@ -12,6 +12,8 @@ const FIGURE_GAP = 20;      // px
 const CHART_H = 150;        // px, utilization chart
 const JOB_ROWS_SHOWN = 500;
 const PLAY_FPS = 12;
+/** Up to this many nodes over all panels a redraw is one task; beyond, one panel per frame. */
+const SYNC_NODE_PANELS = 200_000;
 
 const SUMMARY_LABELS = {
   placed: 'Jobs placed', unplaced: 'Jobs not placed', decisions: 'Allocation decisions',
@@ -38,6 +40,7 @@ const SUMMARY_HELP = {
 };
 
 
+const NO_RANGES = Object.freeze([]);
 const count = (v) => (v && typeof v === 'object' && 'length' in v ? v.length : v ?? 0);
 
 /**
@@ -56,6 +59,7 @@ function drawingInput(run) {
     return {
       jobCount: p.ownedIdle.length,
       ranges(i) {
+        if (p.offsets[i] === p.offsets[i + 1]) return NO_RANGES;
         const out = [];
         for (let k = p.offsets[i]; k < p.offsets[i + 1]; k++) out.push([p.ranges[2 * k], p.ranges[2 * k + 1]]);
         return out;
@@ -97,16 +101,18 @@ function sceneFor(report, run, frame) {
   const shown = frame && frame.running && report.workload === 'stream'
     ? input.running(frame)
     : Array.from({ length: input.jobCount }, (_, i) => i);
-  const footprints = [], reserved = [];
+  const footprints = [];
   for (const i of shown) {
     // The ranges list the nodes the job uses; the nodes it reserves are known only by count.
-    const nodes = [];
-    for (const [first, n] of input.ranges(i)) for (let v = first; v < first + n && v < N; v++) { owner[v] = i; nodes.push(v); }
-    reserved.push([i, reservedNodes(topo, nodes, input.ownedIdle(i))]);
-    if (nodes.length) footprints.push({ nodes, ...input.traffic(i) });
+    const ranges = input.ranges(i);
+    for (const [first, n] of ranges) owner.fill(i, Math.min(first, N), Math.min(first + n, N));
+    if (ranges.length) footprints.push({ ranges, ...input.traffic(i) });
   }
-  // Reserved nodes never cover a node another job uses.
-  for (const [i, vs] of reserved) for (const v of vs) if (owner[v] < 0) { owner[v] = i; ownedIdle[v] = 1; }
+  // Reserved nodes are placed once every used node is known: they never cover a node a job uses.
+  for (const i of shown) {
+    const idle = input.ownedIdle(i);
+    if (idle) for (const v of reservedNodes(topo, input.ranges(i), idle, owner, i)) { owner[v] = i; ownedIdle[v] = 1; }
+  }
   return {
     owner, ownedIdle,
     contendedRouters: Array.from((frame && frame.contendedRouters) || []),
@@ -252,36 +258,72 @@ export function draw(host, envelope) {
   });
 
   let layout = null, lastWidth = 0, rafId = 0, playTimer = 0;
+  let pass = null; // {t, next}: the panels still to draw in a scheduled redraw
+  const sync = report.topology.nodes * runs.length <= SYNC_NODE_PANELS;
 
-  function drawAll() {
-    rafId = 0;
+  /** Sizes the panels to the space and fixes the instant shown; returns it. */
+  function prepare() {
     const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
     if (!layout || avail !== lastWidth) { layout = layoutFor(report.topology, panelWidth(avail, runs.length)); lastWidth = avail; }
-    const t = timeAt(frameIndex);
-    for (const f of figs) {
-      f.canvas.parentElement.style.width = `${layout.width}px`;
-      const frames = f.run.frames || [];
-      f.frame = frameAt(f.run, t);
-      const frame = frames[f.frame];
-      f.scene = sceneFor(report, f.run, frame);
-      drawAllocation(f.canvas, layout, { ...f.scene, layers: { ...layers }, title: f.run.label || f.run.policy });
-      f.caption.textContent = frameCaption(report, frame, t);
-      f.caption.dataset.time = isStream ? String(t) : '';
-      if (f.chart) {
-        drawLineChart(f.chart, {
-          width: layout.width, height: CHART_H, xMax, yMax: 1, title: 'Busy nodes over time',
-          series: [{ x: frames.map((fr) => fr.time), y: frames.map((fr) => (fr.busyNodes || 0) / report.topology.nodes) }],
-          xLabel: 'time (s)', yLabel: 'busy', yFormat: (v) => `${Math.round(v * 100)}%`, marker: frame?.time,
-        });
-      }
+    return timeAt(frameIndex);
+  }
+
+  /** One panel at instant t; its scene is kept while the snapshot shown stays the same. */
+  function drawFigure(f, t) {
+    f.canvas.parentElement.style.width = `${layout.width}px`;
+    const frames = f.run.frames || [];
+    const k = frameAt(f.run, t);
+    const frame = frames[k];
+    if (!f.scene || f.frame !== k) f.scene = sceneFor(report, f.run, frame);
+    f.frame = k;
+    drawAllocation(f.canvas, layout, { ...f.scene, layers: { ...layers }, title: f.run.label || f.run.policy });
+    f.caption.textContent = frameCaption(report, frame, t);
+    f.caption.dataset.time = isStream ? String(t) : '';
+    if (f.chart) {
+      drawLineChart(f.chart, {
+        width: layout.width, height: CHART_H, xMax, yMax: 1, title: 'Busy nodes over time',
+        series: [{ x: frames.map((fr) => fr.time), y: frames.map((fr) => (fr.busyNodes || 0) / report.topology.nodes) }],
+        xLabel: 'time (s)', yLabel: 'busy', yFormat: (v) => `${Math.round(v * 100)}%`, marker: frame?.time,
+      });
     }
+  }
+
+  function drawLegendAndLabel(t) {
     const entries = legendEntries(report, layers);
-    drawLegend(legendCanvas, entries, Math.min(figuresRow.clientWidth || avail, 900));
+    drawLegend(legendCanvas, entries, Math.min(figuresRow.clientWidth || lastWidth, 900));
     legendCanvas.setAttribute('aria-label', `Legend: ${entries.map((e) => e.label).join('; ')}`);
     frameLabel.textContent = isStream ? `t = ${formatValue(t)} s of ${formatValue(xMax)} s` : '';
     frameLabel.dataset.time = isStream ? String(t) : '';
   }
-  const schedule = () => { if (!rafId) rafId = requestAnimationFrame(drawAll); };
+
+  /** Draws every panel now. */
+  function drawAll() {
+    if (rafId) cancelAnimationFrame(rafId);
+    rafId = 0; pass = null;
+    const t = prepare();
+    for (const f of figs) drawFigure(f, t);
+    drawLegendAndLabel(t);
+  }
+
+  /** A scheduled redraw of a large machine: one panel per animation frame, so the page keeps
+   *  answering between panels; a change during the pass restarts it. */
+  function drawStep() {
+    rafId = 0;
+    if (!pass) return;
+    if (pass.next === 0) pass.t = prepare();
+    drawFigure(figs[pass.next], pass.t);
+    pass.next++;
+    if (pass.next < figs.length) { rafId = requestAnimationFrame(drawStep); return; }
+    drawLegendAndLabel(pass.t);
+    pass = pass.restart ? { next: 0 } : null;
+    if (pass) rafId = requestAnimationFrame(drawStep);
+  }
+  const schedule = () => {
+    if (sync) { if (!rafId) rafId = requestAnimationFrame(drawAll); return; }
+    if (pass) { pass.restart = pass.next > 0; if (!rafId) rafId = requestAnimationFrame(drawStep); return; }
+    pass = { next: 0 };
+    if (!rafId) rafId = requestAnimationFrame(drawStep);
+  };
 
   function setFrame(i) {
     frameIndex = Math.max(0, Math.min(frameCount - 1, i | 0));
@@ -317,9 +359,9 @@ export function draw(host, envelope) {
     f.canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
   }
 
-  const observer = new ResizeObserver(() => { if (Math.abs((host.clientWidth || 0) - lastWidth) > 8) { layout = null; schedule(); } });
+  const observer = new ResizeObserver(() => { if (Math.abs((host.clientWidth || 0) - lastWidth) > 8) { lastWidth = -1; schedule(); } });
   observer.observe(host);
-  drawAll();
+  if (sync) drawAll(); else schedule();
 
   return {
     get frameIndex() { return frameIndex; },
@@ -364,9 +406,9 @@ export function table(host, envelope) {
     const total = Math.max(...runs.map((r) => r.jobCount || 0));
     const engineLeftOut = Math.max(...runs.map((r) => Number(r.omitted?.jobRows) || 0));
     const exports = engineLeftOut > 0
-      ? `all but the ${engineLeftOut.toLocaleString('en-US')} rows the engine left out to bound the report (see omitted.jobRows)` : 'every job';
+      ? `all but the ${formatCount(engineLeftOut)} rows the engine left out to bound the report (see omitted.jobRows)` : 'every job';
     host.append(el('p', { class: 'note', 'data-testid': 'rows-note',
-      text: `Job rows left out of the page: it holds the first ${(total - leftOut).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} jobs per policy; the JSON and Jobs CSV exports have ${exports}.` }));
+      text: `Job rows left out of the page: it holds the first ${formatCount(total - leftOut)} of ${formatCount(total)} jobs per policy; the JSON and Jobs CSV exports have ${exports}.` }));
   }
 
   const keys = jobKeys(report);
@@ -386,11 +428,11 @@ export function table(host, envelope) {
       el('thead', {}, el('tr', {}, keys.map((k) => el('th', { scope: 'col', text: k })))), el('tbody', {}, rows)));
     const total = run.jobCount ?? run.jobs.length;
     note.textContent = total > shown.length
-      ? `Showing the first ${shown.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} jobs; the JSON and Jobs CSV exports have them all.` : '';
+      ? `Showing the first ${formatCount(shown.length)} of ${formatCount(total)} jobs; the JSON and Jobs CSV exports have them all.` : '';
   }
   policySelect.addEventListener('change', renderJobs);
   const details = el('details', { class: 'jobs-details' },
-    el('summary', { text: `Jobs (${(runs[0]?.jobCount ?? runs[0]?.jobs.length ?? 0).toLocaleString('en-US')} per policy)` }),
+    el('summary', { text: `Jobs (${formatCount(runs[0]?.jobCount ?? runs[0]?.jobs.length ?? 0)} per policy)` }),
     el('div', { class: 'jobs-bar' }, el('label', {}, 'Policy ', policySelect)), note, jobsHost);
   details.addEventListener('toggle', () => { if (details.open && !jobsHost.firstChild) renderJobs(); }, { once: false });
   host.append(details);

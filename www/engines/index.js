@@ -1,5 +1,6 @@
-// Engine id → its view: {draw(host, report) → handle, table(host, report), csv(report) → [{name, text}]}.
-// A new engine plugs in with one file beside this one and one line here.
+// Engine id → its view in the page: {draw(host, view) → handle, table(host, view)}, drawn from the
+// bounded view that data.js (in the workers) makes of the report, where the CSV exports are built too.
+// A new engine plugs in with a view file and a data file beside this one, and one line here and in data.js.
 import * as allocation from './allocation.js';
 import * as generic from './generic.js';
 
