@@ -105,10 +105,12 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
         break;
       }
       case 'int':
+      case 'uint64':
       case 'number': {
         // Text, not <input type=number>: the literal is shown and sent as written (2^64 - 1 stays exact).
-        const range = param.min !== undefined && param.max !== undefined ? `from ${param.min} to ${param.max}` : '';
-        input = el('input', { ...common, type: 'text', inputmode: param.kind === 'int' ? 'numeric' : 'decimal', autocomplete: 'off', spellcheck: 'false', title: range, placeholder: param.empty || undefined });
+        const range = param.kind === 'uint64' ? 'a whole number from 0 to 18446744073709551615'
+          : param.min !== undefined && param.max !== undefined ? `from ${param.min} to ${param.max}` : '';
+        input = el('input', { ...common, type: 'text', inputmode: param.kind !== 'number' ? 'numeric' : 'decimal', autocomplete: 'off', spellcheck: 'false', title: range, placeholder: param.empty || undefined });
         read = () => {
           const t = input.value.trim();
           if (t === '') return undefined;
@@ -135,7 +137,7 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
       param.unit ? el('span', { class: 'unit', text: param.unit }) : null));
     if (param.help) row.append(el('p', { class: 'help', text: param.help }));
     input.addEventListener('change', () => handleFormChange(c, read()));
-    if (param.kind === 'int' || param.kind === 'number' || param.kind === 'string' || !param.kind) {
+    if (param.kind === 'int' || param.kind === 'uint64' || param.kind === 'number' || param.kind === 'string' || !param.kind) {
       input.addEventListener('input', () => handleFormChange(c, read(), true));
     }
     const c = { param, row, input, read, write };

@@ -90,6 +90,20 @@ describe('byte for byte', () => {
     await page.close();
   });
 
+  it('writes a seed typed in the form as the exact number, up to 2^64 - 1', async () => {
+    const page = await env.open();
+    const text = EXACT_CASES['a seed above 2^53'];
+    await typeRawJson(page, text);
+    await page.getByTestId('param-seed').fill('18446744073709551615');
+    await page.getByTestId('param-seed').dispatchEvent('change');
+    const want = text.replace('9007199254740993', '18446744073709551615');
+    assert.equal(await page.getByTestId('raw-json').inputValue(), want, 'the seed must be written as a JSON number, digit for digit');
+    await page.getByTestId('run').click();
+    await waitSettled(page);
+    assertSameAsCli(await pageOutcome(page), cli(want), 'seed edited in the form');
+    await page.close();
+  });
+
   it('exports the JSON report with the same checksum as `placelab run` prints', async () => {
     const page = await env.open();
     for (const file of ['fig1-4x4.json', 'mesh64-random-stream.json']) {
