@@ -8,7 +8,9 @@
 //!    Releasing them in that order on the current machine, all jobs ending at the same instant
 //!    together, the *shadow time* is the first such instant at which the policy places the head.
 //!    If it cannot place the head even with every running job gone, there is no reservation
-//!    (shadow time infinite).
+//!    (shadow time infinite). The reservation is made when a job becomes the head and made again
+//!    whenever a running job ends before its walltime; otherwise it is kept (a job that ends at
+//!    its walltime ends where the reservation assumed).
 //! 2. **Reservation.** Policies that need only a count of free nodes (`sequential`, `hilbert`,
 //!    `random`) reserve a count: the *spare* nodes are those free at the shadow time beyond the
 //!    head's need. Closed-min policies reserve the placement the policy makes for the head at the
@@ -38,9 +40,56 @@
 use super::machine::{Footprint, Machine, Placement};
 use super::metrics;
 use super::policy::{closed_min_mesh, closed_min_tree, Placer};
-use super::rect::tallest_per_width;
+use super::rect::Grid;
 use super::scenario::{Fallback, PolicyId};
 use crate::topology::Topology;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// For each width `a` (index `a - 1`), the tallest rectangle of available cells of that width
+/// anywhere: what [`crate::alloc::rect::tallest_per_width`] computes (its oracle in the tests),
+/// in one tight pass that skips rows with no available cell. `O(W * H)`.
+fn tallest(avail: &Grid) -> Vec<usize> {
+    let (w, h) = (avail.width, avail.height);
+    let mut best = vec![0usize; w + 1];
+    let mut heights = vec![0u32; w + 1]; // a sentinel column of height 0 closes every run
+    let mut stack: Vec<(u32, u32)> = Vec::with_capacity(w + 1);
+    for y in 0..h {
+        let mut any = false;
+        for (x, hx) in heights[..w].iter_mut().enumerate() {
+            if avail.get(x, y) {
+                *hx += 1;
+                any = true;
+            } else {
+                *hx = 0;
+            }
+        }
+        if !any {
+            continue;
+        }
+        stack.clear();
+        for (x, &hx) in heights.iter().enumerate() {
+            let mut start = x as u32;
+            while let Some(&(sx, sh)) = stack.last() {
+                if sh < hx {
+                    break;
+                }
+                stack.pop();
+                let width = x - sx as usize;
+                if sh > 0 && best[width - 1] < sh as usize {
+                    best[width - 1] = sh as usize;
+                }
+                start = sx;
+            }
+            stack.push((start, hx));
+        }
+    }
+    best.truncate(w);
+    for a in (0..w.saturating_sub(1)).rev() {
+        best[a] = best[a].max(best[a + 1]);
+    }
+    best
+}
 
 /// Owner id of the head's reserved nodes while a candidate is placed around them.
 const RESERVED: u32 = u32::MAX - 1;
@@ -51,8 +100,13 @@ const RESERVED: u32 = u32::MAX - 1;
 pub enum Fit {
     /// Any `n` free nodes will do.
     Count,
-    /// Closed-min on a mesh: the tallest available rectangle of each width (index `width - 1`).
-    Mesh(Vec<usize>),
+    /// Closed-min on a mesh: the tallest available rectangle of each width (index `width - 1`),
+    /// the largest available area, and the answers given so far by job size.
+    Mesh {
+        tall: Vec<usize>,
+        area: usize,
+        known: RefCell<HashMap<usize, bool>>,
+    },
     /// Closed-min on a tree, per router level: the largest capacity through usable routers, and
     /// whether some subtree of that level has all its leaves free.
     Tree {
@@ -69,7 +123,15 @@ impl Fit {
             return Fit::Count;
         }
         match &m.topo {
-            Topology::Mesh(_) => Fit::Mesh(tallest_per_width(m.avail.as_ref().unwrap())),
+            Topology::Mesh(_) => {
+                let tall = tallest(m.avail.as_ref().unwrap());
+                let area = tall.iter().enumerate().map(|(i, &h)| (i + 1) * h).max();
+                Fit::Mesh {
+                    area: area.unwrap_or(0),
+                    tall,
+                    known: RefCell::default(),
+                }
+            }
             Topology::Tree(t) => {
                 let usable = closed_min_tree::capacities(m, t, true);
                 let free = closed_min_tree::capacities(m, t, false);
@@ -99,7 +161,13 @@ impl Fit {
         let minimal = placer.fallback == Fallback::RelaxMinimal;
         match (self, &m.topo) {
             (Fit::Count, _) => true,
-            (Fit::Mesh(tall), Topology::Mesh(mesh)) => {
+            (Fit::Mesh { tall, area, known }, Topology::Mesh(mesh)) => {
+                if n > *area {
+                    return false; // every closed placement is an available rectangle
+                }
+                if let Some(&k) = known.borrow().get(&n) {
+                    return k;
+                }
                 let ok = |&(a, b): &(usize, usize)| a >= 1 && a <= mesh.width && b <= tall[a - 1];
                 let closed = if paper {
                     closed_min_mesh::paper_shapes(n).iter().any(ok)
@@ -109,7 +177,9 @@ impl Fit {
                         .flatten()
                         .any(ok)
                 };
-                closed || (minimal && (1..=mesh.width).any(|a| ok(&(a, n.div_ceil(a)))))
+                let k = closed || (minimal && (1..=mesh.width).any(|a| ok(&(a, n.div_ceil(a)))));
+                known.borrow_mut().insert(n, k);
+                k
             }
             (Fit::Tree { usable, whole }, Topology::Tree(t)) => {
                 if n == 1 {
@@ -349,6 +419,23 @@ mod tests {
         Fallback::RelaxClosed,
         Fallback::RelaxMinimal,
     ];
+
+    /// The word-wise sweep equals the rectangle module's.
+    #[test]
+    fn tallest_equals_the_histogram_sweep() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..300 {
+            let (w, h) = (rng.gen_range(1..140), rng.gen_range(1..20));
+            let density = rng.gen_range(0.0..1.0);
+            let mut g = Grid::new(w, h, false);
+            for y in 0..h {
+                for x in 0..w {
+                    g.set(x, y, rng.gen_bool(density));
+                }
+            }
+            assert_eq!(tallest(&g), crate::alloc::rect::tallest_per_width(&g));
+        }
+    }
 
     /// The feasibility summary answers exactly what the policy's search answers, for every job
     /// size, on machines filled at random by the same policy (mixed with relaxed placements).

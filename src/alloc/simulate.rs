@@ -212,27 +212,89 @@ pub fn simulate(
 /// EASY state kept between scheduling passes, so that a pass costs what changed since the last.
 ///
 /// Caching never changes a decision: the reservation is kept only while recomputing it would
-/// give the same one (see [`Easy::reservation`]), and a feasibility summary only while the
-/// machine is unchanged.
+/// give the same one (see [`Easy::reservation`]); a feasibility summary is kept until a job is
+/// released (starts only make the machine busier, so an old summary still rules out every job
+/// it ruled out, and a job it lets through is then searched for); a failed search is remembered
+/// until a job is released.
 #[derive(Default)]
 struct Easy {
-    /// The head's reservation, valid while the head is the same, no job has ended before its
-    /// walltime, and no job that runs past the shadow time has started on a reserved region.
-    /// Why that suffices: releasing running jobs only frees nodes and routers, and every policy's
-    /// search succeeds on a machine if it succeeds on a busier one; a job that ends at its
-    /// walltime is released at the instant the reservation assumed, and a job backfilled since
-    /// either ends by the shadow time (the machine at the shadow time is unchanged) or, under a
-    /// count reservation, takes spare nodes that are deducted here. So the shadow time, the
-    /// placement and the spare count a new computation would find are the kept ones.
+    /// The head's reservation: made when a job becomes the head, and made again only when a
+    /// running job ends before its walltime. While every job ends at its walltime the kept one
+    /// stays exact: releasing running jobs only frees nodes and routers, every policy's search
+    /// succeeds on a machine if it succeeds on a busier one, and a job backfilled since either
+    /// ends by the shadow time or avoids the reservation (its spare nodes are deducted), so the
+    /// shadow time a new computation would find is the same and the reserved placement is still
+    /// available then.
     reservation: Option<Reservation>,
-    /// Bumped by every commit or release of a real job.
-    epoch: u64,
+    /// Bumped by every release of a real job.
+    releases: u64,
     /// Bumped by every new reservation.
     serial: u64,
-    /// Feasibility on the machine as it is, keyed by `epoch`.
+    /// Feasibility on the machine as it is, keyed by `releases`.
     fit_now: Option<(u64, Fit)>,
-    /// Feasibility with the reservation held, keyed by `(epoch, serial)`.
+    /// Feasibility with the reservation held, keyed by `(releases, serial)`.
     fit_held: Option<(u64, u64, Fit)>,
+    /// Job sizes whose search failed, keyed like the summaries.
+    failed_now: (u64, Vec<usize>),
+    failed_held: (u64, u64, Vec<usize>),
+}
+
+impl Easy {
+    /// Whether the policy may place `n` nodes on the machine as it is (never a false "no").
+    fn fits_now(&mut self, sim: &Sim, n: usize) -> bool {
+        if self.fit_now.as_ref().is_none_or(|f| f.0 != self.releases) {
+            self.fit_now = Some((self.releases, Fit::of(&sim.m, &sim.placer)));
+        }
+        if self.failed_now.0 != self.releases {
+            self.failed_now = (self.releases, Vec::new());
+        }
+        !self.failed_now.1.contains(&n) && self.fit_now.as_ref().unwrap().1.fits(&sim.m, &sim.placer, n)
+    }
+
+    /// The policy's placement for `n` nodes now, after [`Easy::fits_now`] said yes.
+    fn place_now(&mut self, sim: &mut Sim, n: usize) -> Option<Placement> {
+        let p = sim.placer.place(&sim.m, n);
+        if p.is_none() {
+            self.failed_now.1.push(n);
+        }
+        p
+    }
+
+    /// The policy's placement for `n` nodes with the reserved placement held.
+    fn place_held(
+        &mut self,
+        sim: &mut Sim,
+        n: usize,
+        placement: &Placement,
+        blocking: &Footprint,
+    ) -> Option<Placement> {
+        let key = (self.releases, self.serial);
+        if self.failed_held.0 != key.0 || self.failed_held.1 != key.1 {
+            self.failed_held = (key.0, key.1, Vec::new());
+        }
+        if self.failed_held.2.contains(&n) {
+            return None;
+        }
+        if self.fit_held.as_ref().is_none_or(|f| (f.0, f.1) != key) {
+            let taken = easy::hold(&mut sim.m, placement, blocking);
+            self.fit_held = Some((key.0, key.1, Fit::of(&sim.m, &sim.placer)));
+            easy::unhold(&mut sim.m, &taken, blocking);
+        }
+        // the caller checked that `n` nodes are free beside the reservation, which is all the
+        // summary reads of the machine besides itself
+        let p = if self.fit_held.as_ref().unwrap().2.fits(&sim.m, &sim.placer, n) {
+            let taken = easy::hold(&mut sim.m, placement, blocking);
+            let p = sim.placer.place(&sim.m, n);
+            easy::unhold(&mut sim.m, &taken, blocking);
+            p
+        } else {
+            None
+        };
+        if p.is_none() {
+            self.failed_held.2.push(n);
+        }
+        p
+    }
 }
 
 fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u64, total: u64) {
@@ -266,7 +328,7 @@ fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u6
             }
             let (p, r) = (o.placement.clone().unwrap(), o.region.clone());
             sim.m.release(&p, &r);
-            easy.epoch += 1;
+            easy.releases += 1;
             sim.events.push((te, false, j));
         }
         while next < n && sim.jobs[order[next]].arrival <= t {
@@ -283,8 +345,15 @@ fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u6
         // FCFS: start the head while it fits
         while let Some(&head) = queue.front() {
             let need = sim.jobs[head].nodes;
-            if sim.try_start(head, t) {
-                easy.epoch += 1;
+            // a kept reservation says when the head fits first: before that it cannot start
+            let waits = easy
+                .reservation
+                .as_ref()
+                .is_some_and(|r| r.head == head && t < r.shadow);
+            if waits {
+                sim.decisions += 1;
+            }
+            if !waits && sim.try_start(head, t) {
                 queue.pop_front();
                 let end = t + sim.jobs[head].duration;
                 sim.out[head].end = Some(end);
@@ -361,7 +430,6 @@ fn easy_backfill(
             reserve(sim, head)
         }
     };
-    let mut keep = true;
     let mut i = 1;
     let mut looked = 0;
     while i < queue.len() && looked < depth {
@@ -372,22 +440,16 @@ fn easy_backfill(
         let ends_in_time = t + sim.jobs[j].walltime <= res.shadow;
         let placed = if n > sim.m.free_count {
             None
+        } else if !easy.fits_now(sim, n) {
+            None
         } else if ends_in_time {
-            if easy.fit_now.as_ref().is_none_or(|f| f.0 != easy.epoch) {
-                easy.fit_now = Some((easy.epoch, Fit::of(&sim.m, &sim.placer)));
-            }
-            let fit = &easy.fit_now.as_ref().unwrap().1;
-            if fit.fits(&sim.m, &sim.placer, n) {
-                sim.placer.place(&sim.m, n)
-            } else {
-                None
-            }
+            easy.place_now(sim, n)
         } else {
             match &res.reserved {
                 Reserved::Nothing => None, // no shadow time: every job ends in time
                 Reserved::Count { spare } => {
                     if n <= *spare {
-                        sim.placer.place(&sim.m, n)
+                        easy.place_now(sim, n)
                     } else {
                         None
                     }
@@ -399,58 +461,31 @@ fn easy_backfill(
                     if n + easy::free_part(&sim.m, placement) > sim.m.free_count {
                         None
                     } else {
-                        let stale = easy
-                            .fit_held
-                            .as_ref()
-                            .is_none_or(|f| (f.0, f.1) != (easy.epoch, easy.serial));
-                        if stale {
-                            let taken = easy::hold(&mut sim.m, placement, blocking);
-                            let fit = Fit::of(&sim.m, &sim.placer);
-                            easy::unhold(&mut sim.m, &taken, blocking);
-                            easy.fit_held = Some((easy.epoch, easy.serial, fit));
-                        }
-                        // the count check above stands for the held machine's
-                        let fit = &easy.fit_held.as_ref().unwrap().2;
-                        let p = if fit.fits(&sim.m, &sim.placer, n) {
-                            let taken = easy::hold(&mut sim.m, placement, blocking);
-                            let p = sim.placer.place(&sim.m, n);
-                            easy::unhold(&mut sim.m, &taken, blocking);
-                            p
-                        } else {
-                            None
-                        };
-                        // a relax-closed placement ignores routers: its traffic must still
-                        // avoid the reserved region
-                        p.filter(|q| {
-                            q.fallback != Some("relax-closed")
-                                || easy::avoids(&sim.busy(j, &q.nodes).routers, blocking)
-                        })
+                        easy.place_held(sim, n, placement, blocking)
+                            // a relax-closed placement ignores routers: its traffic must still
+                            // avoid the reserved region
+                            .filter(|q| {
+                                q.fallback != Some("relax-closed")
+                                    || easy::avoids(&sim.busy(j, &q.nodes).routers, blocking)
+                            })
                     }
                 }
             }
         };
         if let Some(p) = placed {
             if !ends_in_time {
-                match &mut res.reserved {
-                    Reserved::Count { spare } => {
-                        *spare -= p.nodes.len() + p.owned_idle.len();
-                    }
-                    // it changes the machine at the shadow time: recompute next pass
-                    Reserved::Region { .. } => keep = false,
-                    Reserved::Nothing => {}
+                if let Reserved::Count { spare } = &mut res.reserved {
+                    *spare -= p.nodes.len() + p.owned_idle.len();
                 }
             }
             sim.launch(j, p, t);
-            easy.epoch += 1;
             queue.remove(i);
             *done += 1;
         } else {
             i += 1;
         }
     }
-    if keep {
-        easy.reservation = Some(res);
-    }
+    easy.reservation = Some(res);
 }
 
 /// Size of the largest job a closed placement could still take: the largest available rectangle
