@@ -242,13 +242,13 @@ fn closed_min_paper_rotates_its_template() {
 fn a_running_job_blocks_only_the_routers_its_traffic_uses() {
     let jobs_for = |comm: &str| -> Vec<Value> {
         let doc = json!({"version": 1, "engine": "allocation",
-            "system": {"kind": "mesh", "width": 3, "height": 3},
-            "policies": ["closed-min-best"], "fallback": "relax-closed",
-            "workload": {"kind": "set", "jobs": [
-                {"name": "corner", "tasks": 1},
-                {"name": "relaxed", "tasks": 7, "comm": comm},
-                {"name": "one", "tasks": 1}
-            ]}});
+        "system": {"kind": "mesh", "width": 3, "height": 3},
+        "policies": ["closed-min-best"], "fallback": "relax-closed",
+        "workload": {"kind": "set", "jobs": [
+            {"name": "corner", "tasks": 1},
+            {"name": "relaxed", "tasks": 7, "comm": comm},
+            {"name": "one", "tasks": 1}
+        ]}});
         run(&doc)["report"]["runs"][0]["jobs"]
             .as_array()
             .unwrap()
@@ -292,7 +292,14 @@ const POLICIES: [&str; 6] = [
 ];
 const FALLBACKS: [&str; 3] = ["wait", "relax-closed", "relax-minimal"];
 
-fn stream_doc(system: &Value, policy: &str, fallback: &str, seed: u64, jobs: &[(u64, u32, u32)], keep: &[usize]) -> Value {
+fn stream_doc(
+    system: &Value,
+    policy: &str,
+    fallback: &str,
+    seed: u64,
+    jobs: &[(u64, u32, u32)],
+    keep: &[usize],
+) -> Value {
     let list: Vec<Value> = keep
         .iter()
         .map(|&i| {
@@ -347,4 +354,21 @@ proptest! {
             );
         }
     }
+}
+
+/// docs/format.md: `makespan` is the last end minus the first arrival, 0 if no job started (it
+/// was negative when every job was refused after time 0).
+#[test]
+fn makespan_is_zero_when_no_job_starts() {
+    let r = run(&stream(
+        json!({"kind": "mesh", "width": 2, "height": 2}),
+        "sequential",
+        "wait",
+        &json!([{"tasks": 9, "arrival": 5, "duration": 1}]),
+        json!({}),
+    ));
+    let summary = &r["report"]["runs"][0]["summary"];
+    assert_eq!(summary["makespan"], 0.0);
+    assert_eq!(summary["utilization"], 0.0);
+    assert_eq!(summary["placed"], 0);
 }

@@ -249,13 +249,13 @@ pub fn reserve_count(free_now: usize, n: usize, running: &mut [Running]) -> (f64
     let mut free = free_now;
     let mut prev = 0;
     for e in ends {
-        free += running[prev..e].iter().map(|r| held(r.placement)).sum::<usize>();
+        free += running[prev..e]
+            .iter()
+            .map(|r| held(r.placement))
+            .sum::<usize>();
         prev = e;
         if free >= n {
-            return (
-                running[e - 1].wall_end,
-                Reserved::Count { spare: free - n },
-            );
+            return (running[e - 1].wall_end, Reserved::Count { spare: free - n });
         }
     }
     (f64::INFINITY, Reserved::Nothing)
@@ -289,7 +289,10 @@ pub fn reserve_region(
     let mut prev = 0;
     let mut first = None;
     for (g, &e) in ends.iter().enumerate() {
-        free += running[prev..e].iter().map(|r| held(r.placement)).sum::<usize>();
+        free += running[prev..e]
+            .iter()
+            .map(|r| held(r.placement))
+            .sum::<usize>();
         prev = e;
         if free >= n {
             first = Some(g);

@@ -248,7 +248,13 @@ impl Easy {
         if self.failed_now.0 != self.releases {
             self.failed_now = (self.releases, Vec::new());
         }
-        !self.failed_now.1.contains(&n) && self.fit_now.as_ref().unwrap().1.fits(&sim.m, &sim.placer, n)
+        !self.failed_now.1.contains(&n)
+            && self
+                .fit_now
+                .as_ref()
+                .unwrap()
+                .1
+                .fits(&sim.m, &sim.placer, n)
     }
 
     /// The policy's placement for `n` nodes now, after [`Easy::fits_now`] said yes.
@@ -282,7 +288,13 @@ impl Easy {
         }
         // the caller checked that `n` nodes are free beside the reservation, which is all the
         // summary reads of the machine besides itself
-        let p = if self.fit_held.as_ref().unwrap().2.fits(&sim.m, &sim.placer, n) {
+        let p = if self
+            .fit_held
+            .as_ref()
+            .unwrap()
+            .2
+            .fits(&sim.m, &sim.placer, n)
+        {
             let taken = easy::hold(&mut sim.m, placement, blocking);
             let p = sim.placer.place(&sim.m, n);
             easy::unhold(&mut sim.m, &taken, blocking);
@@ -766,12 +778,14 @@ pub fn report(
     }
     let nodes_total = topo.nodes() as f64;
     let pf = placed.max(1) as f64;
-    let makespan = horizon
+    // 0 when no job started (no events): never negative
+    let makespan = (horizon
         - if first_arrival.is_finite() {
             first_arrival
         } else {
             0.0
-        };
+        })
+    .max(0.0);
     let utilization = if stream {
         if makespan > 0.0 {
             work / (nodes_total * makespan)
