@@ -193,8 +193,8 @@ pub fn simulate(
     if !sim.placer.policy.is_closed() {
         for j in 0..sim.out.len() {
             let o = &sim.out[j];
-            if o.placement.is_some() && o.end.is_none() {
-                let busy = sim.busy(j, &o.placement.as_ref().unwrap().nodes);
+            if let (Some(p), None) = (&o.placement, o.end) {
+                let busy = sim.busy(j, &p.nodes);
                 sim.m.load_routers(&busy);
             }
         }
@@ -450,9 +450,7 @@ fn easy_backfill(
         let j = queue[i];
         let n = sim.jobs[j].nodes;
         let ends_in_time = t + sim.jobs[j].walltime <= res.shadow;
-        let placed = if n > sim.m.free_count {
-            None
-        } else if !easy.fits_now(sim, n) {
+        let placed = if n > sim.m.free_count || !easy.fits_now(sim, n) {
             None
         } else if ends_in_time {
             easy.place_now(sim, n)
