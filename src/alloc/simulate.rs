@@ -211,8 +211,8 @@ pub fn simulate(
 
 /// EASY state kept between scheduling passes, so that a pass costs what changed since the last.
 ///
-/// Caching never changes a decision: the reservation is kept only while recomputing it would
-/// give the same one (see [`Easy::reservation`]); a feasibility summary is kept until a job is
+/// The kept reservation is one of EASY's rules (see [`Easy::reservation`]). The caches never
+/// change a decision: a feasibility summary is kept until a job is
 /// released (starts only make the machine busier, so an old summary still rules out every job
 /// it ruled out, and a job it lets through is then searched for); a failed search is remembered
 /// until a job is released.
@@ -361,7 +361,7 @@ fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u6
             let waits = easy
                 .reservation
                 .as_ref()
-                .is_some_and(|r| r.head == head && t < r.shadow);
+                .is_some_and(|r| r.head == head && t < r.shadow && r.shadow.is_finite());
             if waits {
                 sim.decisions += 1;
             }
