@@ -7,6 +7,10 @@
 //! - The *footprint* is the set of routers and links the job's traffic uses: every pair for
 //!   `comm: all` (closed form, equal to the union of routes, tested), the routes of the ring and
 //!   reduction-tree pairs for `comm: neighbor` (routed one by one), nothing for `comm: none`.
+//! - *Busy region rule*: while a job runs, the routers of its footprint (its traffic, per `comm`)
+//!   are busy, and closed-min policies place no closed region across a busy router. A job with
+//!   `comm: none` therefore blocks only its nodes (a 1-node job on a 3x3 mesh is no longer pushed
+//!   to a fallback by a quiet neighbour's unused routes; `tests/easy.rs`).
 //! - *Closed*: the job's nodes plus its reserved idle nodes are exactly its bounding rectangle
 //!   (mesh) or all leaves under its LCA (tree), so every route between its nodes stays in its region.
 
@@ -110,7 +114,8 @@ pub fn mean_hops(topo: &Topology, nodes: &[u32]) -> f64 {
     total_pair_hops(topo, nodes) as f64 / (n * (n - 1) / 2) as f64
 }
 
-/// Routers and links of every route between two of the nodes (the job's region).
+/// Routers and links of every route between two of the nodes (the traffic of `comm: all`; for a
+/// closed placement, inside its rectangle or subtree).
 pub fn region(topo: &Topology, nodes: &[u32]) -> Footprint {
     let (routers, links) = match topo {
         Topology::Mesh(m) => m.all_pairs_footprint(nodes),

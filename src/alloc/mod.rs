@@ -3,8 +3,9 @@
 //!
 //! Pipeline: [`scenario`] (fields, limits, form) → [`policy`] (one file per policy) placing jobs
 //! on a [`machine`] (occupancy, free-rectangle search in [`rect`]) → [`simulate`] (sets, FCFS and
-//! EASY streams, contention sweep) → [`metrics`] (routes, diameter, closedness) → [`report`].
+//! EASY streams with [`easy`] reservations, contention sweep) → [`metrics`] (routes, diameter, closedness) → [`report`].
 
+pub mod easy;
 pub mod generate;
 pub mod machine;
 pub mod metrics;
@@ -107,7 +108,10 @@ pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocRe
     let jobs = jobs_of(s, seed);
     let mode = match s.workload.kind {
         WorkloadKind::Set => Mode::Set,
-        _ => Mode::Stream(s.workload.backfill),
+        _ => Mode::Stream(simulate::Sched {
+            backfill: s.workload.backfill,
+            depth: s.workload.backfill_depth(),
+        }),
     };
     let total = (jobs.len() * s.policies.len()) as u64;
     let mut runs = Vec::with_capacity(s.policies.len());

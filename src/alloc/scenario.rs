@@ -17,6 +17,9 @@ pub const MAX_POLICIES: usize = 6;
 pub const MAX_FRAMES: usize = 1000;
 /// Upper bound on `nodes x jobs`, the work a run may do, so no scenario freezes a tab.
 pub const MAX_WORK: u64 = 2_000_000_000;
+/// Queued jobs EASY backfilling examines behind the head per scheduling pass, by default: the
+/// default of Slurm's `bf_max_job_test`.
+pub const DEFAULT_BACKFILL_DEPTH: usize = 500;
 /// Upper bound on `nodes x jobs` for the naive-rescan baseline, whose decisions cost
 /// `O(nodes x job area)` (the benchmark's 300 jobs on 256 x 256 fit).
 pub const MAX_NAIVE_WORK: u64 = 20_000_000;
@@ -145,6 +148,9 @@ pub struct WorkloadSpec {
     pub jobs: Vec<JobSpec>,
     #[serde(default)]
     pub backfill: Backfill,
+    /// EASY only: how many queued jobs behind the head each scheduling pass examines
+    /// (Slurm's `bf_max_job_test`); default [`DEFAULT_BACKFILL_DEPTH`].
+    pub backfill_depth: Option<usize>,
     // generated streams
     pub count: Option<usize>,
     pub min_tasks: Option<u64>,
@@ -157,6 +163,13 @@ pub struct WorkloadSpec {
     pub swf: Option<String>,
     /// At most this many jobs are read from the log (default: all, up to the job limit).
     pub max_jobs: Option<usize>,
+}
+
+impl WorkloadSpec {
+    /// The backfill depth in effect.
+    pub fn backfill_depth(&self) -> usize {
+        self.backfill_depth.unwrap_or(DEFAULT_BACKFILL_DEPTH)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -386,6 +399,12 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
                     "applies to streams only",
                 ));
             }
+            if w.kind == WorkloadKind::Set && w.backfill_depth.is_some() {
+                return Err(ScenarioError::at(
+                    "workload.backfillDepth",
+                    "applies to streams only",
+                ));
+            }
             if w.jobs.is_empty() {
                 return Err(ScenarioError::at("workload.jobs", "give at least one job"));
             }
@@ -421,6 +440,9 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             count
         }
     };
+    if let Some(d) = w.backfill_depth {
+        check_range("workload.backfillDepth", d, 1, MAX_JOBS)?;
+    }
     if count > MAX_JOBS {
         return Err(ScenarioError::at(
             "workload.jobs",
@@ -557,6 +579,16 @@ pub fn params() -> Vec<Param> {
         Param::new("workload.backfill", "Backfilling", "enum", json!("none"))
             .options(&[("none", "FCFS"), ("easy", "EASY backfilling")])
             .show_unless("workload.kind", "set"),
+        Param::new(
+            "workload.backfillDepth",
+            "Backfill depth",
+            "int",
+            json!(DEFAULT_BACKFILL_DEPTH),
+        )
+        .range(1.0, MAX_JOBS as f64)
+        .unit("jobs")
+        .help("queued jobs examined behind the head per pass, as Slurm's bf_max_job_test")
+        .show_if("workload.backfill", "easy"),
         Param::new("workload.count", "Jobs to generate", "int", json!(null))
             .range(1.0, MAX_JOBS as f64)
             .show_if("workload.kind", "generated"),

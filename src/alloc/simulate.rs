@@ -6,6 +6,7 @@
 //! nodes than it has; jobs placed by a closed-min policy without the `relax-closed` fallback never
 //! share a router or link with a job running at the same time.
 
+use super::easy::{self, Fit, Reservation, Reserved, Running};
 use super::machine::{Footprint, Machine, Placement};
 use super::metrics;
 use super::policy::Placer;
@@ -15,9 +16,6 @@ use crate::progress::Progress;
 use crate::topology::Topology;
 use std::collections::{BinaryHeap, VecDeque};
 
-/// How many queued jobs EASY backfilling looks at behind the head, per scheduling pass.
-pub const BACKFILL_DEPTH: usize = 64;
-
 /// What happened to one job.
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
@@ -26,8 +24,9 @@ pub struct Outcome {
     pub end: Option<f64>,
     /// Routers and links of the job's traffic, as ascending `[first, count]` runs.
     pub traffic: Packed,
-    /// Routers of every route between the job's nodes; kept only by closed policies, which must
-    /// keep other regions out of it (and release it when the job ends).
+    /// The routers the job keeps busy while it runs: those of its traffic (its `comm` pattern's
+    /// routes). Kept only by closed policies, which place no closed region across a busy router
+    /// (and release them when the job ends).
     pub region: Footprint,
     pub blocked_by_fragmentation: bool,
 }
@@ -72,7 +71,14 @@ fn ids(runs: &[[u32; 2]]) -> impl Iterator<Item = u32> + '_ {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Set,
-    Stream(Backfill),
+    Stream(Sched),
+}
+
+/// How a stream is scheduled: FCFS, or EASY looking at `depth` queued jobs behind the head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sched {
+    pub backfill: Backfill,
+    pub depth: usize,
 }
 
 #[derive(PartialEq)]
@@ -103,20 +109,30 @@ struct Sim<'a> {
 
 impl Sim<'_> {
     fn try_start(&mut self, j: usize, t: f64) -> bool {
-        let job = &self.jobs[j];
         self.decisions += 1;
-        let Some(p) = self.placer.place(&self.m, job.nodes) else {
+        let Some(p) = self.placer.place(&self.m, self.jobs[j].nodes) else {
             return false;
         };
-        let traffic = Packed::new(&metrics::traffic(
-            &self.m.topo,
-            &p.nodes,
-            job.tasks,
-            self.cores,
-            job.comm,
-        ));
+        self.start_placed(j, p, t);
+        true
+    }
+
+    /// The routers and links job `j` keeps busy on placement `nodes`: its traffic's.
+    fn busy(&self, j: usize, nodes: &[u32]) -> Footprint {
+        let job = &self.jobs[j];
+        metrics::traffic(&self.m.topo, nodes, job.tasks, self.cores, job.comm)
+    }
+
+    /// Commits job `j` on `p` at time `t`. Busy-region rule: a closed policy's job loads the
+    /// routers of its actual traffic (its `comm` pattern's routes), so a job with `comm: none`
+    /// blocks only its nodes; a closed region never includes a loaded router.
+    fn start_placed(&mut self, j: usize, p: Placement, t: f64) {
+        let traffic = self.busy(j, &p.nodes);
         let region = if self.placer.policy.is_closed() {
-            metrics::region(&self.m.topo, &p.nodes)
+            Footprint {
+                routers: traffic.routers.clone(),
+                links: Vec::new(),
+            }
         } else {
             Footprint::default()
         };
@@ -124,10 +140,17 @@ impl Sim<'_> {
         let o = &mut self.out[j];
         o.placement = Some(p);
         o.region = region;
-        o.traffic = traffic;
+        o.traffic = Packed::new(&traffic);
         o.start = Some(t);
         self.events.push((t, true, j as u32));
-        true
+    }
+
+    /// Starts job `j` on `p` at time `t` and schedules its end.
+    fn launch(&mut self, j: usize, p: Placement, t: f64) {
+        self.start_placed(j, p, t);
+        let end = t + self.jobs[j].duration;
+        self.out[j].end = Some(end);
+        self.running.push(Ending(end, j as u32));
     }
 }
 
@@ -163,17 +186,16 @@ pub fn simulate(
                 }
             }
         }
-        Mode::Stream(backfill) => {
-            run_stream(&mut sim, backfill, progress, progress_base, progress_total)
-        }
+        Mode::Stream(sched) => run_stream(&mut sim, sched, progress, progress_base, progress_total),
     }
     // Non-closed policies do not track router usage while placing; load every placed job's
-    // routes now so that the fragmentation measure sees the same machine for every policy.
+    // busy routers now so that the fragmentation measure sees the same machine for every policy.
     if !sim.placer.policy.is_closed() {
-        for o in &sim.out {
-            if o.placement.is_some() && o.end.is_none() {
-                let nodes = &o.placement.as_ref().unwrap().nodes;
-                sim.m.load_routers(&metrics::region(&sim.m.topo, nodes));
+        for j in 0..sim.out.len() {
+            let o = &sim.out[j];
+            if let (Some(p), None) = (&o.placement, o.end) {
+                let busy = sim.busy(j, &p.nodes);
+                sim.m.load_routers(&busy);
             }
         }
     }
@@ -187,13 +209,107 @@ pub fn simulate(
     }
 }
 
-fn run_stream(
-    sim: &mut Sim,
-    backfill: Backfill,
-    progress: &mut dyn Progress,
-    base: u64,
-    total: u64,
-) {
+/// EASY state kept between scheduling passes, so that a pass costs what changed since the last.
+///
+/// The kept reservation is one of EASY's rules (see [`Easy::reservation`]). The caches never
+/// change a decision: a feasibility summary is kept until a job is
+/// released (starts only make the machine busier, so an old summary still rules out every job
+/// it ruled out, and a job it lets through is then searched for); a failed search is remembered
+/// until a job is released.
+#[derive(Default)]
+struct Easy {
+    /// The head's reservation: made when a job becomes the head, and made again only when a
+    /// running job ends before its walltime. While every job ends at its walltime the kept one
+    /// stays exact: releasing running jobs only frees nodes and routers, every policy's search
+    /// succeeds on a machine if it succeeds on a busier one, and a job backfilled since either
+    /// ends by the shadow time or avoids the reservation (its spare nodes are deducted), so the
+    /// shadow time a new computation would find is the same and the reserved placement is still
+    /// available then.
+    reservation: Option<Reservation>,
+    /// Bumped by every release of a real job.
+    releases: u64,
+    /// Bumped by every new reservation.
+    serial: u64,
+    /// Feasibility on the machine as it is, keyed by `releases`.
+    fit_now: Option<(u64, Fit)>,
+    /// Feasibility with the reservation held, keyed by `(releases, serial)`.
+    fit_held: Option<(u64, u64, Fit)>,
+    /// Job sizes whose search failed, keyed like the summaries.
+    failed_now: (u64, Vec<usize>),
+    failed_held: (u64, u64, Vec<usize>),
+}
+
+impl Easy {
+    /// Whether the policy may place `n` nodes on the machine as it is (never a false "no").
+    fn fits_now(&mut self, sim: &Sim, n: usize) -> bool {
+        if self.fit_now.as_ref().is_none_or(|f| f.0 != self.releases) {
+            self.fit_now = Some((self.releases, Fit::of(&sim.m, &sim.placer)));
+        }
+        if self.failed_now.0 != self.releases {
+            self.failed_now = (self.releases, Vec::new());
+        }
+        !self.failed_now.1.contains(&n)
+            && self
+                .fit_now
+                .as_ref()
+                .unwrap()
+                .1
+                .fits(&sim.m, &sim.placer, n)
+    }
+
+    /// The policy's placement for `n` nodes now, after [`Easy::fits_now`] said yes.
+    fn place_now(&mut self, sim: &mut Sim, n: usize) -> Option<Placement> {
+        let p = sim.placer.place(&sim.m, n);
+        if p.is_none() {
+            self.failed_now.1.push(n);
+        }
+        p
+    }
+
+    /// The policy's placement for `n` nodes with the reserved placement held.
+    fn place_held(
+        &mut self,
+        sim: &mut Sim,
+        n: usize,
+        placement: &Placement,
+        blocking: &Footprint,
+    ) -> Option<Placement> {
+        let key = (self.releases, self.serial);
+        if self.failed_held.0 != key.0 || self.failed_held.1 != key.1 {
+            self.failed_held = (key.0, key.1, Vec::new());
+        }
+        if self.failed_held.2.contains(&n) {
+            return None;
+        }
+        if self.fit_held.as_ref().is_none_or(|f| (f.0, f.1) != key) {
+            let taken = easy::hold(&mut sim.m, placement, blocking);
+            self.fit_held = Some((key.0, key.1, Fit::of(&sim.m, &sim.placer)));
+            easy::unhold(&mut sim.m, &taken, blocking);
+        }
+        // the caller checked that `n` nodes are free beside the reservation, which is all the
+        // summary reads of the machine besides itself
+        let p = if self
+            .fit_held
+            .as_ref()
+            .unwrap()
+            .2
+            .fits(&sim.m, &sim.placer, n)
+        {
+            let taken = easy::hold(&mut sim.m, placement, blocking);
+            let p = sim.placer.place(&sim.m, n);
+            easy::unhold(&mut sim.m, &taken, blocking);
+            p
+        } else {
+            None
+        };
+        if p.is_none() {
+            self.failed_held.2.push(n);
+        }
+        p
+    }
+}
+
+fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u64, total: u64) {
     let n = sim.jobs.len();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
@@ -205,6 +321,7 @@ fn run_stream(
     let mut next = 0;
     let mut queue: VecDeque<usize> = VecDeque::new();
     let mut done = 0u64;
+    let mut easy = Easy::default();
     loop {
         let t_arr = order.get(next).map(|&j| sim.jobs[j].arrival);
         let t_end = sim.running.peek().map(|e| e.0);
@@ -217,8 +334,13 @@ fn run_stream(
         while sim.running.peek().is_some_and(|e| e.0 <= t) {
             let Ending(te, j) = sim.running.pop().unwrap();
             let o = &sim.out[j as usize];
+            if te != o.start.unwrap() + sim.jobs[j as usize].walltime {
+                // it ended before its walltime: the reservation assumed otherwise
+                easy.reservation = None;
+            }
             let (p, r) = (o.placement.clone().unwrap(), o.region.clone());
             sim.m.release(&p, &r);
+            easy.releases += 1;
             sim.events.push((te, false, j));
         }
         while next < n && sim.jobs[order[next]].arrival <= t {
@@ -235,7 +357,15 @@ fn run_stream(
         // FCFS: start the head while it fits
         while let Some(&head) = queue.front() {
             let need = sim.jobs[head].nodes;
-            if sim.try_start(head, t) {
+            // a kept reservation says when the head fits first: before that it cannot start
+            let waits = easy
+                .reservation
+                .as_ref()
+                .is_some_and(|r| r.head == head && t < r.shadow && r.shadow.is_finite());
+            if waits {
+                sim.decisions += 1;
+            }
+            if !waits && sim.try_start(head, t) {
                 queue.pop_front();
                 let end = t + sim.jobs[head].duration;
                 sim.out[head].end = Some(end);
@@ -253,8 +383,8 @@ fn run_stream(
                 break;
             }
         }
-        if backfill == Backfill::Easy && queue.len() > 1 {
-            easy_backfill(sim, &mut queue, t, &mut done);
+        if sched.backfill == Backfill::Easy && queue.len() > 1 {
+            easy_backfill(sim, &mut queue, t, &mut done, sched.depth, &mut easy);
         }
         if done % 16 == 0 {
             progress.tick(base + done, total);
@@ -264,61 +394,108 @@ fn run_stream(
     progress.tick(base + n as u64, total);
 }
 
-/// EASY: the head gets a reservation at the *shadow time*, the earliest time enough nodes will be
-/// free by the running jobs' walltimes; a later job may start now if it fits now and either ends
-/// before the shadow time or uses only nodes the head will not need then. The reservation counts
-/// nodes; on a mesh the head may still find them fragmented, which is reported.
-fn easy_backfill(sim: &mut Sim, queue: &mut VecDeque<usize>, t: f64, done: &mut u64) {
-    let head = queue[0];
-    let need = sim.jobs[head].nodes;
-    let mut ends: Vec<(f64, usize)> = sim
+/// The head's reservation on the machine as it is now (rules in [`crate::alloc::easy`]).
+fn reserve(sim: &mut Sim, head: usize) -> Reservation {
+    let n = sim.jobs[head].nodes;
+    let mut running: Vec<Running> = sim
         .running
         .iter()
         .map(|e| {
             let j = e.1 as usize;
             let o = &sim.out[j];
-            let p = o.placement.as_ref().unwrap();
-            (
-                o.start.unwrap() + sim.jobs[j].walltime,
-                p.nodes.len() + p.owned_idle.len(),
-            )
+            Running {
+                job: e.1,
+                wall_end: o.start.unwrap() + sim.jobs[j].walltime,
+                placement: o.placement.as_ref().unwrap(),
+                region: &o.region,
+            }
         })
         .collect();
-    ends.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut free = sim.m.free_count;
-    let mut shadow = f64::INFINITY;
-    for (te, k) in ends {
-        free += k;
-        if free >= need {
-            shadow = te;
-            break;
-        }
+    let (shadow, reserved) = if sim.placer.policy.is_closed() {
+        easy::reserve_region(&mut sim.m, &mut sim.placer, n, &mut running)
+    } else {
+        easy::reserve_count(sim.m.free_count, n, &mut running)
+    };
+    Reservation {
+        head,
+        shadow,
+        reserved,
     }
-    let mut extra = free.saturating_sub(need);
+}
+
+/// EASY backfilling, one pass at time `t` (rules in [`crate::alloc::easy`]): up to `depth` queued
+/// jobs behind the head are examined in queue order; each starts now if it cannot delay the
+/// head's reservation. Every examined job counts as one decision.
+fn easy_backfill(
+    sim: &mut Sim,
+    queue: &mut VecDeque<usize>,
+    t: f64,
+    done: &mut u64,
+    depth: usize,
+    easy: &mut Easy,
+) {
+    let head = queue[0];
+    let mut res = match easy.reservation.take() {
+        Some(r) if r.head == head => r,
+        _ => {
+            easy.serial += 1;
+            reserve(sim, head)
+        }
+    };
     let mut i = 1;
     let mut looked = 0;
-    while i < queue.len() && looked < BACKFILL_DEPTH {
+    while i < queue.len() && looked < depth {
         looked += 1;
+        sim.decisions += 1;
         let j = queue[i];
-        let job = &sim.jobs[j];
-        let ends_in_time = t + job.walltime <= shadow;
-        if job.nodes <= sim.m.free_count
-            && (ends_in_time || job.nodes <= extra)
-            && sim.try_start(j, t)
-        {
-            if !ends_in_time {
-                let p = sim.out[j].placement.as_ref().unwrap();
-                extra = extra.saturating_sub(p.nodes.len() + p.owned_idle.len());
+        let n = sim.jobs[j].nodes;
+        let ends_in_time = t + sim.jobs[j].walltime <= res.shadow;
+        let placed = if n > sim.m.free_count || !easy.fits_now(sim, n) {
+            None
+        } else if ends_in_time {
+            easy.place_now(sim, n)
+        } else {
+            match &res.reserved {
+                Reserved::Nothing => None, // no shadow time: every job ends in time
+                Reserved::Count { spare } => {
+                    if n <= *spare {
+                        easy.place_now(sim, n)
+                    } else {
+                        None
+                    }
+                }
+                Reserved::Region {
+                    placement,
+                    blocking,
+                } => {
+                    if n + easy::free_part(&sim.m, placement) > sim.m.free_count {
+                        None
+                    } else {
+                        easy.place_held(sim, n, placement, blocking)
+                            // a relax-closed placement ignores routers: its traffic must still
+                            // avoid the reserved region
+                            .filter(|q| {
+                                q.fallback != Some("relax-closed")
+                                    || easy::avoids(&sim.busy(j, &q.nodes).routers, blocking)
+                            })
+                    }
+                }
             }
-            let end = t + job.duration;
-            sim.out[j].end = Some(end);
-            sim.running.push(Ending(end, j as u32));
+        };
+        if let Some(p) = placed {
+            if !ends_in_time {
+                if let Reserved::Count { spare } = &mut res.reserved {
+                    *spare -= p.nodes.len() + p.owned_idle.len();
+                }
+            }
+            sim.launch(j, p, t);
             queue.remove(i);
             *done += 1;
         } else {
             i += 1;
         }
     }
+    easy.reservation = Some(res);
 }
 
 /// Size of the largest job a closed placement could still take: the largest available rectangle
@@ -599,12 +776,14 @@ pub fn report(
     }
     let nodes_total = topo.nodes() as f64;
     let pf = placed.max(1) as f64;
-    let makespan = horizon
+    // 0 when no job started (no events): never negative
+    let makespan = (horizon
         - if first_arrival.is_finite() {
             first_arrival
         } else {
             0.0
-        };
+        })
+    .max(0.0);
     let utilization = if stream {
         if makespan > 0.0 {
             work / (nodes_total * makespan)

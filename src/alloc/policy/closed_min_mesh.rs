@@ -4,7 +4,11 @@
 //! `ceil(sqrt n) + ceil(n / ceil(sqrt n)) - 2`, reached by the paper's template
 //! `ceil(sqrt n) x ceil(n / ceil(sqrt n))` (width x height). Checked against exhaustive search.
 //!
-//! - `closed-min-paper`: the template only, origins scanned in node order, first fit.
+//! - `closed-min-paper`: the template only, first fit. The paper asks for a subgraph matching the
+//!   template, and the template turned a quarter turn matches it too, so both orientations are
+//!   tried: origins are scanned in node order (`y * width + x`, row by row from `(0, 0)`), and at
+//!   each origin the template (`ceil(sqrt n)` wide) is tried before its rotation. A 2-node job on
+//!   an empty `1 x N` mesh thus gets the `1 x 2` rotation of its `2 x 1` template.
 //! - `closed-min-best`: every shape `a x b` with `a + b - 2` equal to that minimum and `a * b >= n`,
 //!   in both orientations, least waste first (for `n = 7`: 2x4 wastes 1 node where 3x3 wastes 2),
 //!   then the bottom-left-stable origin with the most perimeter contact ([`crate::alloc::rect`]).
@@ -14,7 +18,7 @@
 //! rectangle is reserved for it (owned but idle), so its region stays closed.
 
 use crate::alloc::machine::{Machine, Placement};
-use crate::alloc::rect::{best_fit, best_fit_naive, first_fit, tallest_per_width, Rect};
+use crate::alloc::rect::{best_fit, best_fit_naive, first_fit, tallest_per_width, Grid, Rect};
 use crate::alloc::scenario::PolicyId;
 use crate::topology::{Mesh, Topology};
 
@@ -34,6 +38,33 @@ pub fn ceil_sqrt(n: usize) -> usize {
 pub fn template(n: usize) -> (usize, usize) {
     let a = ceil_sqrt(n);
     (a, n.div_ceil(a))
+}
+
+/// The shapes `closed-min-paper` tries, in order: the template, then its rotation (if different).
+pub fn paper_shapes(n: usize) -> Vec<(usize, usize)> {
+    let (a, b) = template(n);
+    if a == b {
+        vec![(a, b)]
+    } else {
+        vec![(a, b), (b, a)]
+    }
+}
+
+/// Whether `closed-min-paper` could place `n` nodes on the empty mesh (some orientation of the
+/// template fits inside it).
+pub fn paper_fits_empty(n: usize, mesh: &Mesh) -> bool {
+    paper_shapes(n)
+        .iter()
+        .any(|&(a, b)| a <= mesh.width && b <= mesh.height)
+}
+
+/// The paper's first fit with rotation: the lowest origin id at which either orientation is
+/// available, the template's own orientation first at equal origins.
+pub fn paper_first_fit(avail: &Grid, n: usize) -> Option<Rect> {
+    paper_shapes(n)
+        .iter()
+        .filter_map(|&(a, b)| first_fit(avail, a, b))
+        .min_by_key(|r| r.y * avail.width + r.x)
 }
 
 /// Theorem 3's minimum rectangle diameter for `n >= 1` nodes.
@@ -107,10 +138,7 @@ pub fn closed_min(m: &Machine, n: usize, policy: PolicyId) -> Option<Placement> 
     let mesh = mesh_of(m);
     let avail = m.avail.as_ref().unwrap();
     let rect = match policy {
-        PolicyId::ClosedMinPaper => {
-            let (a, b) = template(n);
-            first_fit(avail, a, b)
-        }
+        PolicyId::ClosedMinPaper => paper_first_fit(avail, n),
         _ => {
             let search = if policy == PolicyId::ClosedMinNaive {
                 best_fit_naive

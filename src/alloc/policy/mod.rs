@@ -61,8 +61,8 @@ impl Placer {
     }
 
     /// Whether a job of `n` nodes could be placed on the empty machine. Only the paper's mesh
-    /// template can fail to fit a machine that has enough nodes (its rectangle may be wider or
-    /// taller than the mesh) when no fallback is allowed.
+    /// template can fail to fit a machine that has enough nodes (neither orientation of its
+    /// rectangle fits inside the mesh) when no fallback is allowed.
     pub fn can_ever_fit(&self, topo: &Topology, n: usize) -> bool {
         if n == 0 || n > topo.nodes() {
             return false;
@@ -71,8 +71,7 @@ impl Placer {
             Topology::Mesh(mesh)
                 if self.policy == PolicyId::ClosedMinPaper && self.fallback == Fallback::Wait =>
             {
-                let (a, b) = closed_min_mesh::template(n);
-                a <= mesh.width && b <= mesh.height
+                closed_min_mesh::paper_fits_empty(n, mesh)
             }
             _ => true,
         }
