@@ -409,8 +409,7 @@ mod tests {
     use super::*;
     use crate::alloc::scenario::Fallback;
     use crate::topology::{Mesh, Tree};
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use crate::rng::Rng;
 
     const CLOSED: [PolicyId; 3] = [
         PolicyId::ClosedMinPaper,
@@ -426,14 +425,14 @@ mod tests {
     /// The word-wise sweep equals the rectangle module's.
     #[test]
     fn tallest_equals_the_histogram_sweep() {
-        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut rng = Rng::seeded(9);
         for _ in 0..300 {
-            let (w, h) = (rng.gen_range(1..140), rng.gen_range(1..20));
-            let density = rng.gen_range(0.0..1.0);
+            let (w, h) = (1 + rng.index_below(139), 1 + rng.index_below(19));
+            let density = rng.unit_f64();
             let mut g = Grid::new(w, h, false);
             for y in 0..h {
                 for x in 0..w {
-                    g.set(x, y, rng.gen_bool(density));
+                    g.set(x, y, rng.unit_f64() < density);
                 }
             }
             assert_eq!(tallest(&g), crate::alloc::rect::tallest_per_width(&g));
@@ -451,7 +450,7 @@ mod tests {
             Topology::Tree(Tree::new(&[2, 3, 4])),
             Topology::Tree(Tree::new(&[4, 4])),
         ];
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut rng = Rng::seeded(5);
         for topo in &topos {
             for &policy in &CLOSED {
                 for &fallback in &FALLBACKS {
@@ -461,17 +460,17 @@ mod tests {
                             policy,
                             Fallback::RelaxClosed,
                             topo,
-                            ChaCha8Rng::seed_from_u64(1),
+                            Rng::seeded(1),
                         );
-                        for j in 0..rng.gen_range(0..8u32) {
-                            let n = rng.gen_range(1..=topo.nodes() / 3 + 1);
+                        for j in 0..rng.below(8) as u32 {
+                            let n = 1 + rng.index_below(topo.nodes() / 3 + 1);
                             if let Some(p) = filler.place(&m, n) {
                                 let region = metrics::region(topo, &p.nodes);
                                 m.commit(j, &p, &region);
                             }
                         }
                         let mut placer =
-                            Placer::new(policy, fallback, topo, ChaCha8Rng::seed_from_u64(1));
+                            Placer::new(policy, fallback, topo, Rng::seeded(1));
                         let fit = Fit::of(&m, &placer);
                         for n in 1..=topo.nodes() {
                             assert_eq!(
