@@ -5,6 +5,7 @@
 //! on a [`machine`] (occupancy, free-rectangle search in [`rect`]) → [`simulate`] (sets, FCFS and
 //! EASY streams, contention sweep) → [`metrics`] (routes, diameter, closedness) → [`report`].
 
+pub mod estimate;
 pub mod generate;
 pub mod machine;
 pub mod metrics;
@@ -44,7 +45,13 @@ impl Engine for Allocation {
     }
 
     fn run(s: &AllocScenario, meta: &Meta, progress: &mut dyn Progress) -> AllocReport {
-        run(s, meta.seed, progress)
+        let name_bytes = serde_json::to_string(&meta.name).map_or(0, |t| t.len());
+        run_capped(
+            s,
+            meta.seed,
+            progress,
+            REPORT_BYTE_CAP.saturating_sub(name_bytes),
+        )
     }
 }
 
@@ -97,31 +104,112 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
     }
 }
 
-/// Runs every policy of a validated scenario.
+/// Most bytes of a report (the JSON envelope included): 32 MiB. Counts and summaries are always
+/// complete; per-job rows (the first ones kept) and frames give way (see [`report::Omitted`]).
+pub const REPORT_BYTE_CAP: usize = 32 << 20;
+/// Of the cap, the bytes all runs' frames may take together.
+pub const FRAME_BYTES: usize = 8 << 20;
+/// Of the cap, the bytes kept for everything but rows and frames (topology, summaries, names).
+const FIXED_BYTES: usize = 256 << 10;
+
+/// Progress units of one policy's run, proportional to its estimated work: the simulation, then
+/// the contention sweep and the rows of its report.
+struct Phase {
+    sim: u64,
+    report: u64,
+}
+
+/// Maps a phase's own progress (a fraction) onto the whole run's units.
+struct Ticker<'a> {
+    progress: &'a mut dyn Progress,
+    total: u64,
+}
+
+impl Ticker<'_> {
+    fn at(&mut self, base: u64, span: u64, fraction: f64) {
+        let done = base + (span as f64 * fraction.clamp(0.0, 1.0)) as u64;
+        self.progress.tick(done.min(self.total), self.total);
+    }
+}
+
+/// Adapts the simulation's `(jobs done, jobs)` ticks to a phase of the whole run.
+struct SimProgress<'a, 'b> {
+    ticker: &'a mut Ticker<'b>,
+    base: u64,
+    span: u64,
+}
+
+impl Progress for SimProgress<'_, '_> {
+    fn tick(&mut self, done: u64, total: u64) {
+        let f = if total == 0 {
+            1.0
+        } else {
+            done as f64 / total as f64
+        };
+        self.ticker.at(self.base, self.span, f);
+    }
+}
+
+/// Runs every policy of a validated scenario within the report cap.
 pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocReport {
+    run_capped(s, seed, progress, REPORT_BYTE_CAP)
+}
+
+/// Runs every policy, keeping the report's JSON within `cap` bytes.
+pub fn run_capped(
+    s: &AllocScenario,
+    seed: u64,
+    progress: &mut dyn Progress,
+    cap: usize,
+) -> AllocReport {
     let topo = s.system.build().expect("validated");
     let jobs = jobs_of(s, seed);
     let mode = match s.workload.kind {
         WorkloadKind::Set => Mode::Set,
         _ => Mode::Stream(s.workload.backfill),
     };
-    let total = (jobs.len() * s.policies.len()) as u64;
+    let runs_n = s.policies.len().max(1);
+    let budget = simulate::ReportBudget {
+        row_bytes: cap.saturating_sub(FRAME_BYTES + FIXED_BYTES) / runs_n,
+        frame_bytes: FRAME_BYTES / runs_n,
+    };
+    // progress units: each phase's share of the estimated work (at least one unit per job)
+    let est = estimate::estimate(s, &topo, &scenario::sizes_of(s));
+    let n = jobs.len() as f64;
+    let phases: Vec<Phase> = est
+        .policies
+        .iter()
+        .map(|p| Phase {
+            sim: (p.search_steps + p.sim_route_steps + n).ceil() as u64,
+            report: (p.route_steps - p.sim_route_steps + 4.0 * n).ceil() as u64,
+        })
+        .collect();
+    let total: u64 = phases.iter().map(|p| p.sim + p.report).sum::<u64>().max(1);
+    let mut ticker = Ticker { progress, total };
+    let mut base = 0u64;
     let mut runs = Vec::with_capacity(s.policies.len());
     for (k, &policy) in s.policies.iter().enumerate() {
         // every policy gets the same stream of random numbers
         let rng = ChaCha8Rng::seed_from_u64(seed);
         let placer = policy::Placer::new(policy, s.fallback, &topo, rng);
-        let base = (k * jobs.len()) as u64;
+        let phase = &phases[k];
         let res = simulate::simulate(
             &topo,
             s.system.cores_per_node,
             &jobs,
             placer,
             mode,
-            progress,
-            base,
-            total,
+            &mut SimProgress {
+                ticker: &mut ticker,
+                base,
+                span: phase.sim,
+            },
+            0,
+            jobs.len() as u64,
         );
+        base += phase.sim;
+        ticker.at(base, 0, 0.0);
+        let report_base = base;
         runs.push(simulate::report(
             &topo,
             &jobs,
@@ -130,9 +218,12 @@ pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocRe
             mode,
             s.frames,
             s.slowdown_bound,
+            budget,
+            &mut |f| ticker.at(report_base, phase.report, f),
         ));
+        base += phase.report;
     }
-    progress.tick(total, total);
+    ticker.at(total, 0, 0.0);
     AllocReport {
         topology: topology_info(&topo, s.system.cores_per_node),
         workload: if mode == Mode::Set { "set" } else { "stream" },
