@@ -12,11 +12,13 @@
 //!   columns of the job's nodes), or `3 min(N, k + W + H + 4 ceil(sqrt k) + 4)` for a closed
 //!   rectangle (closed-min policies without `relax-closed`); on a tree `min(R, k l) + min(L, k l)`
 //!   with `l` levels;
-//! - route steps: at most `5 f(k)` (traffic at start, region at commit and release, the
-//!   contention sweep at start and end);
+//! - route steps: at most `5 f(k)` for closed policies (traffic at start, region at commit and
+//!   release, the contention sweep at start and end), `4 f(k)` for the others (traffic, the
+//!   sweep, the final router load);
 //! - search steps: `N` per placement for `sequential`, `hilbert`, `random`; for closed-min on a
 //!   mesh, per machine change at most one failed search and one free-rectangle table
-//!   (`2 C + N`, where `C` is one shape's bitset search) plus `2 C` per placement, and
+//!   (`2 C + 4 N`, where `C` is one shape's bitset search) plus `2 C` per placement and
+//!   `2 ceil(sqrt k) + 8` per decision (listing the shapes), and
 //!   `relax-closed`'s diameter search per placement; on a tree `2 (N + R)` per decision, with at
 //!   most `n + (2n + 1)(1 + depth)` decisions (EASY looks `depth` jobs deep per pass).
 //!
@@ -30,10 +32,13 @@ use super::scenario::{AllocScenario, Fallback, PolicyId, SizeDistribution, Workl
 use super::simulate::BACKFILL_DEPTH;
 use crate::topology::Topology;
 
-/// Most steps (route plus search) a scenario may need over all its policies: about 20 s of
-/// native work on a 2-core laptop of 2026 (the worst admitted cases are timed by
-/// `cargo bench --bench bounds`).
-pub const MAX_STEPS: f64 = 2.0e10;
+/// Most steps a scenario may need over all its policies, a route step counting
+/// [`ROUTE_STEP_WEIGHT`] steps: about 20 s of native work on a 2-core machine of 2026 (the
+/// worst admitted cases are timed by `cargo bench --bench bounds`).
+pub const MAX_STEPS: f64 = 1.0e10;
+/// A route step touches scattered per-router memory (a cache miss on large machines), a search
+/// step is a word operation or a sequential scan: measured, one costs about 8 of the other.
+pub const ROUTE_STEP_WEIGHT: f64 = 8.0;
 /// Most memory (bytes) a scenario's run may need by the estimate: the report budget plus per
 /// job, per node and per link state.
 pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
@@ -58,6 +63,14 @@ impl Sizes {
         match self {
             Sizes::Exact(v) => v.len(),
             Sizes::Drawn { count, .. } => *count,
+        }
+    }
+
+    /// The largest job's node count (for drawn sizes, the largest that can be drawn).
+    pub fn max(&self) -> usize {
+        match self {
+            Sizes::Exact(v) => v.iter().copied().max().unwrap_or(0),
+            Sizes::Drawn { lo, hi, cores, .. } => (*hi.max(lo)).div_ceil(*cores as u64) as usize,
         }
     }
 
@@ -127,8 +140,9 @@ pub struct PolicyEstimate {
 }
 
 impl PolicyEstimate {
+    /// Weighted steps: what [`MAX_STEPS`] limits.
     pub fn steps(&self) -> f64 {
-        self.route_steps + self.search_steps
+        ROUTE_STEP_WEIGHT * self.route_steps + self.search_steps
     }
 }
 
@@ -195,16 +209,8 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
     let n = sizes.count() as f64;
     let stream = s.workload.kind != WorkloadKind::Set;
     let versions = if stream { 2.0 * n + 1.0 } else { n + 1.0 };
-    let depth = if stream && s.workload.backfill == Backfill::Easy {
-        BACKFILL_DEPTH as f64
-    } else {
-        0.0
-    };
-    let decisions = if stream {
-        n + (2.0 * n + 1.0) * (1.0 + depth)
-    } else {
-        n
-    };
+    let decisions = decisions_bound(s, sizes.count());
+    let kmax = sizes.max() as f64;
     let mut policies = Vec::new();
     for &policy in &s.policies {
         let closed = policy.is_closed();
@@ -219,7 +225,11 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
             match d.mesh {
                 Some((w, h)) => {
                     let c = search_work_bound(w, h, w, h) as f64;
-                    let mut s_mesh = versions * (2.0 * c + d.nodes) + n * 2.0 * c;
+                    // per change: one failed search and one table (4 steps a cell); per
+                    // placement: the searches that succeed; per decision: listing the shapes
+                    let mut s_mesh = versions * (2.0 * c + 4.0 * d.nodes)
+                        + n * 2.0 * c
+                        + decisions * (2.0 * kmax.sqrt().ceil() + 8.0);
                     if s.fallback == Fallback::RelaxClosed {
                         let side = (w + h) as f64;
                         s_mesh += n * relax_closed_steps(side);
@@ -229,11 +239,14 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
                 None => decisions * 2.0 * (d.nodes + d.routers),
             }
         };
+        // traffic at start, the sweep's start and end, and either the region at commit and
+        // release (closed) or the final router load of jobs still running (the others)
+        let sim_passes = if closed { 3.0 } else { 2.0 };
         policies.push(PolicyEstimate {
             policy,
-            route_steps: 5.0 * fp,
+            route_steps: (sim_passes + 2.0) * fp,
             search_steps: search,
-            sim_route_steps: 3.0 * fp,
+            sim_route_steps: sim_passes * fp,
         });
     }
     // memory: report structures and text (the byte cap, about 5 times over), per job state
@@ -251,7 +264,7 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
     let cap = super::REPORT_BYTE_CAP as f64;
     let marks = policies
         .iter()
-        .map(|p| p.route_steps / 5.0)
+        .map(|p| p.route_steps / 4.0)
         .fold(0.0, f64::max)
         / 8.0;
     let memory = 5.0 * cap
@@ -261,6 +274,22 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
         + 48.0 * (d.nodes + d.routers + d.links)
         + 8.0 * (d.routers + d.links);
     Estimate { policies, memory }
+}
+
+/// Most placement decisions of a run of `jobs` jobs: one per job for a set; for a stream, each
+/// scheduling pass (at most one per arrival or end, `2 jobs + 1`) tries the queue's head and,
+/// with EASY, up to `depth` queued jobs, besides the tries that start a job.
+pub fn decisions_bound(s: &AllocScenario, jobs: usize) -> f64 {
+    let n = jobs as f64;
+    if s.workload.kind == WorkloadKind::Set {
+        return n;
+    }
+    let depth = if s.workload.backfill == Backfill::Easy {
+        BACKFILL_DEPTH as f64
+    } else {
+        0.0
+    };
+    n + (2.0 * n + 1.0) * (1.0 + depth)
 }
 
 /// Counted steps of one `relax-closed` diameter search on a mesh with `W + H = side`.

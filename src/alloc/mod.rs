@@ -108,16 +108,9 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
 /// complete; per-job rows (the first ones kept) and frames give way (see [`report::Omitted`]).
 pub const REPORT_BYTE_CAP: usize = 32 << 20;
 /// Of the cap, the bytes all runs' frames may take together.
-pub const FRAME_BYTES: usize = 8 << 20;
+pub const FRAME_BYTES: usize = 16 << 20;
 /// Of the cap, the bytes kept for everything but rows and frames (topology, summaries, names).
 const FIXED_BYTES: usize = 256 << 10;
-
-/// Progress units of one policy's run, proportional to its estimated work: the simulation, then
-/// the contention sweep and the rows of its report.
-struct Phase {
-    sim: u64,
-    report: u64,
-}
 
 /// Maps a phase's own progress (a fraction) onto the whole run's units.
 struct Ticker<'a> {
@@ -150,6 +143,25 @@ impl Progress for SimProgress<'_, '_> {
     }
 }
 
+/// Progress units of each policy's run, `(simulation, report)`, in the order of the policies:
+/// the estimated steps of each phase (see [`estimate`]) plus one unit per job, so the bar moves
+/// in proportion to the work (the simulation's placement searches and footprints; the sweep's
+/// footprints and the rows). The run ticks through each phase in turn and ends at the sum.
+pub fn progress_phases(s: &AllocScenario, topo: &Topology, jobs: usize) -> Vec<(u64, u64)> {
+    let est = estimate::estimate(s, topo, &scenario::sizes_of(s));
+    let n = jobs as f64;
+    let w = estimate::ROUTE_STEP_WEIGHT;
+    est.policies
+        .iter()
+        .map(|p| {
+            (
+                (p.search_steps + w * p.sim_route_steps + n).ceil() as u64,
+                (w * (p.route_steps - p.sim_route_steps) + 4.0 * n).ceil() as u64,
+            )
+        })
+        .collect()
+}
+
 /// Runs every policy of a validated scenario within the report cap.
 pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocReport {
     run_capped(s, seed, progress, REPORT_BYTE_CAP)
@@ -173,18 +185,8 @@ pub fn run_capped(
         row_bytes: cap.saturating_sub(FRAME_BYTES + FIXED_BYTES) / runs_n,
         frame_bytes: FRAME_BYTES / runs_n,
     };
-    // progress units: each phase's share of the estimated work (at least one unit per job)
-    let est = estimate::estimate(s, &topo, &scenario::sizes_of(s));
-    let n = jobs.len() as f64;
-    let phases: Vec<Phase> = est
-        .policies
-        .iter()
-        .map(|p| Phase {
-            sim: (p.search_steps + p.sim_route_steps + n).ceil() as u64,
-            report: (p.route_steps - p.sim_route_steps + 4.0 * n).ceil() as u64,
-        })
-        .collect();
-    let total: u64 = phases.iter().map(|p| p.sim + p.report).sum::<u64>().max(1);
+    let phases = progress_phases(s, &topo, jobs.len());
+    let total: u64 = phases.iter().map(|p| p.0 + p.1).sum::<u64>().max(1);
     let mut ticker = Ticker { progress, total };
     let mut base = 0u64;
     let mut runs = Vec::with_capacity(s.policies.len());
@@ -192,7 +194,7 @@ pub fn run_capped(
         // every policy gets the same stream of random numbers
         let rng = ChaCha8Rng::seed_from_u64(seed);
         let placer = policy::Placer::new(policy, s.fallback, &topo, rng);
-        let phase = &phases[k];
+        let (sim_units, report_units) = phases[k];
         let res = simulate::simulate(
             &topo,
             s.system.cores_per_node,
@@ -202,12 +204,12 @@ pub fn run_capped(
             &mut SimProgress {
                 ticker: &mut ticker,
                 base,
-                span: phase.sim,
+                span: sim_units,
             },
             0,
             jobs.len() as u64,
         );
-        base += phase.sim;
+        base += sim_units;
         ticker.at(base, 0, 0.0);
         let report_base = base;
         runs.push(simulate::report(
@@ -219,9 +221,9 @@ pub fn run_capped(
             s.frames,
             s.slowdown_bound,
             budget,
-            &mut |f| ticker.at(report_base, phase.report, f),
+            &mut |f| ticker.at(report_base, report_units, f),
         ));
-        base += phase.report;
+        base += report_units;
     }
     ticker.at(total, 0, 0.0);
     AllocReport {

@@ -89,7 +89,7 @@ impl Grid {
     /// Records a failed search: from now until the next change, answers come from the table.
     fn failed(&self) {
         if self.tall.get().is_none() {
-            self.add_work((self.width * self.height) as u64);
+            self.add_work(4 * (self.width * self.height) as u64);
             let _ = self.tall.set(tallest_per_width_scan(self));
         }
     }
@@ -250,7 +250,7 @@ pub fn log2_ceil(v: usize) -> usize {
     (usize::BITS - v.saturating_sub(1).leading_zeros()) as usize
 }
 
-/// Word operations of one [`first_fit`] or per shape of [`best_fit`] on a `width x height` grid,
+/// Work of one [`first_fit`] or per shape of [`best_fit`] on a `width x height` grid,
 /// at most (the admission estimate uses it): the run masks, the row windows, the column windows
 /// and the candidate scan, each `O(words)` per doubling step.
 pub fn search_work_bound(width: usize, height: usize, a: usize, b: usize) -> u64 {
@@ -494,7 +494,7 @@ pub fn tallest_per_width(avail: &Grid) -> Vec<usize> {
     if let Some(t) = avail.tall.get() {
         return t.clone();
     }
-    avail.add_work((avail.width * avail.height) as u64);
+    avail.add_work(4 * (avail.width * avail.height) as u64);
     let t = tallest_per_width_scan(avail);
     let _ = avail.tall.set(t.clone());
     t

@@ -103,8 +103,11 @@ impl Sim<'_> {
                 (Topology::Tree(t), true) => {
                     self.work.search_steps += 2 * (t.nodes() + t.routers()) as u64
                 }
-                // mesh searches count their own operations (Grid::work)
-                (Topology::Mesh(_), true) => {}
+                // mesh searches count their own operations (Grid::work); listing the shapes
+                (Topology::Mesh(_), true) => {
+                    self.work.search_steps +=
+                        2 * super::policy::closed_min_mesh::ceil_sqrt(job.nodes) as u64 + 8
+                }
             }
         }
         let Some(mut p) = self.placer.place(&self.m, job.nodes) else {
