@@ -499,7 +499,11 @@ fn large_contended_streams_keep_their_report_bounded() {
         "workload": {"kind": "generated", "count": 1200, "minTasks": 1, "maxTasks": 2048,
             "sizeDistribution": "logUniform", "meanInterarrival": 1, "meanDuration": 400}});
     let text = api::run(&doc.to_string(), &mut NoProgress).unwrap();
-    assert!(text.len() < 12_000_000, "report of {} bytes", text.len());
+    assert!(
+        text.len() <= placelab::alloc::REPORT_BYTE_CAP,
+        "report of {} bytes",
+        text.len()
+    );
     let r: Value = serde_json::from_str(&text).unwrap();
     let run = &r["report"]["runs"][0];
     let frames = run["frames"].as_array().unwrap().len();

@@ -198,9 +198,8 @@ pub fn simulate(
     // routes now so that the fragmentation measure sees the same machine for every policy.
     if !sim.placer.policy.is_closed() {
         for o in &sim.out {
-            if o.placement.is_some() && o.end.is_none() {
-                let nodes = &o.placement.as_ref().unwrap().nodes;
-                let region = metrics::region(&sim.m.topo, nodes);
+            if let (Some(p), None) = (&o.placement, o.end) {
+                let region = metrics::region(&sim.m.topo, &p.nodes);
                 sim.work.route_steps += (region.routers.len() + region.links.len()) as u64;
                 sim.m.load_routers(&region);
             }
