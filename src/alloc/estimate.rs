@@ -19,7 +19,7 @@
 //!   mesh, per machine change at most one failed search and one free-rectangle table
 //!   (`2 C + 4 N`, where `C` is one shape's bitset search) plus `2 C` per placement and
 //!   `2 ceil(sqrt k) + 8` per decision (listing the shapes), and
-//!   `relax-closed`'s diameter search per placement; on a tree `2 (N + R)` per decision, with at
+//!   `relax-closed`'s diameter search per placement; on a tree `4 (N + R)` per decision, with at
 //!   most `n + (2n + 1)(1 + depth)` decisions (EASY looks `depth` jobs deep per pass).
 //!
 //! Generated workloads are bounded by the expectation of each term over the size distribution
@@ -111,8 +111,9 @@ impl Sizes {
                                 let t = if dist == SizeDistribution::Uniform {
                                     lo as f64 + (u * (hi - lo + 1) as f64).floor()
                                 } else {
-                                    let (a, b) = ((lo as f64).ln(), (hi as f64 + 1.0).ln());
-                                    (a + (b - a) * u).exp().ceil()
+                                    // libm: the same admission natively and in wasm
+                                    let (a, b) = (libm::log(lo as f64), libm::log(hi as f64 + 1.0));
+                                    libm::ceil(libm::exp(a + (b - a) * u))
                                 };
                                 g(nodes((t as u64).clamp(lo, hi)))
                             })
@@ -236,7 +237,7 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
                     }
                     s_mesh
                 }
-                None => decisions * 2.0 * (d.nodes + d.routers),
+                None => decisions * 4.0 * (d.nodes + d.routers),
             }
         };
         // traffic at start, the sweep's start and end, and either the region at commit and
@@ -294,5 +295,5 @@ pub fn decisions_bound(s: &AllocScenario, jobs: usize) -> f64 {
 
 /// Counted steps of one `relax-closed` diameter search on a mesh with `W + H = side`.
 pub fn relax_closed_steps(side: f64) -> f64 {
-    2.0 * side * side * (side.log2().ceil() + 2.0)
+    2.0 * side * side * (libm::ceil(libm::log2(side)) + 2.0)
 }

@@ -331,7 +331,7 @@ pub fn sizes_of(s: &AllocScenario) -> super::estimate::Sizes {
             .map(|log| {
                 log.jobs
                     .iter()
-                    .map(|j| j.processors.div_ceil(cores) as usize)
+                    .map(|j| j.processors.div_ceil(cores).min(u32::MAX as u64) as usize)
                     .collect()
             })
             .unwrap_or_default(),
