@@ -8,7 +8,9 @@
 //! global allocator): admitted scenarios must finish in under 30 s and peak under 1 GB, and a new
 //! engine or policy shows up here without a change to this file's logic beyond its id.
 //!
-//! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh.
+//! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh. `BOUNDS_SCENARIO=file.json` instead
+//! runs one scenario file *without* the admission check (to profile what admission refuses) and
+//! prints its estimate, work, time and peak memory.
 
 use placelab::alloc::scenario::{AllocScenario, Fallback, PolicyId};
 use placelab::alloc::{estimate, scenario};
@@ -96,7 +98,44 @@ fn scenario_of(text: &str) -> AllocScenario {
     placelab::scenario::parse_engine_fields(env.fields).unwrap()
 }
 
+fn run_file(path: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = scenario_of(&text);
+    let topo = s.system.build().unwrap();
+    let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+    let seed = serde_json::from_str::<serde_json::Value>(&text).unwrap()["seed"]
+        .as_u64()
+        .unwrap_or(0);
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let t = Instant::now();
+    let r = placelab::alloc::run(&s, seed, &mut NoProgress);
+    let bytes = serde_json::to_string(&r).unwrap().len();
+    let secs = t.elapsed().as_secs_f64();
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    for run in &r.runs {
+        let w = run.work;
+        println!(
+            "{path} {}: route {} search {} steps {:.2e}",
+            run.policy,
+            w.route_steps,
+            w.search_steps,
+            estimate::ROUTE_STEP_WEIGHT * w.route_steps as f64 + w.search_steps as f64
+        );
+    }
+    println!(
+        "{path}: estimated {:.2e} steps, {:.0} MiB; ran {secs:.2} s, peak {:.1} MiB, report {:.2} MiB",
+        est.steps(),
+        est.memory / 1048576.0,
+        peak as f64 / 1048576.0,
+        bytes as f64 / 1048576.0
+    );
+}
+
 fn main() {
+    if let Ok(path) = std::env::var("BOUNDS_SCENARIO") {
+        return run_file(&path);
+    }
     let quick = std::env::var("BOUNDS_QUICK").is_ok();
     let mut systems: Vec<(&str, serde_json::Value, usize)> = vec![(
         "mesh 141x141",
