@@ -462,8 +462,8 @@ fn for_each_maximal(avail: &Grid, mut f: impl FnMut(usize, usize)) {
             *hx = if avail.get(x, y) { *hx + 1 } else { 0 };
         }
         stack.clear();
-        for x in 0..=w {
-            let hx = if x < w { heights[x] } else { 0 };
+        // a zero bar past the last column closes every open rectangle
+        for (x, hx) in heights.iter().copied().chain(std::iter::once(0)).enumerate() {
             let mut start = x;
             while let Some(&(sx, sh)) = stack.last() {
                 if sh < hx {
