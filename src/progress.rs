@@ -1,9 +1,13 @@
 //! Progress reporting from engines to whoever runs them (the CLI ignores it; the page draws a bar).
 //! Engines call [`Progress::tick`] often; implementations throttle.
 
-/// Receives `done` out of `total` units of work.
+/// Receives `done` out of `total` units of work. An engine's units are proportional to its
+/// estimated work over the whole run (the allocation engine: each policy's simulation, then its
+/// contention sweep and report rows, see `alloc::progress_phases`), so a bar drawn from them
+/// moves roughly linearly in time.
 pub trait Progress {
-    /// Called as work advances; `done <= total`.
+    /// Called as work advances: `done <= total`, `done` never decreases, `total` stays the same,
+    /// and the last call has `done == total`.
     fn tick(&mut self, done: u64, total: u64);
 }
 

@@ -408,8 +408,8 @@ pub fn avoids(busy: &[u32], blocking: &Footprint) -> bool {
 mod tests {
     use super::*;
     use crate::alloc::scenario::Fallback;
-    use crate::topology::{Mesh, Tree};
     use crate::rng::Rng;
+    use crate::topology::{Mesh, Tree};
 
     const CLOSED: [PolicyId; 3] = [
         PolicyId::ClosedMinPaper,
@@ -456,12 +456,8 @@ mod tests {
                 for &fallback in &FALLBACKS {
                     for _ in 0..30 {
                         let mut m = Machine::new(topo.clone());
-                        let mut filler = Placer::new(
-                            policy,
-                            Fallback::RelaxClosed,
-                            topo,
-                            Rng::seeded(1),
-                        );
+                        let mut filler =
+                            Placer::new(policy, Fallback::RelaxClosed, topo, Rng::seeded(1));
                         for j in 0..rng.below(8) as u32 {
                             let n = 1 + rng.index_below(topo.nodes() / 3 + 1);
                             if let Some(p) = filler.place(&m, n) {
@@ -469,8 +465,7 @@ mod tests {
                                 m.commit(j, &p, &region);
                             }
                         }
-                        let mut placer =
-                            Placer::new(policy, fallback, topo, Rng::seeded(1));
+                        let mut placer = Placer::new(policy, fallback, topo, Rng::seeded(1));
                         let fit = Fit::of(&m, &placer);
                         for n in 1..=topo.nodes() {
                             assert_eq!(

@@ -6,6 +6,7 @@
 //! EASY streams with [`easy`] reservations, contention sweep) → [`metrics`] (routes, diameter, closedness) → [`report`].
 
 pub mod easy;
+pub mod estimate;
 pub mod generate;
 pub mod machine;
 pub mod metrics;
@@ -45,7 +46,13 @@ impl Engine for Allocation {
     }
 
     fn run(s: &AllocScenario, meta: &Meta, progress: &mut dyn Progress) -> AllocReport {
-        run(s, meta.seed, progress)
+        let name_bytes = serde_json::to_string(&meta.name).map_or(0, |t| t.len());
+        run_capped(
+            s,
+            meta.seed,
+            progress,
+            REPORT_BYTE_CAP.saturating_sub(name_bytes),
+        )
     }
 
     fn sample_scenarios() -> Vec<String> {
@@ -102,8 +109,76 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
     }
 }
 
-/// Runs every policy of a validated scenario.
+/// Most bytes of a report (the JSON envelope included): 32 MiB. Counts and summaries are always
+/// complete; per-job rows (the first ones kept) and frames give way (see [`report::Omitted`]).
+pub const REPORT_BYTE_CAP: usize = 32 << 20;
+/// Of the cap, the bytes all runs' frames may take together.
+pub const FRAME_BYTES: usize = 16 << 20;
+/// Of the cap, the bytes kept for everything but rows and frames (topology, summaries, names).
+const FIXED_BYTES: usize = 256 << 10;
+
+/// Maps a phase's own progress (a fraction) onto the whole run's units.
+struct Ticker<'a> {
+    progress: &'a mut dyn Progress,
+    total: u64,
+}
+
+impl Ticker<'_> {
+    fn at(&mut self, base: u64, span: u64, fraction: f64) {
+        let done = base + (span as f64 * fraction.clamp(0.0, 1.0)) as u64;
+        self.progress.tick(done.min(self.total), self.total);
+    }
+}
+
+/// Adapts the simulation's `(jobs done, jobs)` ticks to a phase of the whole run.
+struct SimProgress<'a, 'b> {
+    ticker: &'a mut Ticker<'b>,
+    base: u64,
+    span: u64,
+}
+
+impl Progress for SimProgress<'_, '_> {
+    fn tick(&mut self, done: u64, total: u64) {
+        let f = if total == 0 {
+            1.0
+        } else {
+            done as f64 / total as f64
+        };
+        self.ticker.at(self.base, self.span, f);
+    }
+}
+
+/// Progress units of each policy's run, `(simulation, report)`, in the order of the policies:
+/// the estimated steps of each phase (see [`estimate`]) plus one unit per job, so the bar moves
+/// in proportion to the work (the simulation's placement searches and footprints; the sweep's
+/// footprints and the rows). The run ticks through each phase in turn and ends at the sum.
+pub fn progress_phases(s: &AllocScenario, topo: &Topology, jobs: usize) -> Vec<(u64, u64)> {
+    let est = estimate::estimate(s, topo, &scenario::sizes_of(s));
+    let n = jobs as f64;
+    let w = estimate::ROUTE_STEP_WEIGHT;
+    est.policies
+        .iter()
+        .map(|p| {
+            (
+                (p.search_steps + w * p.sim_route_steps + n).ceil() as u64,
+                (w * (p.route_steps - p.sim_route_steps) + 4.0 * n).ceil() as u64,
+            )
+        })
+        .collect()
+}
+
+/// Runs every policy of a validated scenario within the report cap.
 pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocReport {
+    run_capped(s, seed, progress, REPORT_BYTE_CAP)
+}
+
+/// Runs every policy, keeping the report's JSON within `cap` bytes.
+pub fn run_capped(
+    s: &AllocScenario,
+    seed: u64,
+    progress: &mut dyn Progress,
+    cap: usize,
+) -> AllocReport {
     let topo = s.system.build().expect("validated");
     let jobs = jobs_of(s, seed);
     let mode = match s.workload.kind {
@@ -113,23 +188,38 @@ pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocRe
             depth: s.workload.backfill_depth(),
         }),
     };
-    let total = (jobs.len() * s.policies.len()) as u64;
+    let runs_n = s.policies.len().max(1);
+    let budget = simulate::ReportBudget {
+        row_bytes: cap.saturating_sub(FRAME_BYTES + FIXED_BYTES) / runs_n,
+        frame_bytes: FRAME_BYTES / runs_n,
+    };
+    let phases = progress_phases(s, &topo, jobs.len());
+    let total: u64 = phases.iter().map(|p| p.0 + p.1).sum::<u64>().max(1);
+    let mut ticker = Ticker { progress, total };
+    let mut base = 0u64;
     let mut runs = Vec::with_capacity(s.policies.len());
     for (k, &policy) in s.policies.iter().enumerate() {
         // every policy gets the same stream of random numbers
         let rng = Rng::seeded(seed);
         let placer = policy::Placer::new(policy, s.fallback, &topo, rng);
-        let base = (k * jobs.len()) as u64;
+        let (sim_units, report_units) = phases[k];
         let res = simulate::simulate(
             &topo,
             s.system.cores_per_node,
             &jobs,
             placer,
             mode,
-            progress,
-            base,
-            total,
+            &mut SimProgress {
+                ticker: &mut ticker,
+                base,
+                span: sim_units,
+            },
+            0,
+            jobs.len() as u64,
         );
+        base += sim_units;
+        ticker.at(base, 0, 0.0);
+        let report_base = base;
         runs.push(simulate::report(
             &topo,
             &jobs,
@@ -138,9 +228,12 @@ pub fn run(s: &AllocScenario, seed: u64, progress: &mut dyn Progress) -> AllocRe
             mode,
             s.frames,
             s.slowdown_bound,
+            budget,
+            &mut |f| ticker.at(report_base, report_units, f),
         ));
+        base += report_units;
     }
-    progress.tick(total, total);
+    ticker.at(total, 0, 0.0);
     AllocReport {
         topology: topology_info(&topo, s.system.cores_per_node),
         workload: if mode == Mode::Set { "set" } else { "stream" },

@@ -17,14 +17,33 @@
 //! piece), ties to the lowest origin id. [`best_fit_naive`] makes the same choice by rescanning
 //! every cell and is the oracle in the tests and the baseline in the benchmark.
 
+use std::cell::{Cell, OnceCell};
+
 /// Row bitsets over a `width x height` grid: bit `x` of row `y` is cell `(x, y)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// The grid also remembers, until its next change, the tallest available rectangle of each width
+/// (built after the first failed search since the change): while the machine does not change,
+/// every further search for a shape that cannot fit is answered in `O(1)` instead of a full
+/// scan. A stream's scheduling pass may try dozens of queued jobs on the same machine, so without
+/// it the work per pass grew with the queue.
+#[derive(Debug, Clone)]
 pub struct Grid {
     pub width: usize,
     pub height: usize,
     words: usize,
     bits: Vec<u64>,
+    /// `tallest_per_width` of the current cells, once a search has failed since the last change.
+    tall: OnceCell<Vec<usize>>,
+    /// Word and cell operations spent searching (the work counter of `tests/bounds.rs`).
+    pub work: Cell<u64>,
 }
+
+impl PartialEq for Grid {
+    fn eq(&self, o: &Self) -> bool {
+        (self.width, self.height, &self.bits) == (o.width, o.height, &o.bits)
+    }
+}
+impl Eq for Grid {}
 
 impl Grid {
     /// A grid with every cell set to `value`.
@@ -35,6 +54,8 @@ impl Grid {
             height,
             words,
             bits: vec![0; words * height],
+            tall: OnceCell::new(),
+            work: Cell::new(0),
         };
         if value {
             for y in 0..height {
@@ -50,11 +71,31 @@ impl Grid {
     #[inline]
     pub fn set(&mut self, x: usize, y: usize, v: bool) {
         let w = &mut self.bits[y * self.words + x / 64];
+        let old = *w;
         if v {
             *w |= 1 << (x % 64);
         } else {
             *w &= !(1 << (x % 64));
         }
+        if *w != old {
+            self.tall.take();
+        }
+    }
+    /// Whether an available `a x b` rectangle may exist: exact once a search has failed since the
+    /// last change (then `O(1)`), otherwise `true` (the caller searches).
+    fn may_fit(&self, a: usize, b: usize) -> bool {
+        self.tall.get().is_none_or(|t| t[a - 1] >= b)
+    }
+    /// Records a failed search: from now until the next change, answers come from the table.
+    fn failed(&self) {
+        if self.tall.get().is_none() {
+            self.add_work(4 * (self.width * self.height) as u64);
+            let _ = self.tall.set(tallest_per_width_scan(self));
+        }
+    }
+    #[inline]
+    fn add_work(&self, w: u64) {
+        self.work.set(self.work.get() + w);
     }
     /// Sets cells `x0..x0+len` of row `y`.
     pub fn fill_row(&mut self, y: usize, x0: usize, len: usize, v: bool) {
@@ -135,6 +176,7 @@ fn and_shifted_self(row: &mut [u64], s: usize) {
 /// Rows with fewer than `a` set cells are skipped. Also returns whether any bit is set.
 fn run_masks(g: &Grid, a: usize) -> (Vec<u64>, bool) {
     let words = g.words;
+    g.add_work((g.bits.len() * (2 + 2 * log2_ceil(a))) as u64);
     let mut out = vec![0u64; g.bits.len()];
     let mut cur = vec![0u64; words];
     let mut any = false;
@@ -203,6 +245,19 @@ fn window_and(rows: &[u64], words: usize, height: usize, b: usize) -> Vec<u64> {
     out
 }
 
+/// `ceil(log2 v)` for `v >= 1`.
+pub fn log2_ceil(v: usize) -> usize {
+    (usize::BITS - v.saturating_sub(1).leading_zeros()) as usize
+}
+
+/// Work of one [`first_fit`] or per shape of [`best_fit`] on a `width x height` grid,
+/// at most (the admission estimate uses it): the run masks, the row windows, the column windows
+/// and the candidate scan, each `O(words)` per doubling step.
+pub fn search_work_bound(width: usize, height: usize, a: usize, b: usize) -> u64 {
+    let cells = (width.div_ceil(64) * height) as u64;
+    cells * (2 + 2 * log2_ceil(a) as u64) + 2 * cells * (2 + 2 * log2_ceil(b) as u64) + cells * 2
+}
+
 /// A chosen rectangle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rect {
@@ -215,14 +270,23 @@ pub struct Rect {
 /// First origin in row-major order whose `a x b` rectangle is entirely available (the paper's
 /// first-fit scan), found with bit operations.
 pub fn first_fit(avail: &Grid, a: usize, b: usize) -> Option<Rect> {
-    if a > avail.width || b > avail.height || a == 0 || b == 0 {
+    if a > avail.width || b > avail.height || a == 0 || b == 0 || !avail.may_fit(a, b) {
         return None;
     }
+    let found = first_fit_scan(avail, a, b);
+    if found.is_none() {
+        avail.failed();
+    }
+    found
+}
+
+fn first_fit_scan(avail: &Grid, a: usize, b: usize) -> Option<Rect> {
     let (f, any) = run_masks(avail, a);
     if !any {
         return None;
     }
     let g = window_and(&f, avail.words, avail.height, b);
+    avail.add_work((avail.bits.len() * (3 + 2 * log2_ceil(b))) as u64);
     for y in 0..=avail.height - b {
         for w in 0..avail.words {
             let bits = g[y * avail.words + w];
@@ -268,6 +332,24 @@ pub fn contact(avail: &Grid, r: Rect) -> usize {
 /// The best bottom-left-stable origin for each shape in `shapes`, compared by contact, then by
 /// origin id (`y * width + x`), then by shape order. Returns the rectangle and its contact.
 pub fn best_fit(avail: &Grid, shapes: &[(usize, usize)]) -> Option<(Rect, usize)> {
+    let possible: Vec<(usize, usize)> = shapes
+        .iter()
+        .copied()
+        .filter(|&(a, b)| {
+            a <= avail.width && b <= avail.height && a > 0 && b > 0 && avail.may_fit(a, b)
+        })
+        .collect();
+    if possible.is_empty() {
+        return None;
+    }
+    let found = best_fit_scan(avail, &possible);
+    if found.is_none() {
+        avail.failed();
+    }
+    found
+}
+
+fn best_fit_scan(avail: &Grid, shapes: &[(usize, usize)]) -> Option<(Rect, usize)> {
     let words = avail.words;
     let height = avail.height;
     let mut best: Option<(Rect, usize)> = None;
@@ -286,11 +368,13 @@ pub fn best_fit(avail: &Grid, shapes: &[(usize, usize)]) -> Option<(Rect, usize)
             continue;
         }
         let g = window_and(f, words, height, b);
+        avail.add_work((avail.bits.len() * (3 + 2 * log2_ceil(b))) as u64);
         if g.iter().all(|&v| v == 0) {
             continue;
         }
         // rows where no cell of column x is blocked over [y, y+b): AND of avail over b rows
         if !col_cache.iter().any(|(h, _)| *h == b) {
+            avail.add_work((avail.bits.len() * (2 + 2 * log2_ceil(b))) as u64);
             col_cache.push((b, window_and(&avail.bits, words, height, b)));
         }
         let col_free = &col_cache.iter().find(|(h, _)| *h == b).unwrap().1;
@@ -378,8 +462,8 @@ fn for_each_maximal(avail: &Grid, mut f: impl FnMut(usize, usize)) {
             *hx = if avail.get(x, y) { *hx + 1 } else { 0 };
         }
         stack.clear();
-        for x in 0..=w {
-            let hx = if x < w { heights[x] } else { 0 };
+        // a zero bar past the last column closes every open rectangle
+        for (x, hx) in heights.iter().copied().chain(std::iter::once(0)).enumerate() {
             let mut start = x;
             while let Some(&(sx, sh)) = stack.last() {
                 if sh < hx {
@@ -405,10 +489,65 @@ pub fn largest_free_rectangle(avail: &Grid) -> usize {
 
 /// For each width `a` (index `a - 1`), the tallest available rectangle of that width anywhere:
 /// every maximal rectangle of width `w` and height `h` holds one of each width up to `w`.
+/// Served from the grid's table when it is current.
 pub fn tallest_per_width(avail: &Grid) -> Vec<usize> {
-    let mut best = vec![0usize; avail.width];
-    for_each_maximal(avail, |h, w| best[w - 1] = best[w - 1].max(h));
-    for a in (0..avail.width.saturating_sub(1)).rev() {
+    if let Some(t) = avail.tall.get() {
+        return t.clone();
+    }
+    avail.add_work(4 * (avail.width * avail.height) as u64);
+    let t = tallest_per_width_scan(avail);
+    let _ = avail.tall.set(t.clone());
+    t
+}
+
+fn tallest_per_width_scan(avail: &Grid) -> Vec<usize> {
+    // the histogram sweep of `for_each_maximal`, specialised: heights per column, a stack of
+    // (start, height) without zero bars, each popped bar of width w and height h recording
+    // best[w - 1] >= h; a blocked cell empties the stack, a blocked word is skipped whole
+    let (w, h) = (avail.width, avail.height);
+    let mut best = vec![0usize; w];
+    let mut heights = vec![0u32; w];
+    let mut stack: Vec<(u32, u32)> = Vec::with_capacity(w + 1);
+    let flush = |stack: &mut Vec<(u32, u32)>, best: &mut [usize], x: usize| {
+        while let Some((sx, sh)) = stack.pop() {
+            let b = &mut best[x - sx as usize - 1];
+            *b = (*b).max(sh as usize);
+        }
+    };
+    for y in 0..h {
+        let row = avail.row(y);
+        for (wi, &bits) in row.iter().enumerate() {
+            let x0 = wi * 64;
+            let n = (w - x0).min(64);
+            if bits == 0 {
+                flush(&mut stack, &mut best, x0);
+                heights[x0..x0 + n].fill(0);
+                continue;
+            }
+            for i in 0..n {
+                let x = x0 + i;
+                let hx = (heights[x] + 1) * ((bits >> i) & 1) as u32;
+                heights[x] = hx;
+                if hx == 0 {
+                    flush(&mut stack, &mut best, x);
+                    continue;
+                }
+                let mut start = x as u32;
+                while let Some(&(sx, sh)) = stack.last() {
+                    if sh < hx {
+                        break;
+                    }
+                    stack.pop();
+                    let b = &mut best[x - sx as usize - 1];
+                    *b = (*b).max(sh as usize);
+                    start = sx;
+                }
+                stack.push((start, hx));
+            }
+        }
+        flush(&mut stack, &mut best, w);
+    }
+    for a in (0..w.saturating_sub(1)).rev() {
         best[a] = best[a].max(best[a + 1]);
     }
     best

@@ -37,20 +37,22 @@ pub struct RunReport {
     pub jobs: Vec<JobReport>,
     pub summary: Summary,
     pub frames: Vec<Frame>,
-    /// What was left out to keep the report within its size budgets (counts are always complete).
+    /// What was left out to keep the report within its byte cap (counts are always complete).
     pub omitted: Omitted,
+    /// Work counters of the run (not serialized: they are for the bounds tests and benchmarks).
+    #[serde(skip)]
+    pub work: super::simulate::Work,
 }
 
-/// Parts of a run's report dropped to bound its size (see `simulate.rs` budgets).
+/// What a run's report leaves out to stay within [`super::REPORT_BYTE_CAP`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Omitted {
-    /// Per-job `sharedRouters` / `sharedLinks` id lists are empty; the counts remain.
-    pub shared_ids: bool,
-    /// Per-job `nodeRanges` are empty.
-    pub node_ranges: bool,
-    /// Every other frame was dropped (possibly repeatedly).
-    pub frames_thinned: bool,
+    /// Per-job rows left out: the run lists the first `jobs.len()` jobs in input order and
+    /// omits the next `jobRows` (the summary still counts every job).
+    pub job_rows: usize,
+    /// Requested frames left out (the kept ones stay evenly spaced).
+    pub frames: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -71,8 +73,6 @@ pub struct JobReport {
     pub links: usize,
     pub shared_router_count: usize,
     pub shared_link_count: usize,
-    pub shared_routers: Vec<u32>,
-    pub shared_links: Vec<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arrival: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -15,14 +15,13 @@ pub const MAX_JOBS: usize = 100_000;
 pub const MAX_POLICIES: usize = 6;
 /// Most snapshots for the time slider.
 pub const MAX_FRAMES: usize = 1000;
-/// Upper bound on `nodes x jobs`, the work a run may do, so no scenario freezes a tab.
-pub const MAX_WORK: u64 = 2_000_000_000;
 /// Queued jobs EASY backfilling examines behind the head per scheduling pass, by default: the
 /// default of Slurm's `bf_max_job_test`.
 pub const DEFAULT_BACKFILL_DEPTH: usize = 500;
-/// Upper bound on `nodes x jobs` for the naive-rescan baseline, whose decisions cost
-/// `O(nodes x job area)` (the benchmark's 300 jobs on 256 x 256 fit).
-pub const MAX_NAIVE_WORK: u64 = 20_000_000;
+/// Upper bound on `nodes x decisions` for the naive-rescan baseline, whose decisions each rescan
+/// the machine (the decisions bound: `jobs` for a set, `3 jobs + 1` for FCFS, `jobs + (2 jobs +
+/// 1)(1 + depth)` with EASY; the benchmark's 300 FCFS jobs on 256 x 256 fit).
+pub const MAX_NAIVE_WORK: u64 = 60_000_000;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -324,6 +323,77 @@ pub struct Job {
     pub walltime: f64,
 }
 
+/// The job sizes (nodes) the admission estimate sees, for a scenario whose workload fields are
+/// valid.
+pub fn sizes_of(s: &AllocScenario) -> super::estimate::Sizes {
+    use super::estimate::Sizes;
+    let cores = s.system.cores_per_node as u64;
+    let w = &s.workload;
+    match w.kind {
+        WorkloadKind::Generated => Sizes::Drawn {
+            count: w.count.unwrap_or(0),
+            lo: w.min_tasks.unwrap_or(1),
+            hi: w.max_tasks.unwrap_or(64),
+            dist: w.size_distribution.unwrap_or_default(),
+            cores: s.system.cores_per_node,
+        },
+        WorkloadKind::Swf => Sizes::Exact(
+            crate::formats::swf::parse(
+                w.swf.as_deref().unwrap_or(""),
+                w.max_jobs.unwrap_or(MAX_JOBS),
+            )
+            .map(|log| {
+                log.jobs
+                    .iter()
+                    .map(|j| j.processors.div_ceil(cores).min(u32::MAX as u64) as usize)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        ),
+        _ => Sizes::Exact(
+            w.jobs
+                .iter()
+                .map(|j| j.tasks.div_ceil(cores) as usize)
+                .collect(),
+        ),
+    }
+}
+
+/// Refuses, before running, a scenario whose estimated work or memory is over the limits
+/// (`docs/format.md`, "Limits and admission").
+fn admit(s: &AllocScenario, topo: &crate::topology::Topology) -> Result<()> {
+    use super::estimate::{estimate, MAX_MEMORY, MAX_STEPS};
+    let est = estimate(s, topo, &sizes_of(s));
+    let parts = || {
+        est.policies
+            .iter()
+            .map(|p| format!("{} {:.1e}", p.policy.id(), p.steps()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if est.steps() > MAX_STEPS {
+        return Err(ScenarioError::at(
+            "workload",
+            format!(
+                "refused before running: estimated {:.1e} steps of work (limit {MAX_STEPS:.0e}; per policy: {}); use a smaller machine, fewer or smaller jobs, or fewer policies",
+                est.steps(),
+                parts()
+            ),
+        ));
+    }
+    if est.memory > MAX_MEMORY {
+        return Err(ScenarioError::at(
+            "workload",
+            format!(
+                "refused before running: estimated {:.0} MiB of memory (limit {:.0} MiB); use a smaller machine or fewer or smaller jobs",
+                est.memory / 1048576.0,
+                MAX_MEMORY / 1048576.0
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks the whole scenario before any work starts.
 pub fn validate(s: &AllocScenario) -> Result<()> {
     let topo = s.system.build()?;
@@ -449,23 +519,16 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             format!("{count} jobs; the limit is {MAX_JOBS}"),
         ));
     }
-    let work = (topo.nodes() as u64) * (count as u64) * (s.policies.len() as u64);
-    if work > MAX_WORK {
-        return Err(ScenarioError::at(
-            "workload",
-            format!("nodes x jobs x policies = {work} is over the limit of {MAX_WORK}; use a smaller machine or fewer jobs"),
-        ));
-    }
     if let Some(i) = s
         .policies
         .iter()
         .position(|&p| p == PolicyId::ClosedMinNaive)
     {
-        let naive = topo.nodes() as u64 * count as u64;
-        if naive > MAX_NAIVE_WORK {
+        let naive = topo.nodes() as f64 * super::estimate::decisions_bound(s, count);
+        if naive > MAX_NAIVE_WORK as f64 {
             return Err(ScenarioError::at(
                 format!("policies[{i}]"),
-                format!("the naive rescan is a benchmark baseline limited to nodes x jobs <= {MAX_NAIVE_WORK} (here {naive}); use closed-min-best, which makes the same choices"),
+                format!("refused before running: the naive rescan is a benchmark baseline limited to nodes x decisions <= {MAX_NAIVE_WORK} (here {naive:.1e}); use closed-min-best, which makes the same choices"),
             ));
         }
     }
@@ -514,7 +577,7 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             }
         }
     }
-    Ok(())
+    admit(s, &topo)
 }
 
 /// The form controls of the allocation engine.

@@ -17,18 +17,32 @@ use crate::topology::Topology;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// What happened to one job.
+///
+/// Only what the report needs is kept per job: the placement and times. Footprints are
+/// recomputed from the nodes when needed (at release, in the contention sweep), so memory per
+/// finished job is its node list, not its routes.
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
     pub placement: Option<Placement>,
     pub start: Option<f64>,
     pub end: Option<f64>,
-    /// Routers and links of the job's traffic, as ascending `[first, count]` runs.
-    pub traffic: Packed,
+    /// Number of routers and links of the job's traffic.
+    pub traffic_routers: usize,
+    pub traffic_links: usize,
     /// The routers the job keeps busy while it runs: those of its traffic (its `comm` pattern's
-    /// routes). Kept only by closed policies, which place no closed region across a busy router
-    /// (and release them when the job ends).
+    /// routes). Held only by closed policies' running jobs, which place no closed region across a
+    /// busy router; emptied when the job ends, so finished jobs keep no footprint.
     pub region: Footprint,
     pub blocked_by_fragmentation: bool,
+}
+
+/// Work counters of one run: what the admission estimate bounds (see `tests/bounds.rs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Router and link ids produced by footprint computations (traffic, regions, the sweep).
+    pub route_steps: u64,
+    /// Node scans of the list policies and word/cell operations of the rectangle searches.
+    pub search_steps: u64,
 }
 
 /// Everything a run produced, before it becomes a report.
@@ -40,31 +54,8 @@ pub struct RunResult {
     /// Largest free closed region at the end (sets), as nodes.
     pub largest_free: usize,
     pub free_at_end: usize,
-}
-
-/// A footprint stored as runs of ids: a mesh job's routes cover row spans, so this is
-/// `O(rows + columns)` per job instead of `O(routers)`.
-#[derive(Debug, Clone, Default)]
-pub struct Packed {
-    pub routers: Vec<[u32; 2]>,
-    pub links: Vec<[u32; 2]>,
-    pub router_count: usize,
-    pub link_count: usize,
-}
-
-impl Packed {
-    fn new(f: &Footprint) -> Self {
-        Packed {
-            routers: ranges(&f.routers),
-            links: ranges(&f.links),
-            router_count: f.routers.len(),
-            link_count: f.links.len(),
-        }
-    }
-}
-
-fn ids(runs: &[[u32; 2]]) -> impl Iterator<Item = u32> + '_ {
-    runs.iter().flat_map(|r| r[0]..r[0] + r[1])
+    pub cores: usize,
+    pub work: Work,
 }
 
 /// Workload mode.
@@ -105,28 +96,61 @@ struct Sim<'a> {
     decisions: u64,
     events: Vec<(f64, bool, u32)>,
     running: BinaryHeap<Ending>,
+    work: Work,
 }
 
 impl Sim<'_> {
     fn try_start(&mut self, j: usize, t: f64) -> bool {
         self.decisions += 1;
-        let Some(p) = self.placer.place(&self.m, self.jobs[j].nodes) else {
+        let n = self.jobs[j].nodes;
+        self.count_search(n);
+        let Some(p) = self.placer.place(&self.m, n) else {
             return false;
         };
         self.start_placed(j, p, t);
         true
     }
 
+    /// Counts the search steps of one placement attempt of `n` nodes (what admission bounds).
+    fn count_search(&mut self, n: usize) {
+        let policy = self.placer.policy;
+        if n <= self.m.free_count && policy != PolicyId::ClosedMinNaive {
+            match (&self.m.topo, policy.is_closed()) {
+                // the list policies scan the node list once per placement
+                (_, false) => self.work.search_steps += self.m.owner.len() as u64,
+                // the tree policies compute every router's capacity, again with a fallback,
+                // each pass weighted 2 (measured: a pass costs about two node scans)
+                (Topology::Tree(t), true) => {
+                    self.work.search_steps += 4 * (t.nodes() + t.routers()) as u64
+                }
+                // mesh searches count their own operations (Grid::work); listing the shapes
+                (Topology::Mesh(_), true) => {
+                    self.work.search_steps +=
+                        2 * super::policy::closed_min_mesh::ceil_sqrt(n) as u64 + 8
+                }
+            }
+        }
+    }
+
     /// The routers and links job `j` keeps busy on placement `nodes`: its traffic's.
-    fn busy(&self, j: usize, nodes: &[u32]) -> Footprint {
+    fn busy(&mut self, j: usize, nodes: &[u32]) -> Footprint {
         let job = &self.jobs[j];
-        metrics::traffic(&self.m.topo, nodes, job.tasks, self.cores, job.comm)
+        let f = metrics::traffic(&self.m.topo, nodes, job.tasks, self.cores, job.comm);
+        self.work.route_steps += (f.routers.len() + f.links.len()) as u64;
+        f
     }
 
     /// Commits job `j` on `p` at time `t`. Busy-region rule: a closed policy's job loads the
     /// routers of its actual traffic (its `comm` pattern's routes), so a job with `comm: none`
     /// blocks only its nodes; a closed region never includes a loaded router.
-    fn start_placed(&mut self, j: usize, p: Placement, t: f64) {
+    fn start_placed(&mut self, j: usize, mut p: Placement, t: f64) {
+        // a policy may hand back a list with room for the whole machine: keep only the nodes
+        p.nodes.shrink_to_fit();
+        p.owned_idle.shrink_to_fit();
+        if let (Topology::Mesh(mesh), Some("relax-closed")) = (&self.m.topo, p.fallback) {
+            let side = (mesh.width + mesh.height) as f64;
+            self.work.search_steps += super::estimate::relax_closed_steps(side) as u64;
+        }
         let traffic = self.busy(j, &p.nodes);
         let region = if self.placer.policy.is_closed() {
             Footprint {
@@ -140,7 +164,8 @@ impl Sim<'_> {
         let o = &mut self.out[j];
         o.placement = Some(p);
         o.region = region;
-        o.traffic = Packed::new(&traffic);
+        o.traffic_routers = traffic.routers.len();
+        o.traffic_links = traffic.links.len();
         o.start = Some(t);
         self.events.push((t, true, j as u32));
     }
@@ -151,6 +176,15 @@ impl Sim<'_> {
         let end = t + self.jobs[j].duration;
         self.out[j].end = Some(end);
         self.running.push(Ending(end, j as u32));
+    }
+
+    /// Frees job `j`'s nodes and the busy routers it held (a finished job keeps no footprint).
+    fn release(&mut self, j: u32) {
+        let o = &mut self.out[j as usize];
+        let region = std::mem::take(&mut o.region);
+        let p = o.placement.take().expect("a running job");
+        self.m.release(&p, &region);
+        self.out[j as usize].placement = Some(p);
     }
 }
 
@@ -176,6 +210,7 @@ pub fn simulate(
         decisions: 0,
         events: Vec::new(),
         running: BinaryHeap::new(),
+        work: Work::default(),
     };
     match mode {
         Mode::Set => {
@@ -194,18 +229,24 @@ pub fn simulate(
         for j in 0..sim.out.len() {
             let o = &sim.out[j];
             if let (Some(p), None) = (&o.placement, o.end) {
-                let busy = sim.busy(j, &p.nodes);
+                let nodes = p.nodes.clone();
+                let busy = sim.busy(j, &nodes);
                 sim.m.load_routers(&busy);
             }
         }
     }
     let largest_free = largest_free_region(&sim.m);
+    if let Some(g) = &sim.m.avail {
+        sim.work.search_steps += g.work.get();
+    }
     RunResult {
         free_at_end: sim.m.free_count,
         outcomes: sim.out,
         decisions: sim.decisions,
         events: sim.events,
         largest_free,
+        cores,
+        work: sim.work,
     }
 }
 
@@ -338,8 +379,7 @@ fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u6
                 // it ended before its walltime: the reservation assumed otherwise
                 easy.reservation = None;
             }
-            let (p, r) = (o.placement.clone().unwrap(), o.region.clone());
-            sim.m.release(&p, &r);
+            sim.release(j);
             easy.releases += 1;
             sim.events.push((te, false, j));
         }
@@ -547,147 +587,230 @@ impl IdSet {
     }
 }
 
-/// Most shared ids a run lists per job in total; past it, lists are dropped (counts stay).
-pub const SHARED_ID_BUDGET: usize = 500_000;
-/// Most ids (running jobs, contended routers and links) all frames of a run may hold; past it,
-/// every other frame is dropped until they fit.
-pub const FRAME_ID_BUDGET: usize = 1_000_000;
-/// Most node ranges a run lists; past it, node lists are dropped (counts stay).
-pub const NODE_RANGE_BUDGET: usize = 2_000_000;
-
-/// Per-job shared ids, each `(job, id)` recorded once, with a budget on what is stored.
-struct Shared {
-    ids: Vec<Vec<u32>>,
-    counts: Vec<usize>,
-    stored: usize,
-    omitted: bool,
-}
-impl Shared {
-    fn new(jobs: usize) -> Self {
-        Shared {
-            ids: vec![Vec::new(); jobs],
-            counts: vec![0; jobs],
-            stored: 0,
-            omitted: false,
-        }
-    }
-    fn add(&mut self, job: u32, id: u32) {
-        self.counts[job as usize] += 1;
-        if self.stored < SHARED_ID_BUDGET {
-            self.ids[job as usize].push(id);
-            self.stored += 1;
-        } else {
-            self.omitted = true;
-        }
-    }
+/// How many bytes of a report one run may spend on per-job rows and on frames (see
+/// [`super::REPORT_BYTE_CAP`]). Rows past the budget are left out (the first ones kept), frames
+/// are thinned evenly; counts and summaries always cover every job.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportBudget {
+    pub row_bytes: usize,
+    pub frame_bytes: usize,
 }
 
-/// Users of each resource (router or link) among running jobs, tracking which are contended.
-/// Each user carries a mark: whether this resource is already recorded as shared for it.
-struct Usage {
-    users: Vec<Vec<(u32, bool)>>,
-    contended: IdSet,
+/// Contention of running jobs, one resource kind (routers or links), in `O(1)` per footprint id.
+///
+/// A resource `r` is *shared* for job `j` when another job using `r` runs at some moment during
+/// `j`'s run: either one was already running when `j` started (`count[r] > 0` then, remembered
+/// in `j`'s start bitset), or one started later, before `j` ended (the latest start on `r`,
+/// `last[r]`, is newer than `j`'s start when `j` ends). Memory is per resource plus one bit per
+/// footprint id of each *running* job, never per finished job.
+struct Contention {
+    /// Per resource: running jobs using it, and the start number of the latest one to start.
+    state: Vec<[u32; 2]>,
     ever: Vec<bool>,
+    contended: IdSet,
 }
-impl Usage {
+
+impl Contention {
     fn new(n: usize) -> Self {
-        Usage {
-            users: vec![Vec::new(); n],
-            contended: IdSet::new(n),
+        Contention {
+            state: vec![[0, 0]; n],
             ever: vec![false; n],
+            contended: IdSet::new(n),
         }
     }
-    fn start(&mut self, j: u32, ids: impl Iterator<Item = u32>, shared: &mut Shared) {
-        for r in ids {
-            let u = &mut self.users[r as usize];
-            let busy = !u.is_empty();
-            if busy {
-                shared.add(j, r);
-                for (k, marked) in u.iter_mut() {
-                    if !*marked {
-                        *marked = true;
-                        shared.add(*k, r);
-                    }
+    /// Job with start number `seq` starts on `ids`; bit `i` of `mark` (from `offset`): id `i`
+    /// was busy already.
+    fn start(&mut self, seq: u32, ids: &[u32], mark: &mut [u64], offset: usize) {
+        for (i, &r) in ids.iter().enumerate() {
+            let r = r as usize;
+            let st = &mut self.state[r];
+            st[0] += 1;
+            st[1] = seq;
+            if st[0] > 1 {
+                let bit = offset + i;
+                mark[bit / 64] |= 1 << (bit % 64);
+                self.ever[r] = true;
+                if st[0] == 2 {
+                    self.contended.insert(r as u32);
                 }
-                self.contended.insert(r);
-                self.ever[r as usize] = true;
             }
-            u.push((j, busy));
         }
     }
-    fn end(&mut self, j: u32, ids: impl Iterator<Item = u32>) {
-        for r in ids {
-            let u = &mut self.users[r as usize];
-            if let Some(p) = u.iter().position(|x| x.0 == j) {
-                u.swap_remove(p);
+    /// The job ends; returns how many of its ids were shared during its run.
+    fn end(&mut self, seq: u32, ids: &[u32], mark: &[u64], offset: usize) -> usize {
+        let mut shared = 0;
+        for (i, &r) in ids.iter().enumerate() {
+            let r = r as usize;
+            let bit = offset + i;
+            let st = &mut self.state[r];
+            if mark[bit / 64] >> (bit % 64) & 1 == 1 || st[1] > seq {
+                shared += 1;
             }
-            if u.len() < 2 {
-                self.contended.remove(r);
+            st[0] -= 1;
+            if st[0] == 1 {
+                self.contended.remove(r as u32);
             }
+        }
+        shared
+    }
+}
+
+/// Frames kept within a byte budget while the sweep runs: every `stride`-th requested frame;
+/// when the kept ones outgrow the budget the stride doubles and the others are dropped, so
+/// the frames stay evenly spaced and memory stays within the budget.
+struct FrameKeeper {
+    budget: usize,
+    stride: usize,
+    bytes: usize,
+    kept: Vec<(usize, Frame, usize)>,
+}
+
+impl FrameKeeper {
+    fn wants(&self, index: usize) -> bool {
+        self.stride != 0 && index % self.stride == 0
+    }
+    fn push(&mut self, index: usize, frame: Frame, requested: usize) {
+        let len = serde_json::to_vec(&frame).map_or(0, |v| v.len()) + 1;
+        self.kept.push((index, frame, len));
+        self.bytes += len;
+        while self.bytes > self.budget && self.stride != 0 {
+            self.stride *= 2;
+            if self.stride > requested.max(1) {
+                // even a single frame does not fit
+                self.stride = 0;
+            }
+            let stride = self.stride;
+            self.kept.retain(|k| stride != 0 && k.0 % stride == 0);
+            self.bytes = self.kept.iter().map(|k| k.2).sum();
         }
     }
 }
 
 /// Turns a run into its report: per-job metrics, contention from the event sweep, frames.
+/// `progress(f)` is told the fraction `f` of this report done (the sweep, then the rows).
 #[allow(clippy::too_many_arguments)]
 pub fn report(
     topo: &Topology,
     jobs: &[Job],
     policy: PolicyId,
-    res: RunResult,
+    mut res: RunResult,
     mode: Mode,
     frames: usize,
     slowdown_bound: f64,
+    budget: ReportBudget,
+    progress: &mut dyn FnMut(f64),
 ) -> RunReport {
     let n_jobs = jobs.len();
-    let mut shared_r = Shared::new(n_jobs);
-    let mut shared_l = Shared::new(n_jobs);
-    let mut ru = Usage::new(topo.routers());
-    let mut lu = Usage::new(topo.links());
+    let mut cr = Contention::new(topo.routers());
+    let mut cl = Contention::new(topo.links());
+    let mut shared_counts = vec![(0usize, 0usize); n_jobs];
+    let mut seq_of = vec![0u32; n_jobs];
+    let mut marks: Vec<Vec<u64>> = vec![Vec::new(); n_jobs];
+    let mut next_seq = 0u32;
     let mut running = IdSet::new(n_jobs);
     let mut busy = 0usize;
     let horizon = res.events.iter().map(|e| e.0).fold(0.0f64, f64::max);
+    let requested = match mode {
+        Mode::Set => 1,
+        Mode::Stream(_) => frames,
+    };
     let frame_times: Vec<f64> = match mode {
         Mode::Set => Vec::new(),
         Mode::Stream(_) => (0..frames)
             .map(|k| (k as f64 + 0.5) * horizon / frames as f64)
             .collect(),
     };
-    let mut out_frames = Vec::new();
+    let mut keeper = FrameKeeper {
+        budget: budget.frame_bytes,
+        stride: 1,
+        bytes: 0,
+        kept: Vec::new(),
+    };
     let mut fi = 0;
-    let snap = |time: f64, running: &IdSet, busy: usize, ru: &Usage, lu: &Usage| Frame {
+    let snap = |time: f64, running: &IdSet, busy: usize, cr: &Contention, cl: &Contention| Frame {
         time,
         running: running.sorted(),
         busy_nodes: busy,
-        contended_routers: ru.contended.sorted(),
-        contended_links: lu.contended.sorted(),
+        contended_routers: cr.contended.sorted(),
+        contended_links: cl.contended.sorted(),
     };
-    for &(t, is_start, j) in &res.events {
+    let cores = res.cores;
+    let mut route_steps = 0u64;
+    let footprint = |j: usize, o: &Outcome, steps: &mut u64| -> Footprint {
+        let nodes = &o.placement.as_ref().expect("placed").nodes;
+        let job = &jobs[j];
+        let f = metrics::traffic(topo, nodes, job.tasks, cores, job.comm);
+        *steps += (f.routers.len() + f.links.len()) as u64;
+        f
+    };
+    let n_events = res.events.len().max(1);
+    for (k, &(t, is_start, j)) in res.events.iter().enumerate() {
         while fi < frame_times.len() && frame_times[fi] < t {
-            out_frames.push(snap(frame_times[fi], &running, busy, &ru, &lu));
+            if keeper.wants(fi) {
+                keeper.push(
+                    fi,
+                    snap(frame_times[fi], &running, busy, &cr, &cl),
+                    requested,
+                );
+            }
             fi += 1;
         }
-        let o = &res.outcomes[j as usize];
+        let ju = j as usize;
+        let o = &res.outcomes[ju];
         let held = o.placement.as_ref().map_or(0, |p| p.nodes.len());
+        let f = footprint(ju, o, &mut route_steps);
+        let nr = f.routers.len();
         if is_start {
-            ru.start(j, ids(&o.traffic.routers), &mut shared_r);
-            lu.start(j, ids(&o.traffic.links), &mut shared_l);
+            next_seq += 1;
+            seq_of[ju] = next_seq;
+            let mut mark = vec![0u64; (nr + f.links.len()).div_ceil(64)];
+            cr.start(next_seq, &f.routers, &mut mark, 0);
+            cl.start(next_seq, &f.links, &mut mark, nr);
+            marks[ju] = mark;
             running.insert(j);
             busy += held;
         } else {
-            ru.end(j, ids(&o.traffic.routers));
-            lu.end(j, ids(&o.traffic.links));
+            let mark = std::mem::take(&mut marks[ju]);
+            shared_counts[ju] = (
+                cr.end(seq_of[ju], &f.routers, &mark, 0),
+                cl.end(seq_of[ju], &f.links, &mark, nr),
+            );
             running.remove(j);
             busy -= held;
         }
+        if k % 256 == 0 {
+            progress(0.5 * k as f64 / n_events as f64);
+        }
     }
     if mode == Mode::Set {
-        out_frames.push(snap(0.0, &running, busy, &ru, &lu));
+        keeper.push(0, snap(0.0, &running, busy, &cr, &cl), requested);
     }
     while fi < frame_times.len() {
-        out_frames.push(snap(frame_times[fi], &running, busy, &ru, &lu));
+        if keeper.wants(fi) {
+            keeper.push(
+                fi,
+                snap(frame_times[fi], &running, busy, &cr, &cl),
+                requested,
+            );
+        }
         fi += 1;
     }
+    // jobs still running when the events end (every job of a set) end now
+    let still: Vec<u32> = running.sorted();
+    for j in still {
+        let ju = j as usize;
+        let f = footprint(ju, &res.outcomes[ju], &mut route_steps);
+        let mark = std::mem::take(&mut marks[ju]);
+        let nr = f.routers.len();
+        shared_counts[ju] = (
+            cr.end(seq_of[ju], &f.routers, &mark, 0),
+            cl.end(seq_of[ju], &f.links, &mark, nr),
+        );
+    }
+    res.work.route_steps += route_steps;
+    let out_frames: Vec<Frame> = keeper.kept.into_iter().map(|k| k.1).collect();
+    let frames_omitted = requested - out_frames.len();
+    progress(0.5);
 
     let stream = matches!(mode, Mode::Stream(_));
     let mut reports = Vec::with_capacity(n_jobs);
@@ -695,22 +818,16 @@ pub fn report(
     let (mut sum_d, mut sum_h) = (0.0, 0.0);
     let (mut sum_wait, mut max_wait, mut sum_bsld, mut frag_blocks) = (0.0, 0.0f64, 0.0, 0);
     let mut work = 0.0;
+    let mut placed_nodes = 0usize;
+    let mut row_bytes_left = budget.row_bytes;
+    let mut rows_omitted = 0usize;
     let first_arrival = jobs.iter().map(|j| j.arrival).fold(f64::INFINITY, f64::min);
     for (i, job) in jobs.iter().enumerate() {
         let o = &res.outcomes[i];
-        let mut sr = if shared_r.omitted {
-            Vec::new()
-        } else {
-            std::mem::take(&mut shared_r.ids[i])
-        };
-        sr.sort_unstable();
-        let mut sl = if shared_l.omitted {
-            Vec::new()
-        } else {
-            std::mem::take(&mut shared_l.ids[i])
-        };
-        sl.sort_unstable();
-        let (sr_count, sl_count) = (shared_r.counts[i], shared_l.counts[i]);
+        let (sr_count, sl_count) = shared_counts[i];
+        if i % 1024 == 0 {
+            progress(0.5 + 0.5 * i as f64 / n_jobs.max(1) as f64);
+        }
         if o.blocked_by_fragmentation {
             frag_blocks += 1;
         }
@@ -749,7 +866,14 @@ pub fn report(
             }
             _ => (None, None),
         };
-        reports.push(JobReport {
+        if is_placed {
+            placed_nodes += nodes.len();
+        }
+        if row_bytes_left == 0 {
+            rows_omitted += 1;
+            continue;
+        }
+        let row = JobReport {
             id: i,
             name: job.name.clone(),
             tasks: job.tasks,
@@ -761,18 +885,25 @@ pub fn report(
             diameter,
             mean_hops,
             closed,
-            routers: o.traffic.router_count,
-            links: o.traffic.link_count,
+            routers: o.traffic_routers,
+            links: o.traffic_links,
             shared_router_count: sr_count,
             shared_link_count: sl_count,
-            shared_routers: sr,
-            shared_links: sl,
             arrival: stream.then_some(job.arrival),
             start: stream.then_some(o.start),
             end: stream.then_some(o.end),
             wait: stream.then_some(wait),
             bounded_slowdown: stream.then_some(bsld),
-        });
+        };
+        let len = serde_json::to_vec(&row).map_or(0, |v| v.len()) + 1;
+        if len > row_bytes_left {
+            // this row and every later one are left out: the rows kept are the first ones
+            row_bytes_left = 0;
+            rows_omitted += 1;
+            continue;
+        }
+        row_bytes_left -= len;
+        reports.push(row);
     }
     let nodes_total = topo.nodes() as f64;
     let pf = placed.max(1) as f64;
@@ -791,12 +922,7 @@ pub fn report(
             0.0
         }
     } else {
-        reports
-            .iter()
-            .filter(|r| r.placed)
-            .map(|r| r.nodes)
-            .sum::<usize>() as f64
-            / nodes_total
+        placed_nodes as f64 / nodes_total
     };
     let summary = Summary {
         placed,
@@ -811,8 +937,8 @@ pub fn report(
             }
         }),
         contended_jobs: contended,
-        shared_routers: ru.ever.iter().filter(|&&e| e).count(),
-        shared_links: lu.ever.iter().filter(|&&e| e).count(),
+        shared_routers: cr.ever.iter().filter(|&&e| e).count(),
+        shared_links: cl.ever.iter().filter(|&&e| e).count(),
         mean_diameter: sum_d / pf,
         mean_hops: sum_h / pf,
         owned_idle: idle,
@@ -823,22 +949,7 @@ pub fn report(
         mean_bounded_slowdown: stream.then_some(sum_bsld / pf),
         fragmentation_blocks: stream.then_some(frag_blocks),
     };
-    // keep the report bounded: node lists and frames within their budgets
-    let node_ranges: usize = reports.iter().map(|r| r.node_ranges.len()).sum();
-    let node_ranges_omitted = node_ranges > NODE_RANGE_BUDGET;
-    if node_ranges_omitted {
-        reports.iter_mut().for_each(|r| r.node_ranges = Vec::new());
-    }
-    let frame_ids = |f: &[Frame]| {
-        f.iter()
-            .map(|x| x.running.len() + x.contended_routers.len() + x.contended_links.len())
-            .sum::<usize>()
-    };
-    let mut frames_thinned = false;
-    while out_frames.len() > 1 && frame_ids(&out_frames) > FRAME_ID_BUDGET {
-        out_frames = out_frames.into_iter().step_by(2).collect();
-        frames_thinned = true;
-    }
+    progress(1.0);
     RunReport {
         policy: policy.id(),
         label: policy.label(),
@@ -846,9 +957,9 @@ pub fn report(
         summary,
         frames: out_frames,
         omitted: Omitted {
-            shared_ids: shared_r.omitted || shared_l.omitted,
-            node_ranges: node_ranges_omitted,
-            frames_thinned,
+            job_rows: rows_omitted,
+            frames: frames_omitted,
         },
+        work: res.work,
     }
 }

@@ -1,0 +1,245 @@
+//! The worst admitted scenarios, per policy and fallback: `cargo bench --bench bounds`.
+//!
+//! For every policy and fallback, and for a few machines (512 x 512, 141 x 141 and 32 x 32
+//! meshes, a 4096-node tree), a saturating generated EASY stream (job sizes uniform up to 1/32 of
+//! the machine, arrivals every second on average, 1000 s mean duration, seed 1) is given as many
+//! jobs as the admission check accepts (at most 100,000). Each is run natively and the table
+//! prints its estimate, the measured work counters, the time and the peak memory (a counting
+//! global allocator): admitted scenarios must finish in under 30 s and peak under 1 GB, and a new
+//! engine or policy shows up here without a change to this file's logic beyond its id.
+//!
+//! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh. `BOUNDS_SCENARIO=file.json` instead
+//! runs one scenario file *without* the admission check (to profile what admission refuses) and
+//! prints its estimate, work, time and peak memory.
+
+use placelab::alloc::scenario::{AllocScenario, Fallback, PolicyId};
+use placelab::alloc::{estimate, scenario};
+use placelab::api;
+use placelab::progress::NoProgress;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+struct Counting;
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grow(n: usize) {
+    let now = CURRENT.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+// SAFETY: forwards to the system allocator, only counting bytes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        grow(l.size());
+        System.alloc(l)
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        CURRENT.fetch_sub(l.size(), Ordering::Relaxed);
+        System.dealloc(p, l)
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        grow(l.size());
+        System.alloc_zeroed(l)
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        if new > l.size() {
+            grow(new - l.size());
+        } else {
+            CURRENT.fetch_sub(l.size() - new, Ordering::Relaxed);
+        }
+        System.realloc(p, l, new)
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+fn doc(
+    system: &serde_json::Value,
+    nodes: usize,
+    policy: &str,
+    fallback: &str,
+    count: usize,
+) -> String {
+    serde_json::json!({
+        "version": 1, "engine": "allocation", "seed": 1, "system": system,
+        "policies": [policy], "fallback": fallback,
+        "workload": {"kind": "generated", "count": count, "backfill": "easy", "minTasks": 1,
+            "maxTasks": (nodes / 32).max(1), "sizeDistribution": "uniform",
+            "meanInterarrival": 1, "meanDuration": 1000}
+    })
+    .to_string()
+}
+
+/// The largest admitted job count (binary search over what `check` accepts), if any.
+fn largest_admitted(make: &dyn Fn(usize) -> String) -> Option<usize> {
+    if api::check(&make(1)).is_err() {
+        return None;
+    }
+    let (mut lo, mut hi) = (1usize, scenario::MAX_JOBS);
+    if api::check(&make(hi)).is_ok() {
+        return Some(hi);
+    }
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if api::check(&make(mid)).is_ok() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}
+
+fn scenario_of(text: &str) -> AllocScenario {
+    let env = placelab::scenario::parse_envelope(text, &["allocation"]).unwrap();
+    placelab::scenario::parse_engine_fields(env.fields, &placelab::alloc::scenario::params())
+        .unwrap()
+}
+
+fn run_file(path: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = scenario_of(&text);
+    let topo = s.system.build().unwrap();
+    let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+    let seed = serde_json::from_str::<serde_json::Value>(&text).unwrap()["seed"]
+        .as_u64()
+        .unwrap_or(0);
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let t = Instant::now();
+    let r = placelab::alloc::run(&s, seed, &mut NoProgress);
+    let bytes = serde_json::to_string(&r).unwrap().len();
+    let secs = t.elapsed().as_secs_f64();
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    for run in &r.runs {
+        let w = run.work;
+        println!(
+            "{path} {}: route {} search {} steps {:.2e}",
+            run.policy,
+            w.route_steps,
+            w.search_steps,
+            estimate::ROUTE_STEP_WEIGHT * w.route_steps as f64 + w.search_steps as f64
+        );
+    }
+    println!(
+        "{path}: estimated {:.2e} steps, {:.0} MiB; ran {secs:.2} s, peak {:.1} MiB, report {:.2} MiB",
+        est.steps(),
+        est.memory / 1048576.0,
+        peak as f64 / 1048576.0,
+        bytes as f64 / 1048576.0
+    );
+}
+
+fn main() {
+    if let Ok(path) = std::env::var("BOUNDS_SCENARIO") {
+        return run_file(&path);
+    }
+    let quick = std::env::var("BOUNDS_QUICK").is_ok();
+    let mut systems: Vec<(&str, serde_json::Value, usize)> = vec![(
+        "mesh 141x141",
+        serde_json::json!({"kind": "mesh", "width": 141, "height": 141}),
+        141 * 141,
+    )];
+    if !quick {
+        systems.insert(
+            0,
+            (
+                "mesh 512x512",
+                serde_json::json!({"kind": "mesh", "width": 512, "height": 512}),
+                512 * 512,
+            ),
+        );
+        systems.push((
+            "mesh 32x32",
+            serde_json::json!({"kind": "mesh", "width": 32, "height": 32}),
+            1024,
+        ));
+        systems.push((
+            "tree [8,8,8,8]",
+            serde_json::json!({"kind": "tree", "arities": [8, 8, 8, 8]}),
+            4096,
+        ));
+    }
+    let policies = [
+        PolicyId::Sequential,
+        PolicyId::Hilbert,
+        PolicyId::Random,
+        PolicyId::ClosedMinPaper,
+        PolicyId::ClosedMinBest,
+        PolicyId::ClosedMinNaive,
+    ];
+    let fallbacks = [
+        Fallback::Wait,
+        Fallback::RelaxMinimal,
+        Fallback::RelaxClosed,
+    ];
+    println!(
+        "{:<16} {:<14} {:<15} {:>7} {:>9} {:>9} {:>8} {:>9} {:>8}",
+        "policy",
+        "fallback",
+        "machine",
+        "jobs",
+        "est steps",
+        "measured",
+        "time s",
+        "peak MiB",
+        "rep MiB"
+    );
+    let mut worst_time: f64 = 0.0;
+    let mut worst_peak: usize = 0;
+    for policy in policies {
+        for fallback in fallbacks {
+            if !policy.is_closed() && fallback != Fallback::Wait {
+                continue; // the fallback only applies to closed-min policies
+            }
+            for (label, system, nodes) in &systems {
+                let make = |c: usize| doc(system, *nodes, policy.id(), fallback.id(), c);
+                let Some(count) = largest_admitted(&make) else {
+                    println!(
+                        "{:<16} {:<14} {:<15} refused even with one job",
+                        policy.id(),
+                        fallback.id(),
+                        label
+                    );
+                    continue;
+                };
+                let text = make(count);
+                let s = scenario_of(&text);
+                let topo = s.system.build().unwrap();
+                let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+                let base = CURRENT.load(Ordering::Relaxed);
+                PEAK.store(base, Ordering::Relaxed);
+                let t = Instant::now();
+                let report = api::run(&text, &mut NoProgress).unwrap();
+                let secs = t.elapsed().as_secs_f64();
+                let peak = PEAK.load(Ordering::Relaxed) - base;
+                // the work counters of the same run (run again without the envelope)
+                let r = placelab::alloc::run(&s, 1, &mut NoProgress);
+                let w = r.runs[0].work;
+                let measured =
+                    estimate::ROUTE_STEP_WEIGHT * w.route_steps as f64 + w.search_steps as f64;
+                worst_time = worst_time.max(secs);
+                worst_peak = worst_peak.max(peak);
+                println!(
+                    "{:<16} {:<14} {:<15} {:>7} {:>9.2e} {:>9.2e} {:>8.2} {:>9.1} {:>8.2}",
+                    policy.id(),
+                    fallback.id(),
+                    label,
+                    count,
+                    est.steps(),
+                    measured,
+                    secs,
+                    peak as f64 / 1048576.0,
+                    report.len() as f64 / 1048576.0
+                );
+            }
+        }
+    }
+    println!(
+        "worst admitted: {worst_time:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+        worst_peak as f64 / 1048576.0
+    );
+}

@@ -1,0 +1,298 @@
+//! Admission: an upper bound of the work and memory a scenario needs, computed before running
+//! from the machine, the policies and fallback, the number of jobs and their sizes (see
+//! `docs/format.md`, "Limits and admission"). What is over the limits is refused with the
+//! estimate; what is admitted finishes in bounded time and memory (`tests/bounds.rs` checks that
+//! the estimate bounds the counters of real runs, `benches/bounds.rs` times the worst cases).
+//!
+//! Work is counted in *steps*: a router or link id produced by a footprint computation
+//! (`routeSteps`), a node scanned by a list policy, or a word/cell operation of a rectangle
+//! search (`searchSteps`). Per job of `k` nodes on a `W x H` mesh (`N` nodes, `L` links):
+//!
+//! - footprint `f(k)`: `min(N, k (W + H)) + min(L, k (W + H))` routers and links (the rows and
+//!   columns of the job's nodes), or `3 min(N, k + W + H + 4 ceil(sqrt k) + 4)` for a closed
+//!   rectangle (closed-min policies without `relax-closed`); on a tree `min(R, k l) + min(L, k l)`
+//!   with `l` levels;
+//! - route steps: at most `5 f(k)` for closed policies (traffic at start, region at commit and
+//!   release, the contention sweep at start and end), `4 f(k)` for the others (traffic, the
+//!   sweep, the final router load);
+//! - search steps: `N` per placement for `sequential`, `hilbert`, `random`; for closed-min on a
+//!   mesh, per machine change at most one failed search and one free-rectangle table
+//!   (`2 C + 4 N`, where `C` is one shape's bitset search) plus `2 C` per placement and
+//!   `2 ceil(sqrt k) + 8` per decision (listing the shapes), and
+//!   `relax-closed`'s diameter search per placement; on a tree `4 (N + R)` per decision, with at
+//!   most `n + (2n + 1)(1 + depth)` decisions (EASY looks `depth` jobs deep per pass).
+//!
+//! Generated workloads are bounded by the expectation of each term over the size distribution
+//! (a right-endpoint sum, an upper bound for terms that grow with `k`) plus a Hoeffding margin
+//! (exceeded with probability below 1e-9).
+
+use super::rect::search_work_bound;
+use super::scenario::Backfill;
+use super::scenario::{AllocScenario, Fallback, PolicyId, SizeDistribution, WorkloadKind};
+use crate::topology::Topology;
+
+/// Most steps a scenario may need over all its policies, a route step counting
+/// [`ROUTE_STEP_WEIGHT`] steps: about 20 s of native work on a 2-core machine of 2026 (the
+/// worst admitted cases are timed by `cargo bench --bench bounds`).
+pub const MAX_STEPS: f64 = 1.0e10;
+/// A route step touches scattered per-router memory (a cache miss on large machines), a search
+/// step is a word operation or a sequential scan: measured, one costs about 8 of the other.
+pub const ROUTE_STEP_WEIGHT: f64 = 8.0;
+/// Most memory (bytes) a scenario's run may need by the estimate: the report budget plus per
+/// job, per node and per link state.
+pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
+
+/// The sizes of the jobs, in nodes, as the estimate sees them.
+pub enum Sizes {
+    /// Every job's node count (sets, streams, SWF logs).
+    Exact(Vec<usize>),
+    /// `count` jobs of `ceil(tasks / cores)` nodes, tasks drawn from `dist` over `lo..=hi`.
+    Drawn {
+        count: usize,
+        lo: u64,
+        hi: u64,
+        dist: SizeDistribution,
+        cores: usize,
+    },
+}
+
+impl Sizes {
+    /// Number of jobs.
+    pub fn count(&self) -> usize {
+        match self {
+            Sizes::Exact(v) => v.len(),
+            Sizes::Drawn { count, .. } => *count,
+        }
+    }
+
+    /// The largest job's node count (for drawn sizes, the largest that can be drawn).
+    pub fn max(&self) -> usize {
+        match self {
+            Sizes::Exact(v) => v.iter().copied().max().unwrap_or(0),
+            Sizes::Drawn { lo, hi, cores, .. } => (*hi.max(lo)).div_ceil(*cores as u64) as usize,
+        }
+    }
+
+    /// An upper bound of `sum over jobs of g(nodes)` for `g` non-decreasing and `>= 0`.
+    pub fn sum(&self, g: impl Fn(usize) -> f64) -> f64 {
+        match self {
+            Sizes::Exact(v) => v.iter().map(|&k| g(k)).sum(),
+            &Sizes::Drawn {
+                count,
+                lo,
+                hi,
+                dist,
+                cores,
+            } => {
+                let nodes = |tasks: u64| tasks.div_ceil(cores as u64) as usize;
+                let hi = hi.max(lo);
+                let mean = match dist {
+                    SizeDistribution::PowersOfTwo => {
+                        let kmin = if lo <= 1 {
+                            0
+                        } else {
+                            64 - (lo - 1).leading_zeros() as u64
+                        };
+                        let kmax = 63 - hi.leading_zeros() as u64;
+                        if kmin > kmax {
+                            g(nodes(lo))
+                        } else {
+                            (kmin..=kmax).map(|e| g(nodes(1 << e))).sum::<f64>()
+                                / (kmax - kmin + 1) as f64
+                        }
+                    }
+                    SizeDistribution::Uniform | SizeDistribution::LogUniform => {
+                        // right endpoints of M cells of the quantile function
+                        const M: u64 = 1024;
+                        (1..=M)
+                            .map(|i| {
+                                let u = i as f64 / M as f64;
+                                let t = if dist == SizeDistribution::Uniform {
+                                    lo as f64 + (u * (hi - lo + 1) as f64).floor()
+                                } else {
+                                    // libm: the same admission natively and in wasm
+                                    let (a, b) = (libm::log(lo as f64), libm::log(hi as f64 + 1.0));
+                                    libm::ceil(libm::exp(a + (b - a) * u))
+                                };
+                                g(nodes((t as u64).clamp(lo, hi)))
+                            })
+                            .sum::<f64>()
+                            / M as f64
+                    }
+                };
+                let top = g(nodes(hi));
+                count as f64 * mean + top * (10.4 * count as f64).sqrt()
+            }
+        }
+    }
+}
+
+/// One policy's share of the estimate.
+#[derive(Debug, Clone)]
+pub struct PolicyEstimate {
+    pub policy: PolicyId,
+    /// Router and link ids produced by footprints over the run.
+    pub route_steps: f64,
+    /// Node scans and search operations of placement.
+    pub search_steps: f64,
+    /// Of `route_steps`, those spent while simulating (the rest in the report's sweep).
+    pub sim_route_steps: f64,
+}
+
+impl PolicyEstimate {
+    /// Weighted steps: what [`MAX_STEPS`] limits.
+    pub fn steps(&self) -> f64 {
+        ROUTE_STEP_WEIGHT * self.route_steps + self.search_steps
+    }
+}
+
+/// The whole scenario's estimate.
+#[derive(Debug, Clone)]
+pub struct Estimate {
+    pub policies: Vec<PolicyEstimate>,
+    /// Peak memory in bytes.
+    pub memory: f64,
+}
+
+impl Estimate {
+    pub fn steps(&self) -> f64 {
+        self.policies.iter().map(PolicyEstimate::steps).sum()
+    }
+}
+
+/// The machine's sizes the bounds use.
+struct Dims {
+    nodes: f64,
+    routers: f64,
+    links: f64,
+    mesh: Option<(usize, usize)>,
+    levels: f64,
+}
+
+fn footprint_bound(d: &Dims, compact: bool, k: usize) -> f64 {
+    let k = k as f64;
+    if k < 2.0 {
+        return 0.0;
+    }
+    match d.mesh {
+        Some((w, h)) => {
+            let span = k * (w + h) as f64;
+            let general = d.nodes.min(span) + d.links.min(span);
+            if compact {
+                let area = d
+                    .nodes
+                    .min(k + (w + h) as f64 + 4.0 * k.sqrt().ceil() + 4.0);
+                general.min(3.0 * area)
+            } else {
+                general
+            }
+        }
+        None => d.routers.min(k * d.levels) + d.links.min(k * d.levels),
+    }
+}
+
+/// The estimate for a validated machine and job sizes.
+pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
+    let d = Dims {
+        nodes: topo.nodes() as f64,
+        routers: topo.routers() as f64,
+        links: topo.links() as f64,
+        mesh: match topo {
+            Topology::Mesh(m) => Some((m.width, m.height)),
+            Topology::Tree(_) => None,
+        },
+        levels: match topo {
+            Topology::Mesh(_) => 0.0,
+            Topology::Tree(t) => t.levels() as f64,
+        },
+    };
+    let n = sizes.count() as f64;
+    let stream = s.workload.kind != WorkloadKind::Set;
+    let versions = if stream { 2.0 * n + 1.0 } else { n + 1.0 };
+    let decisions = decisions_bound(s, sizes.count());
+    let kmax = sizes.max() as f64;
+    let mut policies = Vec::new();
+    for &policy in &s.policies {
+        let closed = policy.is_closed();
+        let compact = closed && s.fallback != Fallback::RelaxClosed;
+        let fp = sizes.sum(|k| footprint_bound(&d, compact, k));
+        let search = if !closed {
+            n * d.nodes
+        } else if policy == PolicyId::ClosedMinNaive {
+            // the naive rescan is not counted: it has its own limit (MAX_NAIVE_WORK)
+            0.0
+        } else {
+            match d.mesh {
+                Some((w, h)) => {
+                    let c = search_work_bound(w, h, w, h) as f64;
+                    // per change: one failed search and one table (4 steps a cell); per
+                    // placement: the searches that succeed; per decision: listing the shapes
+                    let mut s_mesh = versions * (2.0 * c + 4.0 * d.nodes)
+                        + n * 2.0 * c
+                        + decisions * (2.0 * kmax.sqrt().ceil() + 8.0);
+                    if s.fallback == Fallback::RelaxClosed {
+                        let side = (w + h) as f64;
+                        s_mesh += n * relax_closed_steps(side);
+                    }
+                    s_mesh
+                }
+                None => decisions * 4.0 * (d.nodes + d.routers),
+            }
+        };
+        // traffic at start, the sweep's start and end, and either the region at commit and
+        // release (closed) or the final router load of jobs still running (the others)
+        let sim_passes = if closed { 3.0 } else { 2.0 };
+        policies.push(PolicyEstimate {
+            policy,
+            route_steps: (sim_passes + 2.0) * fp,
+            search_steps: search,
+            sim_route_steps: sim_passes * fp,
+        });
+    }
+    // memory: report structures and text (the byte cap, about 5 times over), per job state
+    // (job, outcome, events, node lists and reserved nodes), per node/router/link arrays, one
+    // footprint being built, running jobs' sweep marks
+    let held = sizes.sum(|k| {
+        let k = k as f64;
+        match d.mesh {
+            Some((w, h)) => d
+                .nodes
+                .min(k + (w + h) as f64 + 4.0 * k.sqrt().ceil() + 4.0),
+            None => d.nodes.min(2.0 * k),
+        }
+    });
+    let cap = super::REPORT_BYTE_CAP as f64;
+    let marks = policies
+        .iter()
+        .map(|p| p.route_steps / 4.0)
+        .fold(0.0, f64::max)
+        / 8.0;
+    let memory = 5.0 * cap
+        + marks
+        + n * 300.0
+        + 4.0 * held
+        + 48.0 * (d.nodes + d.routers + d.links)
+        + 8.0 * (d.routers + d.links);
+    Estimate { policies, memory }
+}
+
+/// Most placement decisions of a run of `jobs` jobs: one per job for a set; for a stream, each
+/// scheduling pass (at most one per arrival or end, `2 jobs + 1`) tries the queue's head and,
+/// with EASY, up to `depth` queued jobs, besides the tries that start a job.
+pub fn decisions_bound(s: &AllocScenario, jobs: usize) -> f64 {
+    let n = jobs as f64;
+    if s.workload.kind == WorkloadKind::Set {
+        return n;
+    }
+    let depth = if s.workload.backfill == Backfill::Easy {
+        s.workload.backfill_depth() as f64
+    } else {
+        0.0
+    };
+    n + (2.0 * n + 1.0) * (1.0 + depth)
+}
+
+/// Counted steps of one `relax-closed` diameter search on a mesh with `W + H = side`.
+pub fn relax_closed_steps(side: f64) -> f64 {
+    2.0 * side * side * (libm::ceil(libm::log2(side)) + 2.0)
+}

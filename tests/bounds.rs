@@ -1,0 +1,380 @@
+//! Bounded work, memory, report size and progress (issue 5, §2 and §3).
+//!
+//! - The admission estimate is an upper bound of the work counters of real runs, on random small
+//!   scenarios (work counted, never timed).
+//! - Peak allocation stays within the memory estimate (a counting allocator, per thread), and
+//!   admission keeps the estimate within its limit: so admitted scenarios stay in the budget.
+//! - A 100,000-job generated stream with 6 policies on the biggest machine admitted gives a report
+//!   within the byte cap whose counts are complete.
+//! - Progress ticks are monotone, end at the total, and move through every phase of the run (each
+//!   policy's simulation and report) in proportion to its estimated work.
+
+use placelab::alloc::scenario::{self, AllocScenario};
+use placelab::alloc::{self, estimate};
+use placelab::api;
+use placelab::progress::{NoProgress, Progress};
+use serde_json::{json, Value};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+thread_local! {
+    static CURRENT: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+/// Counts the bytes each thread holds, and the peak since [`reset_peak`].
+struct Counting;
+
+fn account(delta: isize) {
+    let _ = CURRENT.try_with(|c| {
+        let now = c.get() + delta;
+        c.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+}
+
+// SAFETY: forwards to the system allocator, only counting bytes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        account(l.size() as isize);
+        System.alloc(l)
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        account(-(l.size() as isize));
+        System.dealloc(p, l)
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        account(l.size() as isize);
+        System.alloc_zeroed(l)
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        account(new as isize - l.size() as isize);
+        System.realloc(p, l, new)
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+/// Starts a peak measurement on this thread; returns the bytes held now.
+fn reset_peak() -> isize {
+    let now = CURRENT.with(Cell::get);
+    PEAK.with(|p| p.set(now));
+    now
+}
+
+fn peak_since(base: isize) -> f64 {
+    (PEAK.with(Cell::get) - base) as f64
+}
+
+fn scenario_of(text: &str) -> AllocScenario {
+    let env = placelab::scenario::parse_envelope(text, &["allocation"]).unwrap();
+    placelab::scenario::parse_engine_fields(env.fields, &placelab::alloc::scenario::params())
+        .unwrap()
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+fn random_scenario(r: &mut Rng) -> Value {
+    let system = if r.below(3) == 0 {
+        let levels = 1 + r.below(3) as usize;
+        let arities: Vec<u64> = (0..levels).map(|_| 2 + r.below(3)).collect();
+        json!({"kind": "tree", "arities": arities, "coresPerNode": 1 + r.below(2)})
+    } else {
+        json!({"kind": "mesh", "width": 1 + r.below(24), "height": 1 + r.below(24),
+            "coresPerNode": 1 + r.below(2)})
+    };
+    let all = [
+        "sequential",
+        "hilbert",
+        "random",
+        "closed-min-paper",
+        "closed-min-best",
+    ];
+    let mut policies: Vec<&str> = Vec::new();
+    for _ in 0..1 + r.below(3) {
+        let p = r.pick(&all);
+        if !policies.contains(&p) {
+            policies.push(p);
+        }
+    }
+    let fallback = r.pick(&["wait", "relax-minimal", "relax-closed"]);
+    let backfill = r.pick(&["none", "easy"]);
+    let workload = match r.below(3) {
+        0 => json!({"kind": "generated", "count": 1 + r.below(300), "backfill": backfill,
+            "minTasks": 1, "maxTasks": 1 + r.below(80),
+            "sizeDistribution": r.pick(&["uniform", "logUniform", "powersOfTwo"]),
+            "meanInterarrival": 1 + r.below(5), "meanDuration": 10 + r.below(200)}),
+        k => {
+            let jobs: Vec<Value> = (0..1 + r.below(60))
+                .map(|_| {
+                    let mut j = json!({"tasks": 1 + r.below(40),
+                        "comm": r.pick(&["all", "neighbor", "none"])});
+                    if k == 2 {
+                        j["arrival"] = json!(r.below(50));
+                        j["duration"] = json!(1 + r.below(100));
+                    }
+                    j
+                })
+                .collect();
+            if k == 1 {
+                json!({"kind": "set", "jobs": jobs})
+            } else {
+                json!({"kind": "stream", "backfill": backfill, "jobs": jobs})
+            }
+        }
+    };
+    json!({"version": 1, "engine": "allocation", "seed": r.below(1000), "system": system,
+        "policies": policies, "fallback": fallback, "frames": r.below(40), "workload": workload})
+}
+
+/// The admission estimate bounds the measured work of every run (route steps and search steps
+/// separately) and the peak memory, on random small scenarios of every kind.
+#[test]
+fn admission_estimate_bounds_measured_work_and_memory() {
+    let mut r = Rng(0x5eed_1234_abcd_0001);
+    let mut checked = 0;
+    for case in 0..120 {
+        let doc = random_scenario(&mut r);
+        let text = doc.to_string();
+        if api::check(&text).is_err() {
+            continue; // e.g. a job larger than the machine
+        }
+        let s = scenario_of(&text);
+        let topo = s.system.build().unwrap();
+        let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+        let seed = doc["seed"].as_u64().unwrap();
+        let base = reset_peak();
+        let report = alloc::run(&s, seed, &mut NoProgress);
+        let peak = peak_since(base);
+        assert!(
+            peak <= est.memory,
+            "case {case}: peak {peak} bytes over the estimate {} ({text})",
+            est.memory
+        );
+        for (run, p) in report.runs.iter().zip(&est.policies) {
+            assert!(
+                run.work.route_steps as f64 <= p.route_steps,
+                "case {case} {}: {} route steps measured, {} estimated ({text})",
+                run.policy,
+                run.work.route_steps,
+                p.route_steps
+            );
+            assert!(
+                run.work.search_steps as f64 <= p.search_steps,
+                "case {case} {}: {} search steps measured, {} estimated ({text})",
+                run.policy,
+                run.work.search_steps,
+                p.search_steps
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 80, "only {checked} scenarios admitted");
+}
+
+/// Scenarios too large for the limits are refused before running, with the estimate.
+#[test]
+fn too_much_work_is_refused_before_running_with_the_estimate() {
+    let doc = json!({"version": 1, "engine": "allocation",
+        "system": {"kind": "mesh", "width": 512, "height": 512}, "policies": ["random"],
+        "workload": {"kind": "generated", "count": 100000, "backfill": "easy"}});
+    let e = api::check(&doc.to_string()).unwrap_err().to_string();
+    assert!(e.contains("$.workload"), "{e}");
+    assert!(e.contains("refused before running: estimated"), "{e}");
+    assert!(e.contains("steps of work (limit 1e10"), "{e}");
+}
+
+/// Large admitted runs peak within their memory estimate, which admission keeps under the
+/// limit: a saturated stream on the largest mesh and a set of many jobs.
+#[test]
+fn large_admitted_runs_peak_within_the_memory_budget() {
+    let cases = [
+        json!({"version": 1, "engine": "allocation", "seed": 3,
+            "system": {"kind": "mesh", "width": 512, "height": 512},
+            "policies": ["closed-min-best", "sequential"], "frames": 200,
+            "workload": {"kind": "generated", "count": 60, "backfill": "easy", "maxTasks": 8192,
+                "meanInterarrival": 1, "meanDuration": 1000}}),
+        json!({"version": 1, "engine": "allocation", "seed": 4,
+            "system": {"kind": "mesh", "width": 64, "height": 64},
+            "policies": ["random", "hilbert"],
+            "workload": {"kind": "generated", "count": 4000, "backfill": "easy", "maxTasks": 128,
+                "meanInterarrival": 1, "meanDuration": 100}}),
+    ];
+    for doc in cases {
+        let text = doc.to_string();
+        api::check(&text).unwrap();
+        let s = scenario_of(&text);
+        let topo = s.system.build().unwrap();
+        let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+        assert!(est.memory <= estimate::MAX_MEMORY);
+        let base = reset_peak();
+        let out = api::run(&text, &mut NoProgress).unwrap();
+        let peak = peak_since(base);
+        assert!(
+            peak <= est.memory,
+            "peak {peak} over the estimate {}",
+            est.memory
+        );
+        assert!(peak < 1024.0 * 1024.0 * 1024.0);
+        drop(out);
+    }
+}
+
+/// The issue's case: a generated 100,000-job stream with 6 policies on the biggest machine
+/// admitted. The report stays within the byte cap; every run counts every job, keeps the first
+/// rows and says how many it left out.
+#[test]
+fn reports_stay_within_the_byte_cap_with_complete_counts() {
+    let policies = [
+        "sequential",
+        "hilbert",
+        "random",
+        "closed-min-paper",
+        "closed-min-best",
+        "closed-min-naive",
+    ];
+    let make = |side: u64| {
+        json!({"version": 1, "engine": "allocation", "seed": 1,
+            "system": {"kind": "mesh", "width": side, "height": side},
+            "policies": policies, "frames": 1000,
+            "workload": {"kind": "generated", "count": 100000, "backfill": "easy"}})
+        .to_string()
+    };
+    let side = (1..=512u64)
+        .rev()
+        .find(|&s| api::check(&make(s)).is_ok())
+        .expect("some machine is admitted");
+    let text = api::run(&make(side), &mut NoProgress).unwrap();
+    assert!(
+        text.len() <= alloc::REPORT_BYTE_CAP,
+        "{side}x{side}: report of {} bytes",
+        text.len()
+    );
+    let r: Value = serde_json::from_str(&text).unwrap();
+    for run in r["report"]["runs"].as_array().unwrap() {
+        let jobs = run["jobs"].as_array().unwrap();
+        let omitted = run["omitted"]["jobRows"].as_u64().unwrap() as usize;
+        assert_eq!(jobs.len() + omitted, 100_000);
+        assert!(omitted > 0, "the cap bites in this case");
+        // the first rows are the ones kept
+        assert!(jobs
+            .iter()
+            .enumerate()
+            .all(|(i, j)| j["id"].as_u64() == Some(i as u64)));
+        let s = &run["summary"];
+        assert_eq!(
+            s["placed"].as_u64().unwrap() + s["unplaced"].as_u64().unwrap(),
+            100_000
+        );
+    }
+}
+
+/// A smaller cap keeps the same accounting: rows kept plus rows omitted is every job, and the
+/// summary does not change with the cap.
+#[test]
+fn capped_rows_keep_the_summary_unchanged() {
+    let text = json!({"version": 1, "engine": "allocation", "seed": 2,
+        "system": {"kind": "mesh", "width": 16, "height": 16},
+        "policies": ["sequential", "closed-min-best"],
+        "workload": {"kind": "generated", "count": 2000, "backfill": "easy"}})
+    .to_string();
+    let s = scenario_of(&text);
+    let full = alloc::run(&s, 2, &mut NoProgress);
+    let capped = alloc::run_capped(&s, 2, &mut NoProgress, alloc::FRAME_BYTES + (400 << 10));
+    for (f, c) in full.runs.iter().zip(&capped.runs) {
+        assert_eq!(f.omitted.job_rows, 0);
+        assert!(c.omitted.job_rows > 0);
+        assert_eq!(c.jobs.len() + c.omitted.job_rows, 2000);
+        assert_eq!(
+            serde_json::to_string(&f.summary).unwrap(),
+            serde_json::to_string(&c.summary).unwrap()
+        );
+    }
+}
+
+struct Recorder(Vec<(u64, u64)>);
+impl Progress for Recorder {
+    fn tick(&mut self, done: u64, total: u64) {
+        self.0.push((done, total));
+    }
+}
+
+/// Progress is monotone, ends at the total, and moves through every phase (each policy's
+/// simulation, then its contention sweep and rows) within that phase's share, the shares being
+/// the phases' estimated work.
+#[test]
+fn progress_moves_through_every_phase_in_proportion_to_its_work() {
+    let text = json!({"version": 1, "engine": "allocation", "seed": 5,
+        "system": {"kind": "mesh", "width": 24, "height": 24},
+        "policies": ["random", "closed-min-best", "sequential"],
+        "workload": {"kind": "generated", "count": 3000, "backfill": "easy", "maxTasks": 40,
+            "meanInterarrival": 1, "meanDuration": 100}})
+    .to_string();
+    let mut rec = Recorder(Vec::new());
+    api::run(&text, &mut rec).unwrap();
+    let ticks = rec.0;
+    let total = ticks[0].1;
+    assert!(ticks.iter().all(|t| t.1 == total), "one total throughout");
+    assert!(ticks.windows(2).all(|w| w[0].0 <= w[1].0), "monotone");
+    assert_eq!(ticks.last().unwrap().0, total, "ends at the total");
+
+    let s = scenario_of(&text);
+    let topo = s.system.build().unwrap();
+    let phases = alloc::progress_phases(&s, &topo, 3000);
+    let sum: u64 = phases.iter().map(|p| p.0 + p.1).sum();
+    assert_eq!(sum, total);
+    // the shares follow the estimate: random's footprints make its phases the largest
+    let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+    for (p, e) in phases.iter().zip(&est.policies) {
+        let share = (p.0 + p.1) as f64 / total as f64;
+        let expected = e.steps() / est.steps();
+        assert!(
+            (share - expected).abs() < 0.05,
+            "{:?}: share {share}, estimated work {expected}",
+            e.policy
+        );
+    }
+    // every phase is reported from inside its range, in order: the bar neither waits at a
+    // phase's start nor reaches its end early
+    let mut base = 0;
+    for &(sim, rep) in &phases {
+        for (from, span) in [(base, sim), (base + sim, rep)] {
+            let inside: Vec<u64> = ticks
+                .iter()
+                .map(|t| t.0)
+                .filter(|&d| d > from && d < from + span)
+                .collect();
+            assert!(
+                inside.len() >= 4,
+                "phase [{from}, {}) got {} ticks",
+                from + span,
+                inside.len()
+            );
+        }
+        base += sim + rep;
+    }
+    // nothing of the last policy's share is reached before its simulation starts
+    let last_start = sum - phases.last().map_or(0, |p| p.0 + p.1);
+    let before_last: Vec<u64> = ticks
+        .iter()
+        .map(|t| t.0)
+        .take_while(|&d| d <= last_start)
+        .collect();
+    assert!(before_last.iter().all(|&d| d <= last_start));
+    assert!(before_last.len() < ticks.len());
+}
