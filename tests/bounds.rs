@@ -252,7 +252,7 @@ fn reports_stay_within_the_byte_cap_with_complete_counts() {
         json!({"version": 1, "engine": "allocation", "seed": 1,
             "system": {"kind": "mesh", "width": side, "height": side},
             "policies": policies, "frames": 1000,
-            "workload": {"kind": "generated", "count": 100000, "backfill": "easy"}})
+            "workload": {"kind": "generated", "count": 100000}})
         .to_string()
     };
     let side = (1..=512u64)
