@@ -239,6 +239,26 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
                 None => decisions * 4.0 * (d.nodes + d.routers),
             }
         };
+        // EASY with a closed policy: each reservation (at most one per new queue head and one per
+        // job ending before its walltime, so `2 n + 1`) releases and restores up to every running
+        // job (`R <= min(n, nodes)`) and gallops then bisects over their end groups, building a
+        // feasibility table (the cost of a failed search) for each probe: at most
+        // `2 ceil(log2(R + 1)) + 3` tables and `2 (nodes + routers)` node and router updates.
+        let easy_closed = stream
+            && s.workload.backfill == Backfill::Easy
+            && closed
+            && policy != PolicyId::ClosedMinNaive;
+        let search = if easy_closed {
+            let r = n.min(d.nodes);
+            let probes = 2.0 * (r + 1.0).log2().ceil() + 3.0;
+            let table = match d.mesh {
+                Some((w, h)) => 2.0 * search_work_bound(w, h, w, h) as f64 + 4.0 * d.nodes,
+                None => 4.0 * (d.nodes + d.routers),
+            };
+            search + (2.0 * n + 1.0) * (probes * table + 2.0 * (d.nodes + d.routers))
+        } else {
+            search
+        };
         // traffic at start, the sweep's start and end, and either the region at commit and
         // release (closed) or the final router load of jobs still running (the others)
         let sim_passes = if closed { 3.0 } else { 2.0 };
