@@ -40,56 +40,10 @@
 use super::machine::{Footprint, Machine, Placement};
 use super::metrics;
 use super::policy::{closed_min_mesh, closed_min_tree, Placer};
-use super::rect::Grid;
 use super::scenario::{Fallback, PolicyId};
 use crate::topology::Topology;
 use std::cell::RefCell;
 use std::collections::HashMap;
-
-/// For each width `a` (index `a - 1`), the tallest rectangle of available cells of that width
-/// anywhere: what [`crate::alloc::rect::tallest_per_width`] computes (its oracle in the tests),
-/// in one tight pass that skips rows with no available cell. `O(W * H)`.
-fn tallest(avail: &Grid) -> Vec<usize> {
-    let (w, h) = (avail.width, avail.height);
-    let mut best = vec![0usize; w + 1];
-    let mut heights = vec![0u32; w + 1]; // a sentinel column of height 0 closes every run
-    let mut stack: Vec<(u32, u32)> = Vec::with_capacity(w + 1);
-    for y in 0..h {
-        let mut any = false;
-        for (x, hx) in heights[..w].iter_mut().enumerate() {
-            if avail.get(x, y) {
-                *hx += 1;
-                any = true;
-            } else {
-                *hx = 0;
-            }
-        }
-        if !any {
-            continue;
-        }
-        stack.clear();
-        for (x, &hx) in heights.iter().enumerate() {
-            let mut start = x as u32;
-            while let Some(&(sx, sh)) = stack.last() {
-                if sh < hx {
-                    break;
-                }
-                stack.pop();
-                let width = x - sx as usize;
-                if sh > 0 && best[width - 1] < sh as usize {
-                    best[width - 1] = sh as usize;
-                }
-                start = sx;
-            }
-            stack.push((start, hx));
-        }
-    }
-    best.truncate(w);
-    for a in (0..w.saturating_sub(1)).rev() {
-        best[a] = best[a].max(best[a + 1]);
-    }
-    best
-}
 
 /// Owner id of the head's reserved nodes while a candidate is placed around them.
 const RESERVED: u32 = u32::MAX - 1;
@@ -124,7 +78,8 @@ impl Fit {
         }
         match &m.topo {
             Topology::Mesh(_) => {
-                let tall = tallest(m.avail.as_ref().unwrap());
+                // the grid's own table (shared with the rectangle search, kept until the grid changes)
+                let tall = crate::alloc::rect::tallest_per_width(m.avail.as_ref().unwrap());
                 let area = tall.iter().enumerate().map(|(i, &h)| (i + 1) * h).max();
                 Fit::Mesh {
                     area: area.unwrap_or(0),
@@ -421,23 +376,6 @@ mod tests {
         Fallback::RelaxClosed,
         Fallback::RelaxMinimal,
     ];
-
-    /// The word-wise sweep equals the rectangle module's.
-    #[test]
-    fn tallest_equals_the_histogram_sweep() {
-        let mut rng = Rng::seeded(9);
-        for _ in 0..300 {
-            let (w, h) = (1 + rng.index_below(139), 1 + rng.index_below(19));
-            let density = rng.unit_f64();
-            let mut g = Grid::new(w, h, false);
-            for y in 0..h {
-                for x in 0..w {
-                    g.set(x, y, rng.unit_f64() < density);
-                }
-            }
-            assert_eq!(tallest(&g), crate::alloc::rect::tallest_per_width(&g));
-        }
-    }
 
     /// The feasibility summary answers exactly what the policy's search answers, for every job
     /// size, on machines filled at random by the same policy (mixed with relaxed placements).
