@@ -34,6 +34,10 @@ pub struct Grid {
     bits: Vec<u64>,
     /// `tallest_per_width` of the current cells, once a search has failed since the last change.
     tall: OnceCell<Vec<usize>>,
+    /// Whether a failed search builds `tall`. Worth it only where many searches meet one machine
+    /// state (EASY passes); a FCFS pass or a set tries one job per state, and the table's sweep
+    /// would cost more than the searches it saves.
+    pub tables: bool,
     /// Word and cell operations spent searching (the work counter of `tests/bounds.rs`).
     pub work: Cell<u64>,
 }
@@ -55,6 +59,7 @@ impl Grid {
             words,
             bits: vec![0; words * height],
             tall: OnceCell::new(),
+            tables: true,
             work: Cell::new(0),
         };
         if value {
@@ -88,7 +93,7 @@ impl Grid {
     }
     /// Records a failed search: from now until the next change, answers come from the table.
     fn failed(&self) {
-        if self.tall.get().is_none() {
+        if self.tables && self.tall.get().is_none() {
             self.add_work(4 * (self.width * self.height) as u64);
             let _ = self.tall.set(tallest_per_width_scan(self));
         }
@@ -463,7 +468,12 @@ fn for_each_maximal(avail: &Grid, mut f: impl FnMut(usize, usize)) {
         }
         stack.clear();
         // a zero bar past the last column closes every open rectangle
-        for (x, hx) in heights.iter().copied().chain(std::iter::once(0)).enumerate() {
+        for (x, hx) in heights
+            .iter()
+            .copied()
+            .chain(std::iter::once(0))
+            .enumerate()
+        {
             let mut start = x;
             while let Some(&(sx, sh)) = stack.last() {
                 if sh < hx {

@@ -200,7 +200,11 @@ pub fn simulate(
     progress_base: u64,
     progress_total: u64,
 ) -> RunResult {
-    let m = Machine::new(topo.clone());
+    let mut m = Machine::new(topo.clone());
+    if let Some(g) = m.avail.as_mut() {
+        // the free-rectangle table pays off only when a pass tries many jobs on one state
+        g.tables = matches!(mode, Mode::Stream(s) if s.backfill == Backfill::Easy);
+    }
     let mut sim = Sim {
         m,
         placer,
