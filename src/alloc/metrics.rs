@@ -118,53 +118,10 @@ pub fn mean_hops(topo: &Topology, nodes: &[u32]) -> f64 {
 /// closed placement, inside its rectangle or subtree).
 pub fn region(topo: &Topology, nodes: &[u32]) -> Footprint {
     let (routers, links) = match topo {
-        Topology::Mesh(m) => mesh_all_pairs(m, nodes),
+        Topology::Mesh(m) => m.all_pairs_footprint(nodes),
         Topology::Tree(t) => t.all_pairs_footprint(nodes),
     };
     Footprint { routers, links }
-}
-
-/// The union of the XY routes between every pair of `nodes` on a mesh, ascending, in time
-/// proportional to its size (not to the bounding box): inside the bounding box, a row holding a
-/// node is covered from the leftmost to the rightmost column, and a column holding a node from
-/// the lowest to the highest row (an XY route runs along its source's row, then its
-/// destination's column). Equal to [`crate::topology::Mesh::all_pairs_footprint`] (tested).
-pub fn mesh_all_pairs(m: &crate::topology::Mesh, nodes: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    if nodes.len() < 2 {
-        return (Vec::new(), Vec::new());
-    }
-    let (mut minx, mut maxx, mut miny, mut maxy) = (usize::MAX, 0, usize::MAX, 0);
-    let mut rows = vec![false; m.height];
-    let mut cols = vec![false; m.width];
-    for &n in nodes {
-        let (x, y) = m.xy(n as usize);
-        minx = minx.min(x);
-        maxx = maxx.max(x);
-        miny = miny.min(y);
-        maxy = maxy.max(y);
-        rows[y] = true;
-        cols[x] = true;
-    }
-    let xs: Vec<usize> = (minx..=maxx).filter(|&x| cols[x]).collect();
-    let mut routers = Vec::new();
-    for (y, &full) in rows.iter().enumerate().take(maxy + 1).skip(miny) {
-        if full {
-            routers.extend((minx..=maxx).map(|x| m.id(x, y) as u32));
-        } else {
-            routers.extend(xs.iter().map(|&x| m.id(x, y) as u32));
-        }
-    }
-    // horizontal links (all numbered before the vertical ones), then vertical, each row-major
-    let mut links = Vec::new();
-    for (y, &full) in rows.iter().enumerate().take(maxy + 1).skip(miny) {
-        if full {
-            links.extend((minx..maxx).map(|x| m.hlink(x, y) as u32));
-        }
-    }
-    for y in miny..maxy {
-        links.extend(xs.iter().map(|&x| m.vlink(x, y) as u32));
-    }
-    (routers, links)
 }
 
 /// Routers and links used by the job's traffic, with ranks placed `cores` per node in node order.
@@ -272,9 +229,6 @@ mod tests {
                     continue;
                 }
                 let (d, sum) = brute(topo, &nodes);
-                if let Topology::Mesh(m) = topo {
-                    assert_eq!(mesh_all_pairs(m, &nodes), m.all_pairs_footprint(&nodes));
-                }
                 assert_eq!(diameter(topo, &nodes), d);
                 assert_eq!(total_pair_hops(topo, &nodes), sum);
                 // the traffic of "neighbor" is a subset of the region

@@ -74,10 +74,12 @@ impl Mesh {
     }
 
     /// Routers and links used by the routes between every ordered pair of `nodes`, without
-    /// enumerating the pairs. On the row of a source every X leg lies in `[min x, max x]`, and on
-    /// the column of a destination every Y leg lies in `[min y, max y]`; each leg starts inside
-    /// its interval, so the union of legs is exactly those intervals. Sorted, no duplicates.
-    /// Equal to the union of [`Mesh::route`] over all pairs (tested).
+    /// enumerating the pairs, in time proportional to the result (not to the bounding box). An
+    /// XY route runs along its source's row, then its destination's column, and each leg starts
+    /// inside the nodes' bounding box; so a row holding a node is covered from the leftmost to
+    /// the rightmost column, a column holding a node from the lowest to the highest row, and
+    /// nothing else. Sorted, no duplicates. Equal to the union of [`Mesh::route`] over all pairs
+    /// (tested).
     pub fn all_pairs_footprint(&self, nodes: &[u32]) -> (Vec<u32>, Vec<u32>) {
         if nodes.len() < 2 {
             return (Vec::new(), Vec::new());
@@ -94,30 +96,25 @@ impl Mesh {
             rows[y] = true;
             cols[x] = true;
         }
+        let xs: Vec<usize> = (minx..=maxx).filter(|&x| cols[x]).collect();
         let mut routers = Vec::new();
-        let mut links = Vec::new();
-        for y in miny..=maxy {
-            for x in minx..=maxx {
-                if rows[y] || (cols[x]) {
-                    routers.push(self.id(x, y) as u32);
-                }
+        for (y, &full) in rows.iter().enumerate().take(maxy + 1).skip(miny) {
+            if full {
+                routers.extend((minx..=maxx).map(|x| self.id(x, y) as u32));
+            } else {
+                routers.extend(xs.iter().map(|&x| self.id(x, y) as u32));
             }
         }
-        for y in miny..=maxy {
-            if rows[y] {
-                for x in minx..maxx {
-                    links.push(self.hlink(x, y) as u32);
-                }
+        // horizontal links (all numbered before the vertical ones), then vertical, each row-major
+        let mut links = Vec::new();
+        for (y, &full) in rows.iter().enumerate().take(maxy + 1).skip(miny) {
+            if full {
+                links.extend((minx..maxx).map(|x| self.hlink(x, y) as u32));
             }
         }
         for y in miny..maxy {
-            for x in minx..=maxx {
-                if cols[x] {
-                    links.push(self.vlink(x, y) as u32);
-                }
-            }
+            links.extend(xs.iter().map(|&x| self.vlink(x, y) as u32));
         }
-        links.sort_unstable();
         (routers, links)
     }
 }
