@@ -163,19 +163,7 @@ fn main() {
             4096,
         ));
     }
-    let policies = [
-        PolicyId::Sequential,
-        PolicyId::Hilbert,
-        PolicyId::Random,
-        PolicyId::ClosedMinPaper,
-        PolicyId::ClosedMinBest,
-        PolicyId::ClosedMinNaive,
-    ];
-    let fallbacks = [
-        Fallback::Wait,
-        Fallback::RelaxMinimal,
-        Fallback::RelaxClosed,
-    ];
+    let (policies, fallbacks) = (PolicyId::ALL, Fallback::ALL);
     println!(
         "{:<16} {:<14} {:<15} {:>7} {:>9} {:>9} {:>8} {:>9} {:>8}",
         "policy",

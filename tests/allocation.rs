@@ -2,6 +2,7 @@
 //! SPEC.md §1 checked on the reports, with routes computed independently of the engine's
 //! footprint code.
 
+use placelab::alloc::scenario::{Fallback, PolicyId};
 use placelab::api;
 use placelab::progress::NoProgress;
 use placelab::topology::{Mesh, Topology, Tree};
@@ -236,16 +237,6 @@ fn system_strategy() -> impl Strategy<Value = Value> {
     ]
 }
 
-const POLICIES: [&str; 6] = [
-    "sequential",
-    "closed-min-paper",
-    "closed-min-best",
-    "closed-min-naive",
-    "hilbert",
-    "random",
-];
-const FALLBACKS: [&str; 3] = ["wait", "relax-closed", "relax-minimal"];
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
@@ -257,7 +248,7 @@ proptest! {
     ) {
         let jobs: Vec<Value> = sizes.iter().map(|&t| json!({"tasks": t})).collect();
         let doc = json!({"version": 1, "engine": "allocation", "seed": seed, "system": system,
-            "policies": POLICIES, "fallback": FALLBACKS[fallback], "workload": {"kind": "set", "jobs": jobs}});
+            "policies": PolicyId::ALL.map(PolicyId::id), "fallback": Fallback::ALL[fallback].id(), "workload": {"kind": "set", "jobs": jobs}});
         check_invariants(&run(&doc), true);
     }
 
@@ -269,7 +260,7 @@ proptest! {
     ) {
         let jobs: Vec<Value> = jobs.iter().map(|&(t, a, d)| json!({"tasks": t, "arrival": a, "duration": d})).collect();
         let doc = json!({"version": 1, "engine": "allocation", "seed": seed, "system": system,
-            "policies": POLICIES, "fallback": FALLBACKS[fallback], "frames": 7,
+            "policies": PolicyId::ALL.map(PolicyId::id), "fallback": Fallback::ALL[fallback].id(), "frames": 7,
             "workload": {"kind": "stream", "backfill": if easy {"easy"} else {"none"}, "jobs": jobs}});
         let report = run(&doc);
         check_invariants(&report, true);

@@ -5,6 +5,7 @@
 //! was the queue head never delays that head. The oracle re-runs the stream without the jobs that
 //! backfilled past the head and checks that the head does not start earlier there.
 
+use placelab::alloc::scenario::{Fallback, PolicyId};
 use placelab::api;
 use placelab::progress::NoProgress;
 use proptest::prelude::*;
@@ -282,16 +283,6 @@ fn system_strategy() -> impl Strategy<Value = Value> {
     ]
 }
 
-const POLICIES: [&str; 6] = [
-    "sequential",
-    "closed-min-paper",
-    "closed-min-best",
-    "closed-min-naive",
-    "hilbert",
-    "random",
-];
-const FALLBACKS: [&str; 3] = ["wait", "relax-closed", "relax-minimal"];
-
 fn stream_doc(
     system: &Value,
     policy: &str,
@@ -325,7 +316,7 @@ proptest! {
         jobs in prop::collection::vec((1u64..9, 0u32..30, 1u32..30), 2..12),
         policy in 0usize..6, fallback in 0usize..3, seed in 0u64..1000,
     ) {
-        let (policy, fallback) = (POLICIES[policy], FALLBACKS[fallback]);
+        let (policy, fallback) = (PolicyId::ALL[policy].id(), Fallback::ALL[fallback].id());
         let all: Vec<usize> = (0..jobs.len()).collect();
         let r = run(&stream_doc(&system, policy, fallback, seed, &jobs, &all));
         let start = starts(&r);

@@ -4,20 +4,10 @@
 //! fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm reports
 //! with them, so a platform difference in any policy shows.
 
-use super::scenario::MAX_POLICIES;
+use super::scenario::{Fallback, PolicyId};
 use crate::rng::Rng;
 use serde_json::{json, Value};
 
-/// Every policy, all run side by side in each sample (the count is the per-scenario limit).
-const POLICIES: [&str; MAX_POLICIES] = [
-    "sequential",
-    "closed-min-paper",
-    "closed-min-best",
-    "closed-min-naive",
-    "hilbert",
-    "random",
-];
-const FALLBACKS: [&str; 3] = ["wait", "relax-closed", "relax-minimal"];
 const WORKLOADS: [&str; 4] = ["set", "stream", "generated", "swf"];
 const SEEDS: [u64; 3] = [1, 42, 9_007_199_254_740_993];
 const COMMS: [&str; 3] = ["all", "neighbor", "none"];
@@ -36,7 +26,7 @@ pub fn sample_scenarios() -> Vec<String> {
         .collect();
     for (si, &seed) in SEEDS.iter().enumerate() {
         for system in ["mesh", "tree"] {
-            for fallback in FALLBACKS {
+            for fallback in Fallback::ALL.map(Fallback::id) {
                 for workload in WORKLOADS {
                     out.push(sample(seed, si, system, fallback, workload).to_string());
                 }
@@ -100,7 +90,7 @@ fn sample(seed: u64, seed_index: usize, system: &str, fallback: &str, workload: 
         "name": format!("matrix {system} {fallback} {workload} seed {seed}"),
         "seed": seed,
         "system": sys,
-        "policies": POLICIES,
+        "policies": PolicyId::ALL.map(PolicyId::id),
         "fallback": fallback,
         "frames": 4,
         "workload": wl,

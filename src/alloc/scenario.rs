@@ -87,6 +87,15 @@ pub enum PolicyId {
 }
 
 impl PolicyId {
+    /// Every policy, in the order the form lists them first (samples and tests run them all).
+    pub const ALL: [PolicyId; 6] = [
+        PolicyId::Sequential,
+        PolicyId::ClosedMinPaper,
+        PolicyId::ClosedMinBest,
+        PolicyId::ClosedMinNaive,
+        PolicyId::Hilbert,
+        PolicyId::Random,
+    ];
     pub fn id(self) -> &'static str {
         match self {
             PolicyId::Sequential => "sequential",
@@ -130,6 +139,12 @@ pub enum Fallback {
 }
 
 impl Fallback {
+    /// Every fallback.
+    pub const ALL: [Fallback; 3] = [
+        Fallback::Wait,
+        Fallback::RelaxClosed,
+        Fallback::RelaxMinimal,
+    ];
     pub fn id(self) -> &'static str {
         match self {
             Fallback::RelaxClosed => "relax-closed",
