@@ -197,23 +197,39 @@ fn held(p: &Placement) -> usize {
     p.nodes.len() + p.owned_idle.len()
 }
 
-/// Count reservation: the first group of walltime ends after which `n` nodes are free; every job
-/// of that group counts, whatever the input order.
-pub fn reserve_count(free_now: usize, n: usize, running: &mut [Running]) -> (f64, Reserved) {
-    let ends = groups(running);
+/// The first group of walltime ends (`ends` from [`groups`]) after which `n` nodes are free,
+/// with the free count then; every job of a group counts, whatever the input order.
+fn first_group(
+    free_now: usize,
+    n: usize,
+    running: &[Running],
+    ends: &[usize],
+) -> Option<(usize, usize)> {
     let mut free = free_now;
     let mut prev = 0;
-    for e in ends {
+    for (g, &e) in ends.iter().enumerate() {
         free += running[prev..e]
             .iter()
             .map(|r| held(r.placement))
             .sum::<usize>();
         prev = e;
         if free >= n {
-            return (running[e - 1].wall_end, Reserved::Count { spare: free - n });
+            return Some((g, free));
         }
     }
-    (f64::INFINITY, Reserved::Nothing)
+    None
+}
+
+/// Count reservation: the first group of walltime ends after which `n` nodes are free.
+pub fn reserve_count(free_now: usize, n: usize, running: &mut [Running]) -> (f64, Reserved) {
+    let ends = groups(running);
+    match first_group(free_now, n, running, &ends) {
+        Some((g, free)) => (
+            running[ends[g] - 1].wall_end,
+            Reserved::Count { spare: free - n },
+        ),
+        None => (f64::INFINITY, Reserved::Nothing),
+    }
 }
 
 /// Releases or re-commits running jobs so that exactly `running[..k]` are released.
@@ -240,21 +256,7 @@ pub fn reserve_region(
 ) -> (f64, Reserved) {
     let ends = groups(running);
     // no search can succeed before `n` nodes are free
-    let mut free = m.free_count;
-    let mut prev = 0;
-    let mut first = None;
-    for (g, &e) in ends.iter().enumerate() {
-        free += running[prev..e]
-            .iter()
-            .map(|r| held(r.placement))
-            .sum::<usize>();
-        prev = e;
-        if free >= n {
-            first = Some(g);
-            break;
-        }
-    }
-    let Some(first) = first else {
+    let Some((first, _)) = first_group(m.free_count, n, running, &ends) else {
         return (f64::INFINITY, Reserved::Nothing);
     };
     let mut applied = 0;
