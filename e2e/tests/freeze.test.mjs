@@ -28,6 +28,16 @@ export const GENERATED_100K_X6 = JSON.stringify({
   workload: { kind: 'generated', count: 100000, minTasks: 1, maxTasks: 64, meanInterarrival: 1, meanDuration: 100 },
 });
 
+/**
+ * The slowest scenario admission accepts, as found by `cargo bench --bench bounds` (sequential,
+ * EASY, 100,000 jobs on a 4,096-node tree: 4–7 s natively, a 17 MB report).
+ */
+export const LARGEST_ADMITTED = JSON.stringify({
+  version: 1, engine: 'allocation', name: 'largest admitted', seed: 1,
+  system: { kind: 'tree', arities: [8, 8, 8, 8] }, policies: ['sequential'], fallback: 'wait',
+  workload: { kind: 'generated', count: 100000, backfill: 'easy', minTasks: 1, maxTasks: 128, sizeDistribution: 'uniform', meanInterarrival: 1, meanDuration: 1000 },
+});
+
 /** Runs in the page before its scripts: records long tasks, Stop clicks and when the page became idle. */
 function observe() {
   window.__longTasks = [];
@@ -140,6 +150,17 @@ describe('no freeze', () => {
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', await page.getByTestId('error-text').textContent());
     const rows = await page.evaluate(() => window.placelab.lastReport.report.runs.map((r) => [r.jobs.length, r.jobCount]));
     assert.deepEqual(rows, Array(6).fill([JOB_ROWS_IN_PAGE, 100000]));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('runs the largest scenario admission accepts to the end without a long task', async () => {
+    const page = await observedPage(link(LARGEST_ADMITTED));
+    await page.waitForFunction(() => document.body.dataset.status === 'running');
+    await waitSettled(page, SETTLE_MS);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', await page.getByTestId('error-text').textContent());
+    console.log(`# largest admitted scenario: ${await page.getByTestId('run-info').textContent()}`);
+    await assertNoLongTask(page, 'largest admitted scenario, run to the end');
     assert.deepEqual(page.problems, []);
     await page.close();
   });
