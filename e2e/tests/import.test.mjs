@@ -16,7 +16,11 @@ const SWF = [
 ].join('\n');
 
 async function open(page, name, text) {
+  // The file is read off the main thread, so the page may still show the previous run when the
+  // input event returns: wait for a new report or a new error, then for the page to settle.
+  await page.evaluate(() => { window.__before = [window.placelab.lastReport, window.placelab.lastError]; });
   await page.getByTestId('open-file').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => window.placelab.lastReport !== window.__before[0] || window.placelab.lastError !== window.__before[1]);
   await waitSettled(page);
 }
 
