@@ -18,6 +18,7 @@ pub mod error;
 pub mod formats;
 pub mod json;
 pub mod params;
+pub mod partition;
 pub mod progress;
 pub mod rng;
 pub mod scenario;
