@@ -36,7 +36,7 @@ pub fn linear(g: &Graph, opts: &Options) -> Outcome {
 /// Each vertex to a random part, drawn with probability equal to the part's target fraction.
 pub fn random(g: &Graph, opts: &Options) -> Outcome {
     let targets = opts.targets();
-    let mut rng = Rng::seeded(opts.seed ^ 0x5eed_0f_9a27);
+    let mut rng = Rng::seeded(opts.seed ^ 0x0005_eed0_f9a2_7000);
     let part = (0..g.n())
         .map(|_| {
             let x = rng.unit_f64();
