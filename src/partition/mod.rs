@@ -7,9 +7,10 @@
 //!
 //! Files: [`graph`] (CSR graph and its invariants), [`metrics`] (cut, volume, balance, recounted
 //! from a part vector), [`baseline`] (linear and random partitions), [`multilevel`] (the
-//! multilevel k-way and recursive-bisection partitioner).
+//! multilevel k-way and recursive-bisection partitioner), [`generate`] (seeded graph generators).
 
 pub mod baseline;
+pub mod generate;
 pub mod graph;
 pub mod metrics;
 pub mod multilevel;
