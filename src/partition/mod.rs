@@ -7,13 +7,24 @@
 //!
 //! Files: [`graph`] (CSR graph and its invariants), [`metrics`] (cut, volume, balance, recounted
 //! from a part vector), [`baseline`] (linear and random partitions), [`multilevel`] (the
-//! multilevel k-way and recursive-bisection partitioner), [`generate`] (seeded graph generators).
+//! multilevel k-way and recursive-bisection partitioner, the driver of: [`wgraph`] its working
+//! graph, [`coarsen`] heavy-edge matching and contraction, [`initial`] greedy graph growing,
+//! [`fm2`] two-way FM, [`rb`] multilevel and recursive bisection, [`kway_refine`] k-way
+//! balancing, greedy and FM refinement, [`volume`] communication-volume refinement),
+//! [`generate`] (seeded graph generators).
 
 pub mod baseline;
+pub mod coarsen;
+pub mod fm2;
 pub mod generate;
 pub mod graph;
+pub mod initial;
+pub mod kway_refine;
 pub mod metrics;
 pub mod multilevel;
+pub mod rb;
+pub mod volume;
+pub mod wgraph;
 
 pub use graph::{Graph, GraphError};
 
