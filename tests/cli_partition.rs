@@ -119,7 +119,9 @@ fn placelab_partition_replays_every_recorded_gpmetis_run() {
         let dir = scratch(&case.name);
         let fixture = |ext: &str| {
             std::fs::read_to_string(Path::new(FIXTURES).join(format!("{}.{ext}", case.name)))
-                .unwrap_or_else(|e| panic!("{}.{ext}: {e} (run scripts/gpmetis-fixture.sh)", case.name))
+                .unwrap_or_else(|e| {
+                    panic!("{}.{ext}: {e} (run scripts/gpmetis-fixture.sh)", case.name)
+                })
         };
         let n_args = case.args.len();
         let graph_name = &case.args[n_args - 2];
@@ -136,8 +138,17 @@ fn placelab_partition_replays_every_recorded_gpmetis_run() {
         let theirs = read_part(&fixture("part"));
         let (their_cut, their_vol) = printed_figures(&fixture("stdout"));
         assert_eq!(metrics::edge_cut(&g, &theirs), their_cut, "{}", case.name);
-        assert_eq!(metrics::comm_volume(&g, &theirs, k), their_vol, "{}", case.name);
-        assert!(within_balance(&g, &theirs, k, &targets, &case.args), "{}", case.name);
+        assert_eq!(
+            metrics::comm_volume(&g, &theirs, k),
+            their_vol,
+            "{}",
+            case.name
+        );
+        assert!(
+            within_balance(&g, &theirs, k, &targets, &case.args),
+            "{}",
+            case.name
+        );
 
         let args: Vec<&str> = std::iter::once("partition")
             .chain(case.args.iter().map(String::as_str))
@@ -164,8 +175,18 @@ fn placelab_partition_replays_every_recorded_gpmetis_run() {
             metrics::part_weights(&g, &ours, k)
         );
         let (cut, vol) = printed_figures(&stdout);
-        assert_eq!(cut, metrics::edge_cut(&g, &ours), "{}: printed cut", case.name);
-        assert_eq!(vol, metrics::comm_volume(&g, &ours, k), "{}: printed volume", case.name);
+        assert_eq!(
+            cut,
+            metrics::edge_cut(&g, &ours),
+            "{}: printed cut",
+            case.name
+        );
+        assert_eq!(
+            vol,
+            metrics::comm_volume(&g, &ours, k),
+            "{}: printed volume",
+            case.name
+        );
         assert!(
             cut as f64 <= CUT_FACTOR * their_cut as f64,
             "{}: our cut {cut} vs gpmetis {their_cut}",
@@ -178,12 +199,22 @@ fn placelab_partition_replays_every_recorded_gpmetis_run() {
 #[test]
 fn gpmetis_and_gnu_spellings_of_options_give_the_same_partition() {
     let dir = scratch("spellings");
-    let a = placelab(&dir, &["partition", "-ufactor=50", "-seed=3", "mesh.graph", "4"]);
+    let a = placelab(
+        &dir,
+        &["partition", "-ufactor=50", "-seed=3", "mesh.graph", "4"],
+    );
     assert!(a.status.success());
     let first = std::fs::read_to_string(dir.join("mesh.graph.part.4")).unwrap();
     let b = placelab(
         &dir,
-        &["partition", "mesh.graph", "4", "--ufactor", "50", "--seed=3"],
+        &[
+            "partition",
+            "mesh.graph",
+            "4",
+            "--ufactor",
+            "50",
+            "--seed=3",
+        ],
     );
     assert!(b.status.success());
     let second = std::fs::read_to_string(dir.join("mesh.graph.part.4")).unwrap();
@@ -199,7 +230,11 @@ fn errors_have_exit_codes_and_name_the_file_and_line() {
     std::fs::write(dir.join("multi.graph"), "2 1 10 2\n1 1 2\n1 1 1\n").unwrap();
     // (arguments, exit code, fragment of stderr)
     let cases: &[(&[&str], i32, &str)] = &[
-        (&["partition", "bad.graph", "2"], 1, "placelab: bad.graph: line 4: vertex 2 lists 3"),
+        (
+            &["partition", "bad.graph", "2"],
+            1,
+            "placelab: bad.graph: line 4: vertex 2 lists 3",
+        ),
         (
             &["partition", "multi.graph", "2"],
             1,
@@ -210,14 +245,38 @@ fn errors_have_exit_codes_and_name_the_file_and_line() {
             1,
             "placelab: bad.tpwgts: line 2: part 9 is out of range",
         ),
-        (&["partition", "missing.graph", "2"], 2, "cannot read missing.graph"),
+        (
+            &["partition", "missing.graph", "2"],
+            2,
+            "cannot read missing.graph",
+        ),
         (&["partition", "mesh.graph", "0"], 2, "number of parts"),
         (&["partition", "mesh.graph"], 2, "GRAPH K"),
-        (&["partition", "-ufactor=x", "mesh.graph", "2"], 2, "-ufactor"),
-        (&["partition", "-ptype=ml", "mesh.graph", "2"], 2, "not kway or rb"),
-        (&["partition", "-objtype=comm", "mesh.graph", "2"], 2, "not cut or vol"),
-        (&["partition", "-contig", "mesh.graph", "2"], 2, "not supported"),
-        (&["partition", "--frobnicate", "mesh.graph", "2"], 2, "unknown option"),
+        (
+            &["partition", "-ufactor=x", "mesh.graph", "2"],
+            2,
+            "-ufactor",
+        ),
+        (
+            &["partition", "-ptype=ml", "mesh.graph", "2"],
+            2,
+            "not kway or rb",
+        ),
+        (
+            &["partition", "-objtype=comm", "mesh.graph", "2"],
+            2,
+            "not cut or vol",
+        ),
+        (
+            &["partition", "-contig", "mesh.graph", "2"],
+            2,
+            "not supported",
+        ),
+        (
+            &["partition", "--frobnicate", "mesh.graph", "2"],
+            2,
+            "unknown option",
+        ),
         (&["graph", "hexagon"], 2, "unknown graph kind"),
         (&["graph", "grid2d", "--n", "5"], 2, "--dims"),
         (&["graph", "complete", "--n", "100000"], 1, "limit"),
@@ -239,21 +298,33 @@ fn graph_command_writes_metis_and_coordinates_that_read_back() {
     let dir = scratch("graph");
     let out = placelab(
         &dir,
-        &["graph", "cube3d", "--dims", "3,4,5", "--wrap", "-o", "c.graph"],
+        &[
+            "graph", "cube3d", "--dims", "3,4,5", "--wrap", "-o", "c.graph",
+        ],
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let g = parse_metis(&std::fs::read_to_string(dir.join("c.graph")).unwrap())
         .unwrap()
         .graph;
     assert_eq!(g.n(), 60);
-    let xyz = parse_xyz(&std::fs::read_to_string(dir.join("c.graph.xyz")).unwrap(), 60).unwrap();
+    let xyz = parse_xyz(
+        &std::fs::read_to_string(dir.join("c.graph.xyz")).unwrap(),
+        60,
+    )
+    .unwrap();
     assert_eq!(xyz[59], [2.0, 3.0, 4.0]);
     // Without -o the graph goes to stdout, the same for the same seed.
     let a = placelab(&dir, &["graph", "delaunay", "--n", "500", "--seed", "4"]);
     let b = placelab(&dir, &["graph", "delaunay", "--n=500", "-seed=4"]);
     assert!(a.status.success());
     assert_eq!(a.stdout, b.stdout);
-    let g = parse_metis(&String::from_utf8(a.stdout).unwrap()).unwrap().graph;
+    let g = parse_metis(&String::from_utf8(a.stdout).unwrap())
+        .unwrap()
+        .graph;
     assert_eq!(g.n(), 500);
     // The generated graph partitions like any file.
     let out = placelab(&dir, &["partition", "c.graph", "3", "-nooutput"]);

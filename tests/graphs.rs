@@ -470,7 +470,7 @@ fn delaunay_triangles_have_empty_circumcircles_and_cover_the_hull() {
     }
 }
 
-/// > 0 when `d` is strictly inside the circle through counter-clockwise `a, b, c`.
+/// Positive when `d` is strictly inside the circle through counter-clockwise `a, b, c`.
 fn incircle(a: [i64; 2], b: [i64; 2], c: [i64; 2], d: [i64; 2]) -> i128 {
     let r = |p: [i64; 2]| {
         let (x, y) = (i128::from(p[0] - d[0]), i128::from(p[1] - d[1]));
@@ -558,5 +558,139 @@ proptest! {
         g.vwgt = vw[..n as usize].to_vec();
         let f = parse_metis(&write_metis(&g)).unwrap();
         prop_assert_eq!(f.graph, g);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis: CSR searches against petgraph's algorithms, summaries of known graphs.
+
+mod analysis {
+    use super::*;
+    use petgraph::visit::Bfs;
+    use placelab::partition::analysis::{
+        bfs_order, components, pseudo_peripheral, quotient_graph, quotient_spanning_tree,
+        summarize, to_petgraph, GraphSummary,
+    };
+    use placelab::partition::metrics;
+
+    /// Exact diameter of each component, by a BFS from every vertex (small graphs only).
+    fn diameter(g: &Graph) -> u32 {
+        (0..g.n()).map(|v| bfs_order(g, v).1).max().unwrap_or(0)
+    }
+
+    fn random_graph(n: u32, edges: &[(u32, u32)]) -> Graph {
+        let mut seen = std::collections::BTreeSet::new();
+        let e: Vec<(u32, u32, u32)> = edges
+            .iter()
+            .map(|&(u, v)| (u % n, v % n))
+            .filter(|&(u, v)| u != v && seen.insert((u.min(v), u.max(v))))
+            .map(|(u, v)| (u, v, 1 + (u + v) % 3))
+            .collect();
+        Graph::from_edges(n, &e).unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn components_and_bfs_agree_with_petgraph(
+            n in 1u32..40,
+            edges in prop::collection::vec((0u32..40, 0u32..40), 0..60),
+        ) {
+            let g = random_graph(n, &edges);
+            let pg = to_petgraph(&g);
+            prop_assert_eq!(pg.node_count() as u32, g.n());
+            prop_assert_eq!(pg.edge_count() as u64, g.m());
+            let (label, count) = components(&g);
+            prop_assert_eq!(count as usize, petgraph::algo::connected_components(&pg));
+            for s in 0..n {
+                let (order, ecc) = bfs_order(&g, s);
+                // Same vertices as petgraph's BFS, which are exactly s's component.
+                let mut theirs = Vec::new();
+                let mut bfs = Bfs::new(&pg, petgraph::graph::NodeIndex::new(s as usize));
+                while let Some(x) = bfs.next(&pg) {
+                    theirs.push(x.index() as u32);
+                }
+                let mut ours = order.clone();
+                ours.sort_unstable();
+                theirs.sort_unstable();
+                prop_assert_eq!(&ours, &theirs);
+                prop_assert!(ours.iter().all(|&v| label[v as usize] == label[s as usize]));
+                // The eccentricity is the largest unit-weight distance (petgraph's Dijkstra).
+                let dist = petgraph::algo::dijkstra(
+                    &pg, petgraph::graph::NodeIndex::new(s as usize), None, |_| 1u32);
+                prop_assert_eq!(ecc, dist.values().copied().max().unwrap());
+                // A pseudo-peripheral vertex's eccentricity is a lower bound of the diameter.
+                let (v, d) = pseudo_peripheral(&g, s);
+                prop_assert_eq!(label[v as usize], label[s as usize]);
+                prop_assert_eq!(bfs_order(&g, v).1, d);
+                prop_assert!(d >= ecc && d <= diameter(&g));
+            }
+        }
+    }
+
+    #[test]
+    fn pseudo_diameter_is_exact_on_grids_trees_and_stars() {
+        for (x, y) in [(1, 1), (1, 7), (5, 3), (12, 9)] {
+            let s = summarize(&grid(x, y, false).graph);
+            assert_eq!(s.pseudo_diameter, x + y - 2, "{x}x{y}");
+            assert_eq!((s.components, s.largest_component), (1, x * y));
+        }
+        for n in [2, 5, 31, 100] {
+            let t = generate(&spec(GenKind::BinaryTree, n), 1).unwrap().graph;
+            assert_eq!(summarize(&t).pseudo_diameter, diameter(&t), "tree {n}");
+        }
+        let s = summarize(&generate(&spec(GenKind::Star, 50), 1).unwrap().graph);
+        assert_eq!((s.pseudo_diameter, s.min_degree, s.max_degree), (2, 1, 49));
+    }
+
+    #[test]
+    fn summary_counts_components_isolated_vertices_and_weights() {
+        let f = parse_metis("6 3 011\n2 2 4\n3 1 4 3 9\n1 2 9\n1 5 1\n1 4 1\n7\n").unwrap();
+        assert_eq!(
+            summarize(&f.graph),
+            GraphSummary {
+                vertices: 6,
+                edges: 3,
+                components: 3,
+                largest_component: 3,
+                isolated: 1,
+                min_degree: 0,
+                max_degree: 2,
+                total_vertex_weight: 15,
+                total_edge_weight: 14,
+                pseudo_diameter: 2,
+            }
+        );
+    }
+
+    #[test]
+    fn quotient_graph_weighs_parts_and_cut_and_its_tree_keeps_the_heaviest_links() {
+        // 6x6 grid in four 3x3 quadrants: parts 0 1 / 2 3.
+        let g = grid(6, 6, false).graph;
+        let part: Vec<u32> = (0..36u32)
+            .map(|v| (v % 6) / 3 + 2 * ((v / 6) / 3))
+            .collect();
+        let q = quotient_graph(&g, &part, 4);
+        assert!(q.node_weights().all(|&w| w == 9));
+        let total: u64 = q.edge_weights().sum();
+        assert_eq!(total, metrics::edge_cut(&g, &part));
+        assert_eq!(q.edge_count(), 4); // no diagonal neighbours between quadrants
+        let tree = quotient_spanning_tree(&g, &part, 4);
+        assert_eq!(tree.len(), 3);
+        // Ties (all weights 3) broken by part ids, so the same tree everywhere.
+        assert_eq!(tree, vec![(0, 1, 3), (0, 2, 3), (1, 3, 3)]);
+        // A heavier edge is always kept.
+        let mut h = g.clone();
+        for v in 0..36u32 {
+            for i in h.xadj[v as usize] as usize..h.xadj[v as usize + 1] as usize {
+                let u = h.adjncy[i];
+                let (pu, pv) = (part[u as usize], part[v as usize]);
+                if (pu.min(pv), pu.max(pv)) == (2, 3) {
+                    h.adjwgt[i] = 5;
+                }
+            }
+        }
+        let tree = quotient_spanning_tree(&h, &part, 4);
+        assert_eq!(tree[0], (2, 3, 15));
+        assert_eq!(tree.len(), 3);
     }
 }
