@@ -724,9 +724,68 @@ fn delaunay_edges(pts: &[[i64; 2]], order: &[u32]) -> Vec<(u32, u32, u32)> {
     edges
 }
 
+/// One digest per kind, in [`GenKind::ALL`] order, of a small graph of that kind (wrap on for
+/// grids and cubes): FNV-1a over its CSR arrays and the bits of its coordinates. [`PINNED_PROBE`]
+/// pins the digests natively and the browser tests check them in wasm, so a generator that
+/// draws or rounds differently on a target fails a test.
+pub fn probe() -> Vec<u64> {
+    let specs = [
+        (GenKind::Grid2d, 0, [7, 5, 1]),
+        (GenKind::Cube3d, 0, [3, 4, 5]),
+        (GenKind::BinaryTree, 100, [1; 3]),
+        (GenKind::Star, 50, [1; 3]),
+        (GenKind::Complete, 30, [1; 3]),
+        (GenKind::Geometric, 2000, [1; 3]),
+        (GenKind::Delaunay, 3000, [1; 3]),
+    ];
+    specs
+        .iter()
+        .map(|&(kind, n, dims)| {
+            let spec = GenSpec {
+                kind,
+                n,
+                dims,
+                wrap: true,
+                radius: None,
+            };
+            let g = generate(&spec, 11).expect("probe sizes are valid");
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            let mut eat = |x: u64| {
+                for b in x.to_le_bytes() {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            };
+            let gr = &g.graph;
+            for &x in gr.xadj.iter().chain(&gr.adjncy).chain(&gr.adjwgt) {
+                eat(u64::from(x));
+            }
+            for c in &g.coords {
+                c.iter().for_each(|x| eat(x.to_bits()));
+            }
+            h
+        })
+        .collect()
+}
+
+/// [`probe`] as computed on x86_64.
+pub const PINNED_PROBE: [u64; 7] = [
+    7_566_150_006_997_868_137,
+    4_665_936_838_207_880_976,
+    4_688_949_095_403_655_167,
+    15_624_764_314_997_615_428,
+    618_856_834_362_629_227,
+    4_312_238_956_135_991_545,
+    16_660_125_869_986_835_061,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generated_graphs_equal_the_pinned_digests() {
+        assert_eq!(probe(), PINNED_PROBE.to_vec());
+    }
 
     #[test]
     fn ghost_start_is_consistent() {
