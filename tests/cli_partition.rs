@@ -251,6 +251,11 @@ fn errors_have_exit_codes_and_name_the_file_and_line() {
             "cannot read missing.graph",
         ),
         (&["partition", "mesh.graph", "0"], 2, "number of parts"),
+        (
+            &["partition", "mesh.graph", "4000000000"],
+            2,
+            "number of parts",
+        ),
         (&["partition", "mesh.graph"], 2, "GRAPH K"),
         (
             &["partition", "-ufactor=x", "mesh.graph", "2"],
