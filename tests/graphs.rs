@@ -599,8 +599,8 @@ mod analysis {
     use super::*;
     use petgraph::visit::Bfs;
     use placelab::partition::analysis::{
-        bfs_order, components, pseudo_peripheral, quotient_graph, quotient_spanning_tree,
-        summarize, to_petgraph, GraphSummary,
+        bfs_order, components, peripheral_bfs_order, pseudo_peripheral, quotient_graph,
+        quotient_spanning_tree, summarize, to_petgraph, GraphSummary,
     };
     use placelab::partition::metrics;
 
@@ -654,6 +654,22 @@ mod analysis {
                 prop_assert_eq!(label[v as usize], label[s as usize]);
                 prop_assert_eq!(bfs_order(&g, v).1, d);
                 prop_assert!(d >= ecc && d <= diameter(&g));
+            }
+            // The peripheral order: a permutation, each component contiguous, in BFS levels.
+            let order = peripheral_bfs_order(&g);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            prop_assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+            let mut i = 0;
+            while i < order.len() {
+                let (comp, _) = bfs_order(&g, order[i]);
+                let mut a = comp.clone();
+                let mut b = order[i..i + comp.len()].to_vec();
+                a.sort_unstable();
+                b.sort_unstable();
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(pseudo_peripheral(&g, order[i]).0, order[i]);
+                i += comp.len();
             }
         }
     }
