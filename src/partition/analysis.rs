@@ -193,6 +193,17 @@ pub fn peripheral_bfs_order(g: &Graph) -> Vec<u32> {
 /// # Complexity
 /// `O(V + E α(V))` plus the pseudo-peripheral search on the largest component,
 /// `O(r (V + E))`.
+///
+/// # Example
+/// ```
+/// use placelab::partition::analysis::summarize;
+/// use placelab::partition::Graph;
+/// // A path 0-1-2 (edge weights 2 and 3) and an isolated vertex 3.
+/// let g = Graph::from_edges(4, &[(0, 1, 2), (1, 2, 3)]).unwrap();
+/// let s = summarize(&g);
+/// assert_eq!((s.components, s.largest_component, s.isolated), (2, 3, 1));
+/// assert_eq!((s.total_edge_weight, s.pseudo_diameter), (5, 2));
+/// ```
 pub fn summarize(g: &Graph) -> GraphSummary {
     let n = g.n();
     let mut s = GraphSummary {
