@@ -153,9 +153,18 @@ pub fn balance(g: &WGraph, s: &mut KwayState, maxw: &[u64], salt: u64) {
             let p = s.part[v as usize];
             if s.pw[p as usize] > maxw[p as usize] && g.vw[v as usize] > 0 {
                 s.gather(g, v);
-                let best = s.touched.iter().map(|&q| s.conn[q as usize]).max().unwrap_or(0);
+                let best = s
+                    .touched
+                    .iter()
+                    .map(|&q| s.conn[q as usize])
+                    .max()
+                    .unwrap_or(0);
                 s.clear();
-                cand.push((gain(best, s.id[v as usize]), mix(salt ^ round, u64::from(v)), v));
+                cand.push((
+                    gain(best, s.id[v as usize]),
+                    mix(salt ^ round, u64::from(v)),
+                    v,
+                ));
             }
         }
         cand.sort_unstable_by(|a, b| b.cmp(a));
@@ -175,7 +184,12 @@ pub fn balance(g: &WGraph, s: &mut KwayState, maxw: &[u64], salt: u64) {
                     if best.is_none_or(|(bc, bq)| {
                         c > bc
                             || (c == bc
-                                && lighter(s.pw[q as usize], maxw[q as usize], s.pw[bq as usize], maxw[bq as usize]))
+                                && lighter(
+                                    s.pw[q as usize],
+                                    maxw[q as usize],
+                                    s.pw[bq as usize],
+                                    maxw[bq as usize],
+                                ))
                     }) {
                         best = Some((c, q));
                     }
@@ -253,7 +267,12 @@ pub fn greedy(
                 s.gather(g, v);
                 let np = s.touched.len();
                 s.clear();
-                heap.push((priority(s.ed[vi], s.id[vi], np), mix(ps, u64::from(v)), v, stamp[vi]));
+                heap.push((
+                    priority(s.ed[vi], s.id[vi], np),
+                    mix(ps, u64::from(v)),
+                    v,
+                    stamp[vi],
+                ));
                 status[vi] = 1;
                 touched_v.push(v);
             }
@@ -290,7 +309,12 @@ pub fn greedy(
                 if best.is_none_or(|(bc, bq)| {
                     c > bc
                         || (c == bc
-                            && lighter(s.pw[q as usize], maxw[q as usize], s.pw[bq as usize], maxw[bq as usize]))
+                            && lighter(
+                                s.pw[q as usize],
+                                maxw[q as usize],
+                                s.pw[bq as usize],
+                                maxw[bq as usize],
+                            ))
                 }) {
                     best = Some((c, q));
                 }
@@ -327,7 +351,12 @@ pub fn greedy(
                         touched_v.push(u);
                     }
                     status[ui] = 1;
-                    heap.push((priority(s.ed[ui], s.id[ui], np), mix(ps, u64::from(u)), u, stamp[ui]));
+                    heap.push((
+                        priority(s.ed[ui], s.id[ui], np),
+                        mix(ps, u64::from(u)),
+                        u,
+                        stamp[ui],
+                    ));
                 }
             }
         }
@@ -352,7 +381,11 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
         heap.clear();
         for v in 0..n {
             if s.ed[v as usize] > 0 {
-                heap.push((gain(s.ed[v as usize], s.id[v as usize]), mix(ps, u64::from(v)), v));
+                heap.push((
+                    gain(s.ed[v as usize], s.id[v as usize]),
+                    mix(ps, u64::from(v)),
+                    v,
+                ));
             }
         }
         let start = (s.over(maxw), s.cut());
@@ -375,7 +408,12 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
                     if best_q.is_none_or(|(bc, bq)| {
                         c > bc
                             || (c == bc
-                                && lighter(s.pw[q as usize], maxw[q as usize], s.pw[bq as usize], maxw[bq as usize]))
+                                && lighter(
+                                    s.pw[q as usize],
+                                    maxw[q as usize],
+                                    s.pw[bq as usize],
+                                    maxw[bq as usize],
+                                ))
                     }) {
                         best_q = Some((c, q));
                     }

@@ -108,8 +108,16 @@ pub fn partition(g: &Graph, opts: &Options, progress: &mut dyn Progress) -> Outc
     let n = g.n();
     let k = opts.k.max(1);
     let strong = opts.effort == Effort::Strong;
-    let tries = if strong { opts.ncuts.max(4) } else { opts.ncuts.max(1) };
-    let vcycles: u32 = if strong && opts.method == Method::Kway { 4 } else { 0 };
+    let tries = if strong {
+        opts.ncuts.max(4)
+    } else {
+        opts.ncuts.max(1)
+    };
+    let vcycles: u32 = if strong && opts.method == Method::Kway {
+        4
+    } else {
+        0
+    };
     let mut ticker = Ticker {
         progress,
         done: 0,
@@ -218,10 +226,23 @@ fn uncoarsen(
 ) -> Vec<u32> {
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     let mut s = KwayState::new(coarsest, part, setup.k);
-    refine_level(coarsest, &mut s, setup, rng.next_u64(), levels.is_empty(), levels.len() < 2);
+    refine_level(
+        coarsest,
+        &mut s,
+        setup,
+        rng.next_u64(),
+        levels.is_empty(),
+        levels.len() < 2,
+    );
     // Weight each level's share of the bar by its vertex count.
     let sizes: Vec<u64> = (0..levels.len())
-        .map(|i| u64::from(if i == 0 { g.n() } else { levels[i - 1].graph.n() }))
+        .map(|i| {
+            u64::from(if i == 0 {
+                g.n()
+            } else {
+                levels[i - 1].graph.n()
+            })
+        })
         .collect();
     let sum: u64 = sizes.iter().sum::<u64>().max(1);
     let mut acc = 0u64;
@@ -229,7 +250,14 @@ fn uncoarsen(
         let finer = if i == 0 { g } else { &levels[i - 1].graph };
         let p: Vec<u32> = levels[i].cmap.iter().map(|&c| s.part[c as usize]).collect();
         s = KwayState::new(finer, p, setup.k);
-        refine_level(finer, &mut s, setup, rng.next_u64(), i == 0, 2 * (levels.len() - i) >= levels.len());
+        refine_level(
+            finer,
+            &mut s,
+            setup,
+            rng.next_u64(),
+            i == 0,
+            2 * (levels.len() - i) >= levels.len(),
+        );
         acc += sizes[i];
         ticker.to(from + (to - from) * acc / sum);
     }
@@ -293,5 +321,14 @@ fn vcycle(
         coarse = project_restrict(&coarse, &l.cmap, l.graph.n());
     }
     ticker.to(base + RUN_UNITS / 5);
-    uncoarsen(g, &levels, coarse, setup, rng, ticker, base + RUN_UNITS / 5, base + RUN_UNITS)
+    uncoarsen(
+        g,
+        &levels,
+        coarse,
+        setup,
+        rng,
+        ticker,
+        base + RUN_UNITS / 5,
+        base + RUN_UNITS,
+    )
 }
