@@ -10,11 +10,15 @@
 //! multilevel k-way and recursive-bisection partitioner, the driver of: [`wgraph`] its working
 //! graph, [`coarsen`] heavy-edge matching and contraction, [`initial`] greedy graph growing,
 //! [`fm2`] two-way FM, [`rb`] multilevel and recursive bisection, [`kway_refine`] k-way
-//! balancing, greedy and FM refinement, [`volume`] communication-volume refinement).
+//! balancing, greedy and FM refinement, [`volume`] communication-volume refinement),
+//! [`generate`] (seeded graph generators), [`analysis`] (components, BFS orders, pseudo-diameter,
+//! quotient graph and its spanning tree, with petgraph).
 
+pub mod analysis;
 pub mod baseline;
 pub mod coarsen;
 pub mod fm2;
+pub mod generate;
 pub mod graph;
 pub mod initial;
 pub mod kway_refine;
