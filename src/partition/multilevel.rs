@@ -154,7 +154,9 @@ pub fn partition(g: &Graph, opts: &Options, progress: &mut dyn Progress) -> Outc
         };
         (s.over(&setup.maxw), obj)
     };
-    let mut best: Option<((u64, u64), Vec<u32>, Vec<u32>)> = None;
+    // (score, parts, level sizes) of the best try.
+    type Best = ((u64, u64), Vec<u32>, Vec<u32>);
+    let mut best: Option<Best> = None;
     for t in 0..tries {
         let base = u64::from(t) * RUN_UNITS;
         let (part, levels) = match opts.method {
@@ -212,6 +214,7 @@ fn refine_level(g: &WGraph, s: &mut KwayState, setup: &Setup, salt: u64, finest:
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 /// Refines `part` (on the coarsest of `levels`) level by level up to `g`; ticks from
 /// `from` to `to` units.
 fn uncoarsen(
