@@ -348,7 +348,6 @@ pub fn greedy(
             }
         }
         total_moves += moves;
-        if std::env::var("H6DBG").is_ok() { eprintln!("greedy n={n} pass {pass} taken {taken} moves {moves} cut {} -> {}", old_cut, s.cut()); }
         if moves == 0 || s.cut() == old_cut {
             break;
         }
