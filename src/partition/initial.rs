@@ -96,7 +96,11 @@ fn grow_once(g: &WGraph, target0: u64, max0: u64, salt: u64) -> Vec<u8> {
             let u = g.adj[j] as usize;
             conn[u] = conn[u].saturating_add(g.ew[j]);
             if part[u] == 1 && !skipped[u] {
-                heap.push((gain(conn[u].saturating_mul(2), deg[u]), mix(salt, u as u64), u as u32));
+                heap.push((
+                    gain(conn[u].saturating_mul(2), deg[u]),
+                    mix(salt, u as u64),
+                    u as u32,
+                ));
             }
         }
     }

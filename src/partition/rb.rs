@@ -47,8 +47,9 @@ pub fn limits(total: u64, frac0: f64, eps: f64) -> (u64, [u64; 2]) {
 pub fn bisect(g: &WGraph, frac0: f64, eps: f64, effort: BisectEffort, rng: &mut Rng) -> Vec<u8> {
     let total = g.total();
     let (target0, maxw) = limits(total, frac0, eps);
-    let maxvw = ((1.5 * total as f64 / f64::from(BISECT_COARSEN_TO)) as u64).max(1);
-    let levels = coarsen(g, BISECT_COARSEN_TO, maxvw, None, rng);
+    let ct = BISECT_COARSEN_TO;
+    let maxvw = ((1.5 * total as f64 / f64::from(ct)) as u64).max(1);
+    let levels = coarsen(g, ct, maxvw, None, rng);
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     let mut b = grow_bisection(coarsest, target0, maxw, effort.tries, effort.niter, rng);
     for i in (0..levels.len()).rev() {
