@@ -11,6 +11,7 @@
 
 pub mod baseline;
 pub mod graph;
+pub mod layout;
 pub mod metrics;
 pub mod multilevel;
 
