@@ -3,3 +3,4 @@
 //! - [`swf`]: the Standard Workload Format of the Parallel Workloads Archive.
 
 pub mod swf;
+pub mod metis;

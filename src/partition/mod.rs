@@ -10,10 +10,15 @@
 //! multilevel k-way and recursive-bisection partitioner).
 
 pub mod baseline;
+pub mod engine;
+pub mod generate;
 pub mod graph;
 pub mod layout;
 pub mod metrics;
 pub mod multilevel;
+pub mod report;
+pub mod samples;
+pub mod scenario;
 
 pub use graph::{Graph, GraphError};
 
