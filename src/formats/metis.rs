@@ -1,8 +1,42 @@
-//! STUB (h6-web only, replaced by h6-graphs' reader on merge): METIS graph files, edge lists,
-//! coordinates and part files.
+//! Graph files: the METIS graph format (read and written), plain edge lists, METIS `.xyz`
+//! coordinates, gpmetis part files and gpmetis `-tpwgts` files.
+//!
+//! # The METIS graph format (METIS 5 manual, section 4.1.1)
+//!
+//! ```text
+//! % comment lines start with '%' (anywhere in the file)
+//! n m [fmt [ncon]]          header: vertices, undirected edges, format, constraints
+//! [s] [w] v1 [e1] v2 [e2] ...   one line per vertex, in order (vertex 1 first)
+//! ```
+//!
+//! `fmt` has up to three binary digits, read right to left: the last says that every neighbour
+//! is followed by its edge weight, the middle one that each line starts with the vertex weight,
+//! the first one that each line starts with the vertex size (before the weight): `1`, `10`,
+//! `11`, `100`, `111`, ... Neighbours are 1-based. An empty line is a vertex with no neighbours;
+//! empty lines after the `n` vertex lines are ignored. Every edge is listed by both of its
+//! vertices with the same weight, and `m` counts it once.
+//!
+//! This reader refuses, naming the 1-based line of the offence in [`GraphError::line`]: a
+//! missing or malformed header, `fmt` digits other than 0/1, `ncon > 1` (multi-constraint
+//! graphs), `ncon = 1` without vertex weights (as METIS does), anything that is not a whole
+//! number, a missing vertex size, weight or edge weight, negative vertex sizes or weights, edge
+//! weights below 1 (METIS's rules), values above `2^32 - 1`, neighbour ids outside `1..=n`,
+//! self-loops, a neighbour listed twice, an edge whose reverse is missing or has another weight
+//! (on the line of the vertex that lists it), too few or too many vertex lines, and an `m` that
+//! does not match the edges listed (on the header's line).
+//!
+//! # Complexity
+//! Every reader is linear in the size of the text (`O(V + E)` for a graph), with `O(V + E)`
+//! memory allocated only as lines are read, so a header announcing more vertices than the file
+//! has lines is refused before any allocation. The symmetry check builds the transposed
+//! adjacency once (`O(E)`) instead of searching lists.
 
-use crate::partition::{Graph, GraphError};
+use crate::partition::graph::{Graph, GraphError};
+use std::fmt::Write as _;
 
+/// A graph read from a file, and which optional columns the file had (so that a graph written
+/// back keeps them, and a report can say whether weights were given).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GraphFile {
     pub graph: Graph,
     pub has_vwgt: bool,
@@ -10,78 +44,849 @@ pub struct GraphFile {
     pub has_vsize: bool,
 }
 
-fn err(line: usize, message: impl Into<String>) -> GraphError {
-    GraphError { line: Some(line as u64), message: message.into() }
+/// The largest vertex id an edge list may use (its graph has `max id + 1` vertices, and a
+/// single line `0 4000000000` must not allocate billions of them).
+pub const EDGE_LIST_MAX_ID: u64 = (1 << 26) - 1;
+
+fn err(line: u64, message: impl Into<String>) -> GraphError {
+    GraphError {
+        line: Some(line),
+        message: message.into(),
+    }
 }
 
-fn nums(line: &str, at: usize) -> Result<Vec<u64>, GraphError> {
-    line.split_whitespace()
-        .map(|t| t.parse::<u64>().map_err(|_| err(at, format!("\"{t}\" is not a whole number"))))
-        .collect()
+/// A token read as an integer: the value, or why it is not one.
+enum Int {
+    Value(u64),
+    Negative,
+    TooLarge,
+    NotNumber,
 }
 
-pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with('%'));
-    let (hl, header) = lines.next().ok_or_else(|| err(1, "empty file"))?;
-    let h = nums(header, hl + 1)?;
-    if h.len() < 2 { return Err(err(hl + 1, "header needs n and m")); }
-    let n = h[0] as u32;
-    let fmt = h.get(2).copied().unwrap_or(0);
-    let (has_vsize, has_vwgt, has_adjwgt) = (fmt / 100 % 10 == 1, fmt / 10 % 10 == 1, fmt % 10 == 1);
-    let mut edges = Vec::new();
-    let mut vwgt = Vec::new();
-    let mut vsize = Vec::new();
-    for v in 0..n {
-        let (li, line) = lines.next().ok_or_else(|| err(text.lines().count() + 1, format!("missing the line of vertex {}", v + 1)))?;
-        let xs = nums(line, li + 1)?;
-        let mut i = 0;
-        if has_vsize { vsize.push(xs[i] as u32); i += 1; } else { vsize.push(1); }
-        if has_vwgt { vwgt.push(xs[i] as u32); i += 1; } else { vwgt.push(1); }
-        while i < xs.len() {
-            let u = xs[i];
-            if u == 0 || u > u64::from(n) { return Err(err(li + 1, format!("neighbour {u} is not from 1 to {n}"))); }
-            let w = if has_adjwgt { i += 1; *xs.get(i).ok_or_else(|| err(li + 1, "missing edge weight"))? as u32 } else { 1 };
-            i += 1;
-            let u = (u - 1) as u32;
-            if u == v { return Err(err(li + 1, "self-loop")); }
-            if u > v { edges.push((v, u, w)); }
+/// Reads a decimal integer with an optional sign (as C's `strtol` accepts), without floats.
+fn parse_int(tok: &str) -> Int {
+    let (neg, digits) = match tok.as_bytes().first() {
+        Some(b'-') => (true, &tok[1..]),
+        Some(b'+') => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Int::NotNumber;
+    }
+    let mut v: u64 = 0;
+    for b in digits.bytes() {
+        match v
+            .checked_mul(10)
+            .and_then(|x| x.checked_add(u64::from(b - b'0')))
+        {
+            Some(x) => v = x,
+            None => return if neg { Int::Negative } else { Int::TooLarge },
         }
     }
-    let mut graph = Graph::from_edges(n, &edges).map_err(|e| err(1, e.message))?;
-    graph.vwgt = vwgt;
-    graph.vsize = vsize;
-    graph.check().map_err(|e| err(1, e))?;
-    if graph.m() != h[1] { return Err(err(hl + 1, format!("header says {} edges, the file has {}", h[1], graph.m()))); }
-    Ok(GraphFile { graph, has_vwgt, has_adjwgt, has_vsize })
+    if neg && v != 0 {
+        Int::Negative
+    } else {
+        Int::Value(v)
+    }
 }
 
+/// Reads a `u32` quantity named `what` that must be at least `min`.
+fn parse_u32(tok: &str, line: u64, what: &str, min: u32) -> Result<u32, GraphError> {
+    match parse_int(tok) {
+        Int::Value(v) if v > u64::from(u32::MAX) => Err(err(
+            line,
+            format!("{what} {tok} is too large (at most {})", u32::MAX),
+        )),
+        Int::Value(v) if v < u64::from(min) => Err(err(
+            line,
+            format!("{what} {tok} is below {min} (it must be at least {min})"),
+        )),
+        Int::Value(v) => Ok(v as u32),
+        Int::Negative => Err(err(
+            line,
+            format!("{what} {tok} is negative (it must be at least {min})"),
+        )),
+        Int::TooLarge => Err(err(
+            line,
+            format!("{what} {tok} is too large (at most {})", u32::MAX),
+        )),
+        Int::NotNumber => Err(err(
+            line,
+            format!("{what} {:?} is not a whole number", shorten(tok)),
+        )),
+    }
+}
+
+/// At most 40 characters of a token, for messages.
+fn shorten(tok: &str) -> String {
+    match tok.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &tok[..i]),
+        None => tok.to_string(),
+    }
+}
+
+fn is_comment(line: &str, marks: &[char]) -> bool {
+    line.trim_start().starts_with(marks)
+}
+
+/// The `fmt` field: `(vsize, vwgt, adjwgt)`.
+fn parse_fmt(tok: &str, line: u64) -> Result<(bool, bool, bool), GraphError> {
+    let digits = tok.trim_start_matches('0');
+    if !tok.bytes().all(|b| b == b'0' || b == b'1') || digits.len() > 3 {
+        return Err(err(
+            line,
+            format!(
+                "fmt {:?} is not a METIS format: up to three digits 0 or 1 (vertex sizes, \
+                 vertex weights, edge weights), e.g. 1, 10, 11, 100 or 111",
+                shorten(tok)
+            ),
+        ));
+    }
+    let padded = format!("{digits:0>3}");
+    let b = padded.as_bytes();
+    Ok((b[0] == b'1', b[1] == b'1', b[2] == b'1'))
+}
+
+/// Parses a METIS graph file (see the module doc for the format and every check).
+///
+/// # Errors
+/// A [`GraphError`] whose `line` is the 1-based line of the offence (comment lines count) and
+/// whose message is a sentence; vertices are named by their 1-based METIS numbers.
+///
+/// # Complexity
+/// `O(V + E)` time and memory for `V` vertices and `E` edges.
+///
+/// # Example
+/// ```
+/// use placelab::formats::metis::parse_metis;
+/// // A triangle 1-2-3 with edge weights (fmt 1).
+/// let f = parse_metis("% triangle\n3 3 1\n2 5 3 1\n1 5 3 2\n1 1 2 2\n").unwrap();
+/// assert_eq!(f.graph.m(), 3);
+/// assert!(f.has_adjwgt && !f.has_vwgt);
+/// // Vertex 3 (line 4) lists 2, but vertex 2 (line 3) does not list 3.
+/// let e = parse_metis("3 3\n2 3\n1\n1 2\n").unwrap_err();
+/// assert_eq!(e.line, Some(4));
+/// ```
+pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l));
+
+    // Header: the first line that is neither a comment nor blank.
+    let (hline, header) =
+        loop {
+            match lines.next() {
+                None => return Err(err(
+                    1,
+                    "the file has no header line 'n m [fmt [ncon]]' (it is empty or all comments)",
+                )),
+                Some((_, l)) if l.trim().is_empty() || is_comment(l, &['%']) => continue,
+                Some(h) => break h,
+            }
+        };
+    let fields: Vec<&str> = header.split_ascii_whitespace().collect();
+    if fields.len() < 2 || fields.len() > 4 {
+        return Err(err(
+            hline,
+            format!(
+                "the header 'n m [fmt [ncon]]' has 2 to 4 numbers, this one has {}",
+                fields.len()
+            ),
+        ));
+    }
+    let n = parse_u32(fields[0], hline, "the number of vertices n", 1)?;
+    let m_header = match parse_int(fields[1]) {
+        Int::Value(v) => v,
+        Int::Negative => {
+            return Err(err(
+                hline,
+                format!("the number of edges m = {} is negative", fields[1]),
+            ))
+        }
+        Int::TooLarge => return Err(err(hline, format!("m = {} is too large", fields[1]))),
+        Int::NotNumber => {
+            return Err(err(
+                hline,
+                format!(
+                    "the number of edges m {:?} is not a whole number",
+                    shorten(fields[1])
+                ),
+            ))
+        }
+    };
+    let (has_vsize, has_vwgt, has_adjwgt) = match fields.get(2) {
+        Some(t) => parse_fmt(t, hline)?,
+        None => (false, false, false),
+    };
+    if let Some(t) = fields.get(3) {
+        let ncon = parse_u32(t, hline, "ncon", 0)?;
+        if ncon > 1 {
+            return Err(err(
+                hline,
+                format!(
+                    "multi-constraint graphs (ncon = {ncon}) are not supported: give one vertex \
+                     weight per vertex"
+                ),
+            ));
+        }
+        if ncon == 1 && !has_vwgt {
+            return Err(err(
+                hline,
+                "ncon = 1 but fmt does not announce vertex weights (use fmt 10 or 11)",
+            ));
+        }
+    }
+    // Refuse before allocating anything of size n when the file cannot hold n vertex lines.
+    let max_lines = text.bytes().filter(|&b| b == b'\n').count() as u64 + 1;
+    if u64::from(n) > max_lines.saturating_sub(hline) {
+        return Err(err(
+            hline,
+            format!(
+                "the header announces n = {n} vertices but only {} lines follow it",
+                max_lines.saturating_sub(hline)
+            ),
+        ));
+    }
+    if m_header > u64::from(u32::MAX / 2) {
+        return Err(err(
+            hline,
+            format!(
+                "m = {m_header} edges is more than this reader holds ({})",
+                u32::MAX / 2
+            ),
+        ));
+    }
+
+    let nu = n as usize;
+    let mut xadj: Vec<u32> = Vec::with_capacity(nu + 1);
+    xadj.push(0);
+    let cap = (2 * m_header).min(text.len() as u64 / 2) as usize;
+    let mut adjncy: Vec<u32> = Vec::with_capacity(cap);
+    let mut adjwgt: Vec<u32> = Vec::with_capacity(cap);
+    let mut vwgt: Vec<u32> = Vec::with_capacity(nu);
+    let mut vsize: Vec<u32> = Vec::with_capacity(nu);
+    let mut vline: Vec<u64> = Vec::with_capacity(nu);
+    // mark[u] == v while reading vertex v's line iff v already listed u (duplicate check).
+    let mut mark = vec![u32::MAX; nu];
+
+    for (ln, line) in lines.by_ref() {
+        if is_comment(line, &['%']) {
+            continue;
+        }
+        let v = vline.len() as u32; // 0-based; messages say v + 1
+        let v1 = u64::from(v) + 1;
+        vline.push(ln);
+        let mut toks = line.split_ascii_whitespace();
+        if has_vsize {
+            let t = toks.next().ok_or_else(|| {
+                err(
+                    ln,
+                    format!("vertex {v1} has no vertex size (fmt asks for one first on each line)"),
+                )
+            })?;
+            vsize.push(parse_u32(t, ln, &format!("the size of vertex {v1}"), 0)?);
+        } else {
+            vsize.push(1);
+        }
+        if has_vwgt {
+            let t = toks.next().ok_or_else(|| {
+                err(
+                    ln,
+                    format!(
+                        "vertex {v1} has no vertex weight (fmt asks for one{} on each line)",
+                        if has_vsize {
+                            " after the size"
+                        } else {
+                            " first"
+                        }
+                    ),
+                )
+            })?;
+            vwgt.push(parse_u32(t, ln, &format!("the weight of vertex {v1}"), 0)?);
+        } else {
+            vwgt.push(1);
+        }
+        while let Some(t) = toks.next() {
+            let u = match parse_int(t) {
+                Int::Value(u) if u >= 1 && u <= u64::from(n) => (u - 1) as u32,
+                Int::NotNumber => {
+                    return Err(err(
+                        ln,
+                        format!(
+                            "neighbour {:?} of vertex {v1} is not a whole number",
+                            shorten(t)
+                        ),
+                    ))
+                }
+                _ => {
+                    return Err(err(
+                        ln,
+                        format!(
+                            "neighbour {} of vertex {v1} is out of range: METIS vertex ids are \
+                             1 to n = {n}",
+                            shorten(t)
+                        ),
+                    ))
+                }
+            };
+            if u == v {
+                return Err(err(
+                    ln,
+                    format!("vertex {v1} lists itself (self-loops are not allowed)"),
+                ));
+            }
+            if mark[u as usize] == v {
+                return Err(err(
+                    ln,
+                    format!("vertex {v1} lists neighbour {} twice", u64::from(u) + 1),
+                ));
+            }
+            mark[u as usize] = v;
+            let w = if has_adjwgt {
+                let tw = toks.next().ok_or_else(|| {
+                    err(
+                        ln,
+                        format!(
+                            "neighbour {} of vertex {v1} has no edge weight (fmt asks for a \
+                             weight after each neighbour)",
+                            u64::from(u) + 1
+                        ),
+                    )
+                })?;
+                parse_u32(
+                    tw,
+                    ln,
+                    &format!("the weight of edge {v1}-{}", u64::from(u) + 1),
+                    1,
+                )?
+            } else {
+                1
+            };
+            if adjncy.len() >= u32::MAX as usize {
+                return Err(err(ln, "more than 2^32 - 1 adjacency entries"));
+            }
+            adjncy.push(u);
+            adjwgt.push(w);
+        }
+        xadj.push(adjncy.len() as u32);
+        if vline.len() == nu {
+            break;
+        }
+    }
+    if vline.len() < nu {
+        return Err(err(
+            hline,
+            format!(
+                "the header announces n = {n} vertices but the file has only {} vertex lines",
+                vline.len()
+            ),
+        ));
+    }
+    for (ln, line) in lines {
+        if !line.trim().is_empty() && !is_comment(line, &['%']) {
+            return Err(err(
+                ln,
+                format!(
+                    "this line comes after the n = {n} vertex lines the header announces (is n \
+                     too small?)"
+                ),
+            ));
+        }
+    }
+
+    // Symmetry: transpose once (lists of the transpose come out sorted by vertex), then for each
+    // v mark who lists v (and with what weight) and check each of v's entries against it.
+    let mut txadj = vec![0u32; nu + 1];
+    for &u in &adjncy {
+        txadj[u as usize + 1] += 1;
+    }
+    for i in 0..nu {
+        txadj[i + 1] += txadj[i];
+    }
+    let mut fill: Vec<u32> = txadj[..nu].to_vec();
+    let mut tadj = vec![0u32; adjncy.len()];
+    let mut twgt = vec![0u32; adjncy.len()];
+    for v in 0..nu {
+        for j in xadj[v] as usize..xadj[v + 1] as usize {
+            let u = adjncy[j] as usize;
+            let p = fill[u] as usize;
+            tadj[p] = v as u32;
+            twgt[p] = adjwgt[j];
+            fill[u] += 1;
+        }
+    }
+    drop(fill);
+    mark.fill(u32::MAX);
+    let mut markw = vec![0u32; nu];
+    for v in 0..nu {
+        for i in txadj[v] as usize..txadj[v + 1] as usize {
+            mark[tadj[i] as usize] = v as u32;
+            markw[tadj[i] as usize] = twgt[i];
+        }
+        for j in xadj[v] as usize..xadj[v + 1] as usize {
+            let u = adjncy[j] as usize;
+            if mark[u] != v as u32 {
+                return Err(err(
+                    vline[v],
+                    format!(
+                        "vertex {} lists {} but vertex {} (line {}) does not list {} (every edge \
+                         is listed by both its vertices)",
+                        v + 1,
+                        u + 1,
+                        u + 1,
+                        vline[u],
+                        v + 1
+                    ),
+                ));
+            }
+            if markw[u] != adjwgt[j] {
+                return Err(err(
+                    vline[v],
+                    format!(
+                        "edge {}-{} has weight {} here but weight {} on the line of vertex {} \
+                         (line {})",
+                        v + 1,
+                        u + 1,
+                        adjwgt[j],
+                        markw[u],
+                        u + 1,
+                        vline[u]
+                    ),
+                ));
+            }
+        }
+    }
+    let m_read = adjncy.len() as u64 / 2;
+    if m_read != m_header {
+        let hint = if m_header == 2 * m_read {
+            " (m counts each edge once, not once per direction)"
+        } else {
+            ""
+        };
+        return Err(err(
+            hline,
+            format!(
+                "the header says m = {m_header} edges but the vertex lines list {m_read}{hint}"
+            ),
+        ));
+    }
+    Ok(GraphFile {
+        graph: Graph {
+            xadj,
+            adjncy,
+            vwgt,
+            adjwgt,
+            vsize,
+        },
+        has_vwgt,
+        has_adjwgt,
+        has_vsize,
+    })
+}
+
+/// Parses an edge list: one edge per line, `u v` or `u v w`, with **0-based** vertex ids and an
+/// optional weight (at least 1, default 1); blank lines and lines starting with `#` or `%` are
+/// skipped. The graph has `max id + 1` vertices (ids never mentioned are isolated vertices),
+/// unit vertex weights and sizes. Each undirected edge is listed once, or once in each
+/// direction with the same weight.
+///
+/// # Errors
+/// The line of: a line without 2 or 3 fields, an id or weight that is not a whole number, a
+/// negative id, an id above [`EDGE_LIST_MAX_ID`], a weight of 0, a self-loop, an edge listed
+/// twice in the same direction or three times, an edge whose reverse has another weight (the
+/// later line of the two); a file with no edge at all (line 1).
+///
+/// # Complexity
+/// `O(E log E)` (the edges are sorted once to find repeats).
 pub fn parse_edge_list(text: &str) -> Result<GraphFile, GraphError> {
-    let mut edges = Vec::new();
-    let mut n = 0u32;
-    for (li, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with('%') { continue; }
-        let xs = nums(t, li + 1)?;
-        if xs.len() < 2 || xs.len() > 3 { return Err(err(li + 1, "an edge is u v [w]")); }
-        let (u, v) = (xs[0] as u32, xs[1] as u32);
-        n = n.max(u + 1).max(v + 1);
-        edges.push((u, v, xs.get(2).copied().unwrap_or(1) as u32));
+    // (min id, max id, line, weight, listed as min->max)
+    let mut rows: Vec<(u32, u32, u64, u32, bool)> = Vec::new();
+    let mut has_adjwgt = false;
+    let mut max_id: Option<u32> = None;
+    for (i, line) in text.lines().enumerate() {
+        let ln = i as u64 + 1;
+        if line.trim().is_empty() || is_comment(line, &['#', '%']) {
+            continue;
+        }
+        let f: Vec<&str> = line.split_ascii_whitespace().take(4).collect();
+        if f.len() < 2 || f.len() > 3 {
+            return Err(err(
+                ln,
+                format!(
+                    "an edge line is 'u v' or 'u v w' (0-based vertex ids, optional weight), \
+                     this one has {} fields",
+                    if f.len() > 3 {
+                        "more than 3".to_string()
+                    } else {
+                        f.len().to_string()
+                    }
+                ),
+            ));
+        }
+        let mut id = |tok: &str| -> Result<u32, GraphError> {
+            match parse_int(tok) {
+                Int::Value(x) if x <= EDGE_LIST_MAX_ID => {
+                    let x = x as u32;
+                    max_id = Some(max_id.map_or(x, |m| m.max(x)));
+                    Ok(x)
+                }
+                Int::Value(_) | Int::TooLarge => Err(err(
+                    ln,
+                    format!(
+                        "vertex id {} is above the largest id an edge list may use \
+                         ({EDGE_LIST_MAX_ID})",
+                        shorten(tok)
+                    ),
+                )),
+                Int::Negative => Err(err(
+                    ln,
+                    format!("vertex id {tok} is negative (edge-list ids are 0-based: 0, 1, ...)"),
+                )),
+                Int::NotNumber => Err(err(
+                    ln,
+                    format!(
+                        "vertex id {:?} is not a whole number (edge-list ids are 0-based: 0, \
+                         1, ...)",
+                        shorten(tok)
+                    ),
+                )),
+            }
+        };
+        let u = id(f[0])?;
+        let v = id(f[1])?;
+        let w = match f.get(2) {
+            Some(t) => {
+                has_adjwgt = true;
+                parse_u32(t, ln, "the edge weight", 1)?
+            }
+            None => 1,
+        };
+        if u == v {
+            return Err(err(
+                ln,
+                format!("edge {u} {v} is a self-loop (not allowed; ids are 0-based)"),
+            ));
+        }
+        rows.push((u.min(v), u.max(v), ln, w, u < v));
     }
-    let graph = Graph::from_edges(n, &edges)?;
-    Ok(GraphFile { graph, has_vwgt: false, has_adjwgt: true, has_vsize: false })
+    let Some(max_id) = max_id else {
+        return Err(err(
+            1,
+            "the edge list has no edge (expected lines 'u v [w]' with 0-based ids)",
+        ));
+    };
+    rows.sort_unstable();
+    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(rows.len());
+    let mut first_error: Option<GraphError> = None;
+    let mut keep = |e: GraphError| {
+        if first_error.as_ref().is_none_or(|f| e.line < f.line) {
+            first_error = Some(e);
+        }
+    };
+    let mut i = 0;
+    while i < rows.len() {
+        let mut j = i + 1;
+        while j < rows.len() && rows[j].0 == rows[i].0 && rows[j].1 == rows[i].1 {
+            j += 1;
+        }
+        let (a, b, l0, w0, d0) = rows[i];
+        match j - i {
+            1 => {}
+            2 => {
+                let (_, _, l1, w1, d1) = rows[i + 1];
+                if d0 == d1 {
+                    keep(err(
+                        l1,
+                        format!(
+                            "edge {a}-{b} is listed again in the same direction (first on line \
+                             {l0}); list an edge once, or once in each direction"
+                        ),
+                    ));
+                } else if w0 != w1 {
+                    keep(err(
+                        l1,
+                        format!(
+                            "edge {a}-{b} has weight {w1} here but weight {w0} in the other \
+                             direction on line {l0}"
+                        ),
+                    ));
+                }
+            }
+            _ => keep(err(
+                rows[i + 2].2,
+                format!(
+                    "edge {a}-{b} is listed a third time (lines {l0} and {} already list it)",
+                    rows[i + 1].2
+                ),
+            )),
+        }
+        edges.push((a, b, w0));
+        i = j;
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let graph = Graph::from_edges(max_id + 1, &edges).map_err(|e| GraphError {
+        line: None,
+        message: e.message,
+    })?;
+    Ok(GraphFile {
+        graph,
+        has_vwgt: false,
+        has_adjwgt,
+        has_vsize: false,
+    })
 }
 
+/// Parses METIS-style coordinates (`.xyz`): one line per vertex, in vertex order, with 1 to 3
+/// whitespace-separated reals (missing coordinates are 0). Lines starting with `%` or `#` are
+/// comments; blank lines after the `n` coordinate lines are ignored.
+///
+/// # Errors
+/// The line of: a blank line or a line with 0 or more than 3 fields among the first `n`, a
+/// value that is not a finite real, a line beyond the `n` vertices; when the file is short, the
+/// line just past its end.
 pub fn parse_xyz(text: &str, n: u32) -> Result<Vec<[f64; 3]>, GraphError> {
-    let mut out = Vec::new();
-    for (li, line) in text.lines().enumerate() {
-        if line.trim().is_empty() { continue; }
-        let xs: Vec<f64> = line.split_whitespace().map(|t| t.parse::<f64>().map_err(|_| err(li + 1, "not a number"))).collect::<Result<_, _>>()?;
-        out.push([xs[0], *xs.get(1).unwrap_or(&0.0), *xs.get(2).unwrap_or(&0.0)]);
+    let mut out: Vec<[f64; 3]> = Vec::with_capacity((n as usize).min(text.len() / 2 + 1));
+    let mut last = 0u64;
+    for (i, line) in text.lines().enumerate() {
+        let ln = i as u64 + 1;
+        last = ln;
+        if is_comment(line, &['%', '#']) {
+            continue;
+        }
+        if out.len() == n as usize {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(err(
+                ln,
+                format!("this line comes after the coordinates of all n = {n} vertices"),
+            ));
+        }
+        let f: Vec<&str> = line.split_ascii_whitespace().take(4).collect();
+        if f.is_empty() || f.len() > 3 {
+            return Err(err(
+                ln,
+                format!(
+                    "coordinate line {} of {n} has {} fields; expected 1 to 3 numbers (x [y [z]])",
+                    out.len() + 1,
+                    if f.len() > 3 { "more than 3" } else { "no" }
+                ),
+            ));
+        }
+        let mut c = [0.0f64; 3];
+        for (k, t) in f.iter().enumerate() {
+            match t.parse::<f64>() {
+                Ok(x) if x.is_finite() => c[k] = x,
+                _ => {
+                    return Err(err(
+                        ln,
+                        format!("coordinate {:?} is not a finite number", shorten(t)),
+                    ))
+                }
+            }
+        }
+        out.push(c);
     }
-    if out.len() != n as usize { return Err(err(text.lines().count(), format!("{} points for {n} vertices", out.len()))); }
+    if out.len() < n as usize {
+        return Err(err(
+            last + 1,
+            format!(
+                "the file ends after {} coordinate lines; the graph has n = {n} vertices",
+                out.len()
+            ),
+        ));
+    }
     Ok(out)
 }
 
+/// Writes `g` in the METIS graph format: the header `n m` plus `fmt` only when some vertex
+/// sizes, vertex weights or edge weights differ from 1 (`fmt` written as METIS numbers it,
+/// e.g. `1`, `10`, `11`, `100`); then one line per vertex, neighbours 1-based in `g`'s order.
+/// [`parse_metis`] reads it back to an equal graph.
+///
+/// # Complexity
+/// `O(V + E)`.
+pub fn write_metis(g: &Graph) -> String {
+    let vs = g.vsize.iter().any(|&x| x != 1);
+    let vw = g.vwgt.iter().any(|&x| x != 1);
+    let ew = g.adjwgt.iter().any(|&x| x != 1);
+    let mut s = String::with_capacity(g.adjncy.len() * 7 + g.n() as usize * 2 + 32);
+    let _ = write!(s, "{} {}", g.n(), g.m());
+    if vs || vw || ew {
+        let fmt = u32::from(vs) * 100 + u32::from(vw) * 10 + u32::from(ew);
+        let _ = write!(s, " {fmt}");
+    }
+    s.push('\n');
+    for v in 0..g.n() {
+        let mut sep = "";
+        if vs {
+            let _ = write!(s, "{}", g.vsize[v as usize]);
+            sep = " ";
+        }
+        if vw {
+            let _ = write!(s, "{sep}{}", g.vwgt[v as usize]);
+            sep = " ";
+        }
+        for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
+            let _ = write!(s, "{sep}{}", u + 1);
+            sep = " ";
+            if ew {
+                let _ = write!(s, " {w}");
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// A part file as gpmetis writes it: the part id of vertex `i` on line `i + 1`.
 pub fn write_part(part: &[u32]) -> String {
-    part.iter().map(|p| format!("{p}\n")).collect()
+    let mut s = String::with_capacity(part.len() * 3);
+    for &p in part {
+        let _ = writeln!(s, "{p}");
+    }
+    s
+}
+
+/// Parses a gpmetis `-tpwgts` file for `k` parts: lines `part = fraction` or
+/// `from-to = fraction` (0-based parts, inclusive range), optionally with gpmetis's constraint
+/// suffix `:0` (only constraint 0 exists here); spaces are ignored, blank lines and lines
+/// starting with `%` or `#` are skipped, and a later line overrides an earlier one. Each
+/// fraction must lie strictly between 0 and 1 (as gpmetis requires). Parts no line names share
+/// what is left equally, as gpmetis does; when every part is named, the fractions are scaled to
+/// sum to 1, as gpmetis does.
+///
+/// # Errors
+/// The line of a malformed entry, a part `>= k`, a fraction outside `(0, 1)`; the line of the
+/// last entry when the fractions sum to more than `1 + 1e-6` (gpmetis only refuses that when
+/// some part is left unnamed; a sum above 1 is a mistake either way).
+pub fn parse_tpwgts(text: &str, k: u32) -> Result<Vec<f64>, GraphError> {
+    let mut t: Vec<Option<f64>> = vec![None; k as usize];
+    let mut last_line = 1u64;
+    for (i, raw) in text.lines().enumerate() {
+        let ln = i as u64 + 1;
+        if raw.trim().is_empty() || is_comment(raw, &['%', '#']) {
+            continue;
+        }
+        last_line = ln;
+        let line: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+        let bad = || {
+            err(
+                ln,
+                format!(
+                    "expected 'part = fraction' or 'from-to = fraction' (0-based parts), found \
+                     {:?}",
+                    shorten(raw.trim())
+                ),
+            )
+        };
+        let (lhs, rhs) = line.split_once('=').ok_or_else(bad)?;
+        let (range, con) = match lhs.split_once(':') {
+            Some((r, c)) => (r, Some(c)),
+            None => (lhs, None),
+        };
+        if let Some(c) = con {
+            let only_zero = match c.split_once('-') {
+                Some((a, b)) => a == "0" && b == "0",
+                None => c == "0",
+            };
+            if !only_zero {
+                return Err(err(
+                    ln,
+                    format!(
+                        "constraint {c:?}: multi-constraint target weights are not supported \
+                         (only constraint 0)"
+                    ),
+                ));
+            }
+        }
+        let part = |s: &str| -> Result<u32, GraphError> {
+            match parse_int(s) {
+                Int::Value(p) if p < u64::from(k) => Ok(p as u32),
+                Int::NotNumber => Err(bad()),
+                _ => Err(err(
+                    ln,
+                    format!(
+                        "part {} is out of range: parts are 0 to {}",
+                        shorten(s),
+                        k - 1
+                    ),
+                )),
+            }
+        };
+        let (from, to) = match range.split_once('-') {
+            // A leading '-' is a negative part, not a range.
+            Some((a, b)) if !a.is_empty() => (part(a)?, part(b)?),
+            _ => {
+                let p = part(range)?;
+                (p, p)
+            }
+        };
+        if from > to {
+            return Err(err(
+                ln,
+                format!("the range {from}-{to} is empty (write the smaller part first)"),
+            ));
+        }
+        let w: f64 = match rhs.parse::<f64>() {
+            Ok(w) if w > 0.0 && w < 1.0 => w,
+            Ok(_) => {
+                return Err(err(
+                    ln,
+                    format!(
+                        "fraction {} is not strictly between 0 and 1 (as gpmetis requires)",
+                        shorten(rhs)
+                    ),
+                ))
+            }
+            Err(_) => return Err(bad()),
+        };
+        for x in &mut t[from as usize..=to as usize] {
+            *x = Some(w);
+        }
+    }
+    let given: f64 = t.iter().flatten().sum();
+    let left = t.iter().filter(|x| x.is_none()).count() as u32;
+    if given > 1.0 + 1e-6 {
+        return Err(err(
+            last_line,
+            format!("the target fractions sum to {given}, more than 1"),
+        ));
+    }
+    if left == 0 {
+        // gpmetis rescales when every part is named.
+        return Ok(t.into_iter().map(|x| x.unwrap_or(0.0) / given).collect());
+    }
+    let share = (1.0 - given).max(0.0) / f64::from(left);
+    Ok(t.into_iter().map(|x| x.unwrap_or(share)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_lines_are_isolated_vertices_and_trailing_ones_are_ignored() {
+        let f = parse_metis("3 1\n2\n1\n\n\n\n").unwrap();
+        assert_eq!(f.graph.n(), 3);
+        assert_eq!(f.graph.neighbors(2), &[] as &[u32]);
+    }
+
+    #[test]
+    fn fmt_digits_select_columns() {
+        let f = parse_metis("2 1 111\n4 7 2 3\n5 8 1 3\n").unwrap();
+        assert_eq!(f.graph.vsize, vec![4, 5]);
+        assert_eq!(f.graph.vwgt, vec![7, 8]);
+        assert_eq!(f.graph.adjwgt, vec![3, 3]);
+        let f = parse_metis("2 1 100\n4 2\n5 1\n").unwrap();
+        assert!(f.has_vsize && !f.has_vwgt && !f.has_adjwgt);
+    }
+
+    #[test]
+    fn tpwgts_shares_the_rest_equally_and_rescales_a_full_list() {
+        let t = parse_tpwgts("0 = 0.25\n3=0.5\n", 4).unwrap();
+        assert_eq!(t, vec![0.25, 0.125, 0.125, 0.5]);
+        let t = parse_tpwgts("0-1 = 0.25\n", 2).unwrap();
+        assert_eq!(t, vec![0.5, 0.5]);
+    }
 }

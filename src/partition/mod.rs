@@ -7,7 +7,8 @@
 //!
 //! Files: [`graph`] (CSR graph and its invariants), [`metrics`] (cut, volume, balance, recounted
 //! from a part vector), [`baseline`] (linear and random partitions), [`multilevel`] (the
-//! multilevel k-way and recursive-bisection partitioner).
+//! multilevel k-way and recursive-bisection partitioner), [`generate`] (seeded graph generators),
+//! [`scenario`], [`engine`], [`report`], [`layout`] and [`samples`] (the engine in the page).
 
 pub mod baseline;
 pub mod engine;
