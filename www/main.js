@@ -197,6 +197,8 @@ function drawReport(envelope) {
   const view = viewFor(envelope.engine);
   state.view = view.draw(ui.drawing, envelope);
   for (const b of [ui.exportPng, ui.exportJson, ui.exportCsv, ui.exportJobs]) b.disabled = false;
+  ui.exportJobs.textContent = view.SECOND_CSV?.label ?? 'Jobs CSV';
+  ui.exportJobs.title = view.SECOND_CSV?.title ?? 'Every job of every policy';
   return view;
 }
 
@@ -402,8 +404,9 @@ async function handleExport(kind) {
     else if (kind === 'json') exportBlob(state.lastResult.blob, `${baseName()}.report.json`);
     else {
       const parts = await text.call('csv', { report: state.lastResult.blob });
-      const part = parts.find((p) => p.name === kind) || parts[0];
-      if (part) exportBlob(part.blob, `${baseName()}.${part.name}.csv`);
+      // the second CSV button takes the engine's second table (allocation: jobs; partition: parts)
+      const part = parts.find((p) => p.name === kind) || (kind === 'jobs' ? parts[1] : null) || parts[0];
+      if (part) exportBlob(part.blob, `${baseName()}.${part.file || `${part.name}.csv`}`);
     }
   } catch (e) {
     showError({ path: '', message: `export failed: ${e.message}` });
@@ -430,6 +433,8 @@ ui.exportPng.addEventListener('click', () => handleExport('png'));
 ui.exportJson.addEventListener('click', () => handleExport('json'));
 ui.exportCsv.addEventListener('click', () => handleExport('summary'));
 ui.exportJobs.addEventListener('click', () => handleExport('jobs'));
+// A view asks for one of its engine's exports (e.g. a part file) with an `export` event.
+ui.drawing.addEventListener('export', (e) => handleExport(String(e.detail?.name ?? '')));
 ui.form.addEventListener('submit', (e) => { e.preventDefault(); handleRun(); });
 window.addEventListener('hashchange', handleHashChange);
 document.addEventListener('keydown', (e) => {

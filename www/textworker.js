@@ -55,10 +55,13 @@ const HANDLERS = {
     }
     return { kind: 'scenario', importer: importer.id, ...folded(scenario) };
   },
-  /** CSV parts of a report Blob, each as a Blob. */
+  /**
+   * Exports of a report Blob (CSV tables, and files such as a part file), each as a Blob with its
+   * name and, when it is not `<name>.csv`, its file name suffix `file`.
+   */
   async csv({ report }) {
     const envelope = JSON.parse(await report.text());
-    return dataFor(envelope.engine).csv(envelope).map((p) => ({ name: p.name, blob: new Blob([p.text], { type: 'text/csv' }) }));
+    return dataFor(envelope.engine).csv(envelope).map((p) => ({ name: p.name, file: p.file, blob: new Blob([p.text], { type: p.type || 'text/csv' }) }));
   },
   async valueAt({ text, path }) {
     return valueAt(text, path);
