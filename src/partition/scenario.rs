@@ -595,6 +595,9 @@ pub fn validate(s: &PartScenario) -> Result<()> {
     Ok(())
 }
 
+const GRID_KINDS: &[&str] = &["grid2d", "cube3d"];
+const N_KINDS: &[&str] = &["delaunay", "geometric", "binaryTree", "star", "complete"];
+
 /// The form controls of the partitioning engine.
 pub fn params() -> Vec<Param> {
     let sizes = |p: Param| p.range(1.0, MAX_VERTICES as f64).unit("vertices");
@@ -611,15 +614,13 @@ pub fn params() -> Vec<Param> {
             ("edgeList", "Edge list (text: u v [w])"),
         ]),
         sizes(Param::new("graph.n", "Vertices", "int", json!(null)))
-            .show_unless("graph.kind", "grid2d")
-            .help("binary tree, star, complete (up to 3,000), geometric and Delaunay graphs"),
-        sizes(Param::new("graph.width", "Width", "int", json!(null)))
-            .help("grids and cubes: vertices along x"),
-        sizes(Param::new("graph.height", "Height", "int", json!(null)))
-            .help("grids and cubes: vertices along y"),
+            .help("a complete graph has up to 3,000")
+            .show_if_any("graph.kind", N_KINDS),
+        sizes(Param::new("graph.width", "Width", "int", json!(null))).show_if_any("graph.kind", GRID_KINDS),
+        sizes(Param::new("graph.height", "Height", "int", json!(null))).show_if_any("graph.kind", GRID_KINDS),
         sizes(Param::new("graph.depth", "Depth", "int", json!(null))).show_if("graph.kind", "cube3d"),
         Param::new("graph.wrap", "Wrap around (torus)", "bool", json!(false))
-            .help("grids and cubes"),
+            .show_if_any("graph.kind", GRID_KINDS),
         Param::new("graph.radius", "Radius", "number", json!(null))
             .range(1e-6, 1.5)
             .empty("the generator's default")

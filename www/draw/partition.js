@@ -10,6 +10,7 @@ const CUT_COLOR = PALETTE.contended;
 const EDGE_COLOR = '#C3C9D0';
 const MAX_DISC_R = 28;                 // px, the heaviest part's disc
 const MAX_QUOTIENT_LINE = 8;           // px, the heaviest part-to-part edge
+const PIXEL_VERTICES = 5_000;          // more vertices than this are written as pixels
 
 /** Colour of part `p` (the job palette: colour-blind safe, no reds; colours repeat past 12). */
 export const partColor = (p) => jobColor(p);
@@ -61,20 +62,24 @@ export function drawPartition(canvas, layout, scene) {
     }
     ctx.stroke();
   }
-  // vertices, one path per colour
+  // vertices: squares of side 2r, one path per colour; on big graphs written straight into the
+  // pixels (one pass, no path of 100,000 rectangles)
   const r = Math.max(0.75, Math.min(4, (layout.scale * DRAW_SCALE) / Math.sqrt(Math.max(1, n)) / 4));
-  const byColor = new Map();
-  for (let v = 0; v < n; v++) {
-    const c = part ? partColor(part[v]) : PALETTE.idle;
-    let list = byColor.get(c);
-    if (!list) { list = []; byColor.set(c, list); }
-    list.push(v);
-  }
-  for (const [color, list] of byColor) {
-    ctx.fillStyle = color;
-    ctx.beginPath();
-    for (const v of list) ctx.rect(X(xy[2 * v]) - r, Y(xy[2 * v + 1]) - r, 2 * r, 2 * r);
-    ctx.fill();
+  if (n > PIXEL_VERTICES) drawVertexPixels(canvas, ctx, layout, xy, part, r);
+  else {
+    const byColor = new Map();
+    for (let v = 0; v < n; v++) {
+      const c = part ? partColor(part[v]) : PALETTE.idle;
+      let list = byColor.get(c);
+      if (!list) { list = []; byColor.set(c, list); }
+      list.push(v);
+    }
+    for (const [color, list] of byColor) {
+      ctx.fillStyle = color;
+      ctx.beginPath();
+      for (const v of list) ctx.rect(X(xy[2 * v]) - r, Y(xy[2 * v + 1]) - r, 2 * r, 2 * r);
+      ctx.fill();
+    }
   }
   // cut edges on top
   const step = cutTotal > maxSegments ? cutTotal / maxSegments : 1;
@@ -92,6 +97,31 @@ export function drawPartition(canvas, layout, scene) {
   }
   ctx.stroke();
   return { cutDrawn, cutTotal, edgesDrawn };
+}
+
+/** Vertex squares written into the canvas's pixels (device pixels, over what is drawn so far). */
+function drawVertexPixels(canvas, ctx, layout, xy, part, r) {
+  const W = canvas.width, H = canvas.height;
+  const ratio = W / layout.width;
+  const img = ctx.getImageData(0, 0, W, H);
+  const px = new Uint32Array(img.data.buffer);
+  // ABGR words of the part colours (little-endian, as every browser we target)
+  const words = Array.from({ length: 12 }, (_, p) => {
+    const c = parseInt(partColor(p).slice(1), 16);
+    return (0xff000000 | ((c & 0xff) << 16) | (c & 0xff00) | ((c >> 16) & 0xff)) >>> 0;
+  });
+  const idle = parseInt(PALETTE.idle.slice(1), 16);
+  const idleWord = (0xff000000 | ((idle & 0xff) << 16) | (idle & 0xff00) | ((idle >> 16) & 0xff)) >>> 0;
+  const half = Math.max(1, Math.round(r * ratio));
+  const n = xy.length / 2;
+  for (let v = 0; v < n; v++) {
+    const cx = Math.round(layout.x(xy[2 * v]) * ratio), cy = Math.round(layout.y(xy[2 * v + 1]) * ratio);
+    const word = part ? words[part[v] % 12] : idleWord;
+    const x0 = Math.max(0, cx - half + 1), x1 = Math.min(W - 1, cx + half - 1);
+    const y0 = Math.max(0, cy - half + 1), y1 = Math.min(H - 1, cy + half - 1);
+    for (let y = y0; y <= y1; y++) px.fill(word, y * W + x0, y * W + x1 + 1);
+  }
+  ctx.putImageData(img, 0, 0);
 }
 
 /**

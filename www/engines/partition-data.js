@@ -5,7 +5,7 @@ import { csvLine } from '../dom.js';
 import { setLiteral, valueAt } from '../jsontext.js';
 
 /** Drawn segments per panel: beyond this many edges, uncut edges are left out of the drawing. */
-export const MAX_SEGMENTS = 60_000;
+export const MAX_SEGMENTS = 30_000;
 
 export const METHOD_COLUMNS = ['method', 'edgeCut', 'cutEdges', 'commVolume', 'imbalance', 'balanced',
   'boundaryVertices', 'emptyParts', 'levels'];
