@@ -29,7 +29,9 @@ async function open(page, name, text) {
 }
 
 /** In the page: for each run, the drawn cut edges recounted from the part vector, and pixel checks. */
-function inspect() {
+async function inspect() {
+  // a resize may have scheduled a redraw: let it happen first
+  await new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(resolve)); });
   const hex = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
   const PALETTE = ['#0072B2', '#E69F00', '#56B4E9', '#009E73', '#F0E442', '#CC79A7',
     '#332288', '#44AA99', '#999933', '#88CCEE', '#AA4499', '#DDCC77'].map(hex);
@@ -44,7 +46,6 @@ function inspect() {
     const ctx = canvas.getContext('2d');
     const img = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
     const ratio = canvas.width / canvas.clientWidth;
-    const layout = window.placelab.view.layout(i);
     const boundary = new Uint8Array(d.xy.length / 2);
     for (let e = 0; e < d.edges.length / 2; e++) {
       const u = d.edges[2 * e], v = d.edges[2 * e + 1];
@@ -53,7 +54,8 @@ function inspect() {
     let checked = 0, matching = 0, red = 0;
     for (let v = 0; v < boundary.length; v++) {
       if (boundary[v]) continue;
-      const px = Math.round(layout.x(d.xy[2 * v]) * ratio), py = Math.round(layout.y(d.xy[2 * v + 1]) * ratio);
+      const [bx, by, size] = window.placelab.view.vertexBox(i, v);
+      const px = Math.floor((bx + size / 2) * ratio), py = Math.floor((by + size / 2) * ratio);
       const at = 4 * (py * canvas.width + px);
       const want = PALETTE[run.part[v] % 12];
       checked++;

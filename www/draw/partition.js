@@ -35,6 +35,17 @@ export function panelLayout(xy, width) {
   return { width, height, scale, x: (v) => x0 + v * scale, y: (v) => MARGIN.top + v * scale };
 }
 
+/** Half the side of a vertex's square, CSS px: a quarter of the mean spacing, from 0.75 to 4. */
+export function vertexRadius(layout, n) {
+  return Math.max(0.75, Math.min(4, (layout.scale * DRAW_SCALE) / Math.sqrt(Math.max(1, n)) / 4));
+}
+
+/** A vertex's square snapped to whole CSS px (crisp, no blur): [left, top, side]. */
+export function vertexBox(layout, xy, v, r) {
+  const size = Math.max(1, Math.round(2 * r));
+  return [Math.round(layout.x(xy[2 * v]) - size / 2), Math.round(layout.y(xy[2 * v + 1]) - size / 2), size];
+}
+
 /**
  * Draws one method's partition: `scene` = {xy, edges, cut, part, title, maxSegments}. Uncut edges
  * are drawn only when all drawn edges fit in `maxSegments`; cut edges always, thinned evenly when
@@ -64,7 +75,7 @@ export function drawPartition(canvas, layout, scene) {
   }
   // vertices: squares of side 2r, one path per colour; on big graphs written straight into the
   // pixels (one pass, no path of 100,000 rectangles)
-  const r = Math.max(0.75, Math.min(4, (layout.scale * DRAW_SCALE) / Math.sqrt(Math.max(1, n)) / 4));
+  const r = vertexRadius(layout, n);
   if (n > PIXEL_VERTICES) drawVertexPixels(canvas, ctx, layout, xy, part, r);
   else {
     const byColor = new Map();
@@ -77,7 +88,7 @@ export function drawPartition(canvas, layout, scene) {
     for (const [color, list] of byColor) {
       ctx.fillStyle = color;
       ctx.beginPath();
-      for (const v of list) ctx.rect(X(xy[2 * v]) - r, Y(xy[2 * v + 1]) - r, 2 * r, 2 * r);
+      for (const v of list) { const [bx, by, size] = vertexBox(layout, xy, v, r); ctx.rect(bx, by, size, size); }
       ctx.fill();
     }
   }
@@ -112,14 +123,13 @@ function drawVertexPixels(canvas, ctx, layout, xy, part, r) {
   });
   const idle = parseInt(PALETTE.idle.slice(1), 16);
   const idleWord = (0xff000000 | ((idle & 0xff) << 16) | (idle & 0xff00) | ((idle >> 16) & 0xff)) >>> 0;
-  const half = Math.max(1, Math.round(r * ratio));
   const n = xy.length / 2;
   for (let v = 0; v < n; v++) {
-    const cx = Math.round(layout.x(xy[2 * v]) * ratio), cy = Math.round(layout.y(xy[2 * v + 1]) * ratio);
+    const [bx, by, size] = vertexBox(layout, xy, v, r);
     const word = part ? words[part[v] % 12] : idleWord;
-    const x0 = Math.max(0, cx - half + 1), x1 = Math.min(W - 1, cx + half - 1);
-    const y0 = Math.max(0, cy - half + 1), y1 = Math.min(H - 1, cy + half - 1);
-    for (let y = y0; y <= y1; y++) px.fill(word, y * W + x0, y * W + x1 + 1);
+    const x0 = Math.max(0, Math.round(bx * ratio)), x1 = Math.min(W, Math.round((bx + size) * ratio));
+    const y0 = Math.max(0, Math.round(by * ratio)), y1 = Math.min(H, Math.round((by + size) * ratio));
+    for (let y = y0; y < y1; y++) px.fill(word, y * W + x0, y * W + x1);
   }
   ctx.putImageData(img, 0, 0);
 }

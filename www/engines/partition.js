@@ -4,7 +4,7 @@
 import { el, formatValue, formatCount } from '../dom.js';
 import { PALETTE } from '../draw/common.js';
 import { drawLegend } from '../draw/common.js';
-import { panelLayout, drawPartition, drawQuotient, drawBalance, partColor } from '../draw/partition.js';
+import { panelLayout, drawPartition, drawQuotient, drawBalance, partColor, vertexBox, vertexRadius } from '../draw/partition.js';
 import { MAX_SEGMENTS } from './partition-data.js';
 
 const MIN_FIGURE_W = 220;   // px, narrower panels wrap to the next row
@@ -153,6 +153,8 @@ export function draw(host, envelope) {
     canvases: () => [figs.map((f) => f.canvas), figs.map((f) => f.balance), [legendCanvas]],
     /** Panel geometry of run `i` (maps report coordinates to CSS px in its canvas). */
     layout: (i) => layouts?.[i] ?? null,
+    /** Vertex `v`'s square in run `i`'s panel, CSS px: [left, top, side] (vertex drawings only). */
+    vertexBox: (i, v) => (layouts?.[i] && !quotient ? vertexBox(layouts[i], d.xy, v, vertexRadius(layouts[i], d.xy.length / 2)) : null),
     /** What run `i`'s panel drew: {cutDrawn, cutTotal, edgesDrawn} (null for part-to-part graphs). */
     drawn: (i) => figs[i]?.drawn ?? null,
     destroy() {
