@@ -235,7 +235,7 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
         }
     }
     // Refuse before allocating anything of size n when the file cannot hold n vertex lines.
-    let max_lines = text.bytes().filter(|&b| b == b'\n').count() as u64 + 1;
+    let max_lines = text.lines().count() as u64;
     if u64::from(n) > max_lines.saturating_sub(hline) {
         return Err(err(
             hline,

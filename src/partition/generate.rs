@@ -403,9 +403,9 @@ fn orient(a: [i64; 2], b: [i64; 2], c: [i64; 2]) -> i64 {
     d.signum()
 }
 
-/// > 0 when `d` is strictly inside the circle through the counter-clockwise `(a, b, c)`,
-/// 0 on it. Exact in `i128`: the lifted terms are below 2^55, the 2x2 minors below 2^55, each
-/// product below 2^110.
+/// Positive when `d` is strictly inside the circle through the counter-clockwise `(a, b, c)`,
+/// zero on it. Exact in `i128`: the lifted terms are below 2^55, the 2x2 minors below 2^55,
+/// each product below 2^110.
 fn incircle(a: [i64; 2], b: [i64; 2], c: [i64; 2], d: [i64; 2]) -> i128 {
     let row = |p: [i64; 2]| {
         let (x, y) = (i128::from(p[0] - d[0]), i128::from(p[1] - d[1]));

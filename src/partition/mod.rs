@@ -7,19 +7,33 @@
 //!
 //! Files: [`graph`] (CSR graph and its invariants), [`metrics`] (cut, volume, balance, recounted
 //! from a part vector), [`baseline`] (linear and random partitions), [`multilevel`] (the
-//! multilevel k-way and recursive-bisection partitioner), [`generate`] (seeded graph generators),
-//! [`scenario`], [`engine`], [`report`], [`layout`] and [`samples`] (the engine in the page).
+//! multilevel k-way and recursive-bisection partitioner, the driver of: [`wgraph`] its working
+//! graph, [`coarsen`] heavy-edge matching and contraction, [`initial`] greedy graph growing,
+//! [`fm2`] two-way FM, [`rb`] multilevel and recursive bisection, [`kway_refine`] k-way
+//! balancing, greedy and FM refinement, [`volume`] communication-volume refinement),
+//! [`generate`] (seeded graph generators), [`analysis`] (components, BFS orders, pseudo-diameter,
+//! quotient graph and its spanning tree, with petgraph); the engine in the page: [`scenario`]
+//! (fields, limits, admission), [`engine`], [`report`], [`layout`] (force-directed drawing) and
+//! [`samples`] (the cross-target matrix).
 
+pub mod analysis;
 pub mod baseline;
+pub mod coarsen;
 pub mod engine;
+pub mod fm2;
 pub mod generate;
 pub mod graph;
+pub mod initial;
+pub mod kway_refine;
 pub mod layout;
 pub mod metrics;
 pub mod multilevel;
+pub mod rb;
 pub mod report;
 pub mod samples;
 pub mod scenario;
+pub mod volume;
+pub mod wgraph;
 
 pub use graph::{Graph, GraphError};
 

@@ -1,0 +1,108 @@
+//! Initial bisection of a small (coarsest) graph by greedy graph growing (GGGP, SPEC §2).
+//!
+//! One try: every vertex starts on side 1; a random vertex seeds side 0, which then grows by the
+//! side-1 vertex with the largest gain (weight of its edges into side 0 minus the rest, so the
+//! region stays compact and the cut small) until side 0 reaches its target weight; vertices that
+//! would push side 0 past its limit are skipped. When the region has no frontier left (the
+//! graph is disconnected) a new random vertex seeds it. Each try is then refined by two-way FM
+//! ([`super::fm2`]); the best of `tries` tries (least overweight, then least cut) is kept.
+//!
+//! # Complexity
+//! `O(tries * (V + E) log V)`.
+
+use super::fm2::{self, Bisection};
+use super::wgraph::{gain, mix, WGraph};
+use crate::rng::Rng;
+use std::collections::BinaryHeap;
+
+/// Best of `tries` grown bisections of `g`, side 0 aiming at `target0` within `maxw`.
+pub fn grow_bisection(
+    g: &WGraph,
+    target0: u64,
+    maxw: [u64; 2],
+    tries: u32,
+    niter: u32,
+    rng: &mut Rng,
+) -> Bisection {
+    let n = g.n();
+    let mut best: Option<Bisection> = None;
+    for _ in 0..tries.max(1) {
+        let salt = rng.next_u64();
+        let part = grow_once(g, target0, maxw[0], salt);
+        let mut b = Bisection::new(g, part);
+        fm2::refine(g, &mut b, target0, maxw, niter, salt ^ 0x5eed);
+        let better = match &best {
+            None => true,
+            Some(o) => (b.over(maxw), b.cut) < (o.over(maxw), o.cut),
+        };
+        if better {
+            best = Some(b);
+        }
+        if n <= 1 {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| Bisection::new(g, vec![1; n as usize]))
+}
+
+/// One greedy growth from random seeds (module doc).
+fn grow_once(g: &WGraph, target0: u64, max0: u64, salt: u64) -> Vec<u8> {
+    let n = g.n();
+    let mut part = vec![1u8; n as usize];
+    // conn[v]: weight of v's edges into side 0; deg[v]: total edge weight of v.
+    let mut conn = vec![0u64; n as usize];
+    let deg: Vec<u64> = (0..n)
+        .map(|v| g.range(v).fold(0u64, |a, j| a.saturating_add(g.ew[j])))
+        .collect();
+    let mut seeds: Vec<(u64, u32)> = (0..n).map(|v| (mix(salt, u64::from(v)), v)).collect();
+    seeds.sort_unstable();
+    let mut next_seed = 0usize;
+    let mut heap: BinaryHeap<(i64, u64, u32)> = BinaryHeap::new();
+    let mut skipped = vec![false; n as usize];
+    let mut w0 = 0u64;
+    while w0 < target0 {
+        let mut picked = None;
+        while let Some((key, _, v)) = heap.pop() {
+            let vi = v as usize;
+            if part[vi] == 0 || skipped[vi] || key != gain(conn[vi].saturating_mul(2), deg[vi]) {
+                continue;
+            }
+            picked = Some(v);
+            break;
+        }
+        let v = match picked {
+            Some(v) => v,
+            None => {
+                while next_seed < seeds.len()
+                    && (part[seeds[next_seed].1 as usize] == 0
+                        || skipped[seeds[next_seed].1 as usize])
+                {
+                    next_seed += 1;
+                }
+                match seeds.get(next_seed) {
+                    Some(&(_, v)) => v,
+                    None => break,
+                }
+            }
+        };
+        let vi = v as usize;
+        if w0.saturating_add(g.vw[vi]) > max0 {
+            skipped[vi] = true;
+            continue;
+        }
+        part[vi] = 0;
+        w0 += g.vw[vi];
+        for j in g.range(v) {
+            let u = g.adj[j] as usize;
+            conn[u] = conn[u].saturating_add(g.ew[j]);
+            if part[u] == 1 && !skipped[u] {
+                heap.push((
+                    gain(conn[u].saturating_mul(2), deg[u]),
+                    mix(salt, u as u64),
+                    u as u32,
+                ));
+            }
+        }
+    }
+    part
+}

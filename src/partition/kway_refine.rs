@@ -1,0 +1,454 @@
+//! k-way refinement (SPEC §2): balancing and greedy boundary refinement of a k-way partition,
+//! run on every level on the way up, as METIS's greedy k-way refinement.
+//!
+//! State: for each vertex its internal degree `id` (edge weight to its own part) and external
+//! degree `ed` (to all other parts); boundary vertices are those with `ed > 0`.
+//!
+//! - [`balance`]: while a part exceeds its limit, moves its vertices (best cut change first) to
+//!   the adjacent part with room that they are most connected to, or else to the part with the
+//!   most room.
+//! - [`greedy`]: a pass pops boundary vertices from a max-priority queue keyed by `ed - id` (a
+//!   per-pass random tie key), and moves each to the part `q` it is most connected to among
+//!   those with room, when that lowers the cut (`conn[q] > id`) or keeps it and improves the
+//!   balance; a moved vertex is locked for the pass, its neighbours re-queued with their new
+//!   keys. Passes repeat until one moves nothing, at most `niter` times.
+//! - [`fm`]: k-way Fiduccia-Mattheyses for the quality mode: like [`greedy`] but it also makes
+//!   the best negative-gain move, remembers the best cut seen and rolls back to it after `limit`
+//!   moves without improvement, so it climbs out of the local minima greedy stops in.
+//!
+//! # Complexity
+//! `O((V + E) log V)` per pass (`O(deg)` to evaluate a vertex with a dense `k`-entry table reset
+//! through a touched list, `O(log V)` per queue operation).
+
+use super::wgraph::{gain, mix, WGraph};
+use std::collections::BinaryHeap;
+
+/// A k-way partition with its bookkeeping.
+pub struct KwayState {
+    pub part: Vec<u32>,
+    pub pw: Vec<u64>,
+    pub id: Vec<u64>,
+    pub ed: Vec<u64>,
+    /// Scratch: connectivity to each part, zero outside a vertex's evaluation.
+    conn: Vec<u64>,
+    touched: Vec<u32>,
+}
+
+impl KwayState {
+    /// The bookkeeping of `part` (each `< k`).
+    pub fn new(g: &WGraph, part: Vec<u32>, k: u32) -> KwayState {
+        let n = g.n() as usize;
+        let mut s = KwayState {
+            part,
+            pw: vec![0; k as usize],
+            id: vec![0; n],
+            ed: vec![0; n],
+            conn: vec![0; k as usize],
+            touched: Vec::new(),
+        };
+        for v in 0..g.n() {
+            let pv = s.part[v as usize];
+            s.pw[pv as usize] = s.pw[pv as usize].saturating_add(g.vw[v as usize]);
+            let (mut i, mut e) = (0u64, 0u64);
+            for j in g.range(v) {
+                if s.part[g.adj[j] as usize] == pv {
+                    i = i.saturating_add(g.ew[j]);
+                } else {
+                    e = e.saturating_add(g.ew[j]);
+                }
+            }
+            s.id[v as usize] = i;
+            s.ed[v as usize] = e;
+        }
+        s
+    }
+
+    /// Fills `conn` with `v`'s edge weight to each adjacent part other than its own (listed in
+    /// `touched`); call [`KwayState::clear`] after use.
+    #[inline]
+    fn gather(&mut self, g: &WGraph, v: u32) {
+        let a = self.part[v as usize];
+        for j in g.range(v) {
+            let p = self.part[g.adj[j] as usize];
+            if p != a {
+                if self.conn[p as usize] == 0 {
+                    self.touched.push(p);
+                }
+                self.conn[p as usize] += g.ew[j];
+            }
+        }
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        for &p in &self.touched {
+            self.conn[p as usize] = 0;
+        }
+        self.touched.clear();
+    }
+
+    /// Moves `v` to part `to`, updating part weights and the degrees of `v` and its neighbours.
+    pub fn move_to(&mut self, g: &WGraph, v: u32, to: u32) {
+        let vi = v as usize;
+        let a = self.part[vi];
+        if a == to {
+            return;
+        }
+        self.pw[a as usize] -= g.vw[vi];
+        self.pw[to as usize] += g.vw[vi];
+        self.part[vi] = to;
+        let (mut i, mut e) = (0u64, 0u64);
+        for j in g.range(v) {
+            let u = g.adj[j] as usize;
+            let w = g.ew[j];
+            let pu = self.part[u];
+            if pu == to {
+                i += w;
+                self.id[u] += w;
+                self.ed[u] -= w;
+            } else {
+                e += w;
+                if pu == a {
+                    self.id[u] -= w;
+                    self.ed[u] += w;
+                }
+            }
+        }
+        self.id[vi] = i;
+        self.ed[vi] = e;
+    }
+
+    /// Total weight of the cut edges.
+    pub fn cut(&self) -> u64 {
+        self.ed.iter().fold(0u64, |a, &e| a.saturating_add(e)) / 2
+    }
+
+    /// Amount by which the parts exceed their limits.
+    pub fn over(&self, maxw: &[u64]) -> u64 {
+        self.pw
+            .iter()
+            .zip(maxw)
+            .fold(0u64, |a, (&w, &m)| a.saturating_add(w.saturating_sub(m)))
+    }
+}
+
+/// `a / ma < b / mb` for part weights against limits, without division (a zero limit counts
+/// as infinitely full when it holds anything).
+#[inline]
+fn lighter(a: u64, ma: u64, b: u64, mb: u64) -> bool {
+    u128::from(a) * u128::from(mb) < u128::from(b) * u128::from(ma)
+}
+
+/// Moves vertices out of parts above their limits (module doc). Stops when every part is within
+/// its limit or a round moves nothing.
+pub fn balance(g: &WGraph, s: &mut KwayState, maxw: &[u64], salt: u64) {
+    let k = s.pw.len() as u32;
+    for round in 0..16u64 {
+        if s.over(maxw) == 0 {
+            return;
+        }
+        // Candidates: positive-weight vertices of overweight parts, best cut change first.
+        let mut cand: Vec<(i64, u64, u32)> = Vec::new();
+        for v in 0..g.n() {
+            let p = s.part[v as usize];
+            if s.pw[p as usize] > maxw[p as usize] && g.vw[v as usize] > 0 {
+                s.gather(g, v);
+                let best = s
+                    .touched
+                    .iter()
+                    .map(|&q| s.conn[q as usize])
+                    .max()
+                    .unwrap_or(0);
+                s.clear();
+                cand.push((
+                    gain(best, s.id[v as usize]),
+                    mix(salt ^ round, u64::from(v)),
+                    v,
+                ));
+            }
+        }
+        cand.sort_unstable_by(|a, b| b.cmp(a));
+        let mut moved = 0u32;
+        for &(_, _, v) in &cand {
+            let vi = v as usize;
+            let a = s.part[vi];
+            if s.pw[a as usize] <= maxw[a as usize] {
+                continue;
+            }
+            let vw = g.vw[vi];
+            s.gather(g, v);
+            let mut best: Option<(u64, u32)> = None;
+            for &q in &s.touched {
+                if s.pw[q as usize] + vw <= maxw[q as usize] {
+                    let c = s.conn[q as usize];
+                    if best.is_none_or(|(bc, bq)| {
+                        c > bc
+                            || (c == bc
+                                && lighter(
+                                    s.pw[q as usize],
+                                    maxw[q as usize],
+                                    s.pw[bq as usize],
+                                    maxw[bq as usize],
+                                ))
+                    }) {
+                        best = Some((c, q));
+                    }
+                }
+            }
+            s.clear();
+            let to = match best {
+                Some((_, q)) => Some(q),
+                None => {
+                    // The part with the most room that takes it.
+                    let mut pick: Option<u32> = None;
+                    for q in 0..k {
+                        if q != a && s.pw[q as usize] + vw <= maxw[q as usize] {
+                            let room = maxw[q as usize] - s.pw[q as usize];
+                            if pick.is_none_or(|r| room > maxw[r as usize] - s.pw[r as usize]) {
+                                pick = Some(q);
+                            }
+                        }
+                    }
+                    pick
+                }
+            };
+            if let Some(q) = to {
+                s.move_to(g, v, q);
+                moved += 1;
+            }
+        }
+        if moved == 0 {
+            return;
+        }
+    }
+}
+
+/// Priority of a boundary vertex in [`greedy`]: `ed / sqrt(adjacent parts) - id` (METIS's
+/// estimate of the best gain, since `ed` is split among the adjacent parts), in 1/1024 units.
+#[inline]
+fn priority(ed: u64, id: u64, nparts: usize) -> i64 {
+    let e = ed as f64 / (nparts.max(1) as f64).sqrt();
+    ((e - id as f64) * 1024.0) as i64
+}
+
+/// Greedy k-way refinement passes (module doc). A move may overfill its target by up to
+/// `slack * gain` (METIS's fudge factor, used on coarse levels); a vertex is taken from the queue
+/// at most once per pass; zero-gain moves are made when they relieve an overweight part or
+/// improve the balance, and every other time otherwise (this lets boundaries slide along
+/// plateaus, where positive moves appear). Moves never bring a part with internal edges below
+/// `minw`. Returns the number of moves made.
+pub fn greedy(
+    g: &WGraph,
+    s: &mut KwayState,
+    maxw: &[u64],
+    minw: &[u64],
+    slack: u64,
+    niter: u32,
+    salt: u64,
+) -> u64 {
+    let n = g.n();
+    // 0: not queued, 1: queued, 2: taken this pass.
+    let mut status = vec![0u8; n as usize];
+    let mut stamp = vec![0u32; n as usize];
+    let mut total_moves = 0u64;
+    let mut heap: BinaryHeap<(i64, u64, u32, u32)> = BinaryHeap::new();
+    let mut touched_v: Vec<u32> = Vec::new();
+    for pass in 0..niter.max(1) {
+        let ps = mix(salt, u64::from(pass) + 1);
+        heap.clear();
+        for &v in &touched_v {
+            status[v as usize] = 0;
+        }
+        touched_v.clear();
+        let old_cut = s.cut();
+        for v in 0..n {
+            let vi = v as usize;
+            if s.ed[vi] > 0 {
+                s.gather(g, v);
+                let np = s.touched.len();
+                s.clear();
+                heap.push((
+                    priority(s.ed[vi], s.id[vi], np),
+                    mix(ps, u64::from(v)),
+                    v,
+                    stamp[vi],
+                ));
+                status[vi] = 1;
+                touched_v.push(v);
+            }
+        }
+        let mut moves = 0u64;
+        let mut taken = 0u64;
+        while let Some((_, _, v, st)) = heap.pop() {
+            let vi = v as usize;
+            if status[vi] != 1 || st != stamp[vi] {
+                continue;
+            }
+            status[vi] = 2;
+            taken += 1;
+            if s.ed[vi] == 0 {
+                continue;
+            }
+            let a = s.part[vi];
+            let vw = g.vw[vi];
+            let id = s.id[vi];
+            if id > 0 && s.pw[a as usize].saturating_sub(vw) < minw[a as usize] {
+                continue;
+            }
+            s.gather(g, v);
+            let mut best: Option<(u64, u32)> = None;
+            for &q in &s.touched {
+                let c = s.conn[q as usize];
+                if c < id {
+                    continue;
+                }
+                let room = maxw[q as usize].saturating_add(slack.saturating_mul(c - id));
+                if s.pw[q as usize] + vw > room {
+                    continue;
+                }
+                if best.is_none_or(|(bc, bq)| {
+                    c > bc
+                        || (c == bc
+                            && lighter(
+                                s.pw[q as usize],
+                                maxw[q as usize],
+                                s.pw[bq as usize],
+                                maxw[bq as usize],
+                            ))
+                }) {
+                    best = Some((c, q));
+                }
+            }
+            s.clear();
+            let Some((c, q)) = best else { continue };
+            let good = c > id
+                || (c == id
+                    && (s.pw[a as usize] >= maxw[a as usize]
+                        || lighter(
+                            s.pw[q as usize] + vw,
+                            maxw[q as usize],
+                            s.pw[a as usize],
+                            maxw[a as usize],
+                        )
+                        || taken % 2 == 0));
+            if !good {
+                continue;
+            }
+            s.move_to(g, v, q);
+            moves += 1;
+            for j in g.range(v) {
+                let u = g.adj[j];
+                let ui = u as usize;
+                if status[ui] == 2 {
+                    continue;
+                }
+                stamp[ui] = stamp[ui].wrapping_add(1);
+                if s.ed[ui] > 0 {
+                    s.gather(g, u);
+                    let np = s.touched.len();
+                    s.clear();
+                    if status[ui] == 0 {
+                        touched_v.push(u);
+                    }
+                    status[ui] = 1;
+                    heap.push((
+                        priority(s.ed[ui], s.id[ui], np),
+                        mix(ps, u64::from(u)),
+                        u,
+                        stamp[ui],
+                    ));
+                }
+            }
+        }
+        total_moves += moves;
+        if moves == 0 || s.cut() == old_cut {
+            break;
+        }
+    }
+    total_moves
+}
+
+/// k-way FM passes with hill climbing and rollback (module doc). Never returns a state with a
+/// larger cut or more overweight than it was given.
+pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
+    let n = g.n();
+    let limit = (n / 50).clamp(25, 400) as usize;
+    let mut locked = vec![false; n as usize];
+    let mut heap: BinaryHeap<(i64, u64, u32)> = BinaryHeap::new();
+    let mut moves: Vec<(u32, u32)> = Vec::new();
+    for pass in 0..niter.max(1) {
+        let ps = mix(salt, u64::from(pass) + 7);
+        heap.clear();
+        for v in 0..n {
+            if s.ed[v as usize] > 0 {
+                heap.push((
+                    gain(s.ed[v as usize], s.id[v as usize]),
+                    mix(ps, u64::from(v)),
+                    v,
+                ));
+            }
+        }
+        let start = (s.over(maxw), s.cut());
+        let mut cur = start;
+        let mut best = start;
+        let mut best_len = 0usize;
+        moves.clear();
+        while let Some((key, _, v)) = heap.pop() {
+            let vi = v as usize;
+            if locked[vi] || s.ed[vi] == 0 || key != gain(s.ed[vi], s.id[vi]) {
+                continue;
+            }
+            let a = s.part[vi];
+            let vw = g.vw[vi];
+            s.gather(g, v);
+            let mut best_q: Option<(u64, u32)> = None;
+            for &q in &s.touched {
+                if s.pw[q as usize] + vw <= maxw[q as usize] {
+                    let c = s.conn[q as usize];
+                    if best_q.is_none_or(|(bc, bq)| {
+                        c > bc
+                            || (c == bc
+                                && lighter(
+                                    s.pw[q as usize],
+                                    maxw[q as usize],
+                                    s.pw[bq as usize],
+                                    maxw[bq as usize],
+                                ))
+                    }) {
+                        best_q = Some((c, q));
+                    }
+                }
+            }
+            s.clear();
+            let Some((c, q)) = best_q else { continue };
+            let id = s.id[vi];
+            s.move_to(g, v, q);
+            locked[vi] = true;
+            moves.push((v, a));
+            cur.1 = (cur.1 + id).saturating_sub(c);
+            cur.0 = s.over(maxw);
+            if cur < best {
+                best = cur;
+                best_len = moves.len();
+            } else if moves.len() - best_len > limit {
+                break;
+            }
+            for j in g.range(v) {
+                let u = g.adj[j];
+                let ui = u as usize;
+                if !locked[ui] && s.ed[ui] > 0 {
+                    heap.push((gain(s.ed[ui], s.id[ui]), mix(ps, u64::from(u)), u));
+                }
+            }
+        }
+        for &(v, a) in moves[best_len..].iter().rev() {
+            s.move_to(g, v, a);
+        }
+        for &(v, _) in &moves {
+            locked[v as usize] = false;
+        }
+        if best >= start {
+            break;
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Multilevel bisection and recursive bisection (METIS `-ptype=rb`, SPEC §2); also the initial
+//! partition of the coarsest graph in multilevel k-way.
+//!
+//! [`bisect`]: coarsen the graph (heavy-edge matching, [`super::coarsen`]) to about
+//! [`BISECT_COARSEN_TO`] vertices, grow several bisections of the coarsest graph
+//! ([`super::initial`]), then project back level by level, refining each with two-way FM
+//! ([`super::fm2`]).
+//!
+//! [`recursive`]: bisect with the first `k / 2` parts' share of the target weight on side 0,
+//! then recurse on the two induced subgraphs with their own targets. The imbalance tolerance of
+//! each bisection is `(1 + eps)^(1 / ceil(log2 k)) - 1`, so that the product over the
+//! `ceil(log2 k)` levels stays within `1 + eps`, as METIS does.
+//!
+//! # Complexity
+//! `O((V + E) log V)` per bisection, `O((V + E) log V log k)` for `k` parts.
+
+use super::coarsen::coarsen;
+use super::fm2::{self, Bisection};
+use super::initial::grow_bisection;
+use super::wgraph::WGraph;
+use crate::rng::Rng;
+
+/// Vertex count below which a bisection stops coarsening.
+pub const BISECT_COARSEN_TO: u32 = 64;
+
+/// Effort of each bisection.
+#[derive(Debug, Clone, Copy)]
+pub struct BisectEffort {
+    /// Grown bisections tried on the coarsest graph.
+    pub tries: u32,
+    /// FM passes per level.
+    pub niter: u32,
+}
+
+/// Weight limits of a bisection with `frac0` of `total` wanted on side 0, tolerance `eps`:
+/// `(target0, [max0, max1])`, each limit at least its target.
+pub fn limits(total: u64, frac0: f64, eps: f64) -> (u64, [u64; 2]) {
+    let t = total as f64;
+    let target0 = ((frac0 * t).round() as u64).min(total);
+    let target1 = total - target0;
+    let max0 = (((1.0 + eps) * frac0 * t).floor() as u64).max(target0);
+    let max1 = (((1.0 + eps) * (1.0 - frac0) * t).floor() as u64).max(target1);
+    (target0, [max0, max1])
+}
+
+/// Multilevel bisection of `g` (module doc): side of each vertex.
+pub fn bisect(g: &WGraph, frac0: f64, eps: f64, effort: BisectEffort, rng: &mut Rng) -> Vec<u8> {
+    let total = g.total();
+    let (target0, maxw) = limits(total, frac0, eps);
+    let ct = BISECT_COARSEN_TO;
+    let maxvw = ((1.5 * total as f64 / f64::from(ct)) as u64).max(1);
+    let levels = coarsen(g, ct, maxvw, None, rng);
+    let coarsest = levels.last().map_or(g, |l| &l.graph);
+    let mut b = grow_bisection(coarsest, target0, maxw, effort.tries, effort.niter, rng);
+    for i in (0..levels.len()).rev() {
+        let finer = if i == 0 { g } else { &levels[i - 1].graph };
+        let part: Vec<u8> = levels[i].cmap.iter().map(|&c| b.part[c as usize]).collect();
+        b = Bisection::new(finer, part);
+        fm2::refine(finer, &mut b, target0, maxw, effort.niter, rng.next_u64());
+    }
+    b.part
+}
+
+/// Recursive bisection of `g` into `targets.len()` parts with these target fractions (module
+/// doc); `eps` is the overall tolerance.
+pub fn recursive(
+    g: &WGraph,
+    targets: &[f64],
+    eps: f64,
+    effort: BisectEffort,
+    rng: &mut Rng,
+) -> Vec<u32> {
+    let k = targets.len() as u32;
+    let mut out = vec![0u32; g.n() as usize];
+    let depth = 32 - (k.max(1) - 1).leading_zeros();
+    let eps_level = if depth == 0 {
+        eps
+    } else {
+        libm::pow(1.0 + eps, 1.0 / f64::from(depth)) - 1.0
+    };
+    let ids: Vec<u32> = (0..g.n()).collect();
+    split(g, &ids, targets, 0, eps_level, effort, rng, &mut out);
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn split(
+    g: &WGraph,
+    ids: &[u32],
+    targets: &[f64],
+    first: u32,
+    eps: f64,
+    effort: BisectEffort,
+    rng: &mut Rng,
+    out: &mut [u32],
+) {
+    let k = targets.len();
+    if k <= 1 || g.n() == 0 {
+        for &v in ids {
+            out[v as usize] = first;
+        }
+        return;
+    }
+    let k0 = k / 2;
+    let sum: f64 = targets.iter().sum();
+    let s0: f64 = targets[..k0].iter().sum();
+    let frac0 = if sum > 0.0 {
+        (s0 / sum).clamp(0.0, 1.0)
+    } else {
+        k0 as f64 / k as f64
+    };
+    let side = bisect(g, frac0, eps, effort, rng);
+    for (s, range, base) in [(0u8, 0..k0, first), (1u8, k0..k, first + k0 as u32)] {
+        let (sub, local) = g.induced(&side, s);
+        let sub_ids: Vec<u32> = local.iter().map(|&v| ids[v as usize]).collect();
+        split(&sub, &sub_ids, &targets[range], base, eps, effort, rng, out);
+    }
+}
