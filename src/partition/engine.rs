@@ -90,8 +90,7 @@ pub fn run_capped(
     let total: u64 = units.iter().sum();
     progress.tick(0, total);
 
-    let (min_degree, max_degree, components, largest_component, isolated) =
-        report::graph_counts(g);
+    let (min_degree, max_degree, components, largest_component, isolated) = report::graph_counts(g);
     let info = GraphInfo {
         kind: s.graph.kind.id(),
         vertices: n,

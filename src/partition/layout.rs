@@ -50,9 +50,7 @@ pub const DRAW_SCALE: f64 = 10_000.0;
 pub fn force_layout(g: &Graph, seed: u64, steps: u32) -> Vec<[f64; 2]> {
     let n = g.n() as usize;
     let mut rng = Rng::seeded(seed ^ 0x1a70_0f00_d5ee_d000);
-    let mut pos: Vec<[f64; 2]> = (0..n)
-        .map(|_| [rng.unit_f64(), rng.unit_f64()])
-        .collect();
+    let mut pos: Vec<[f64; 2]> = (0..n).map(|_| [rng.unit_f64(), rng.unit_f64()]).collect();
     if n < 2 {
         return pos.into_iter().map(|_| [0.5, 0.5]).collect();
     }
@@ -210,9 +208,8 @@ mod tests {
     fn neighbours_end_closer_than_the_average_pair() {
         let g = ring(60);
         let p = force_layout(&g, 3, LAYOUT_STEPS);
-        let d = |a: usize, b: usize| {
-            ((p[a][0] - p[b][0]).powi(2) + (p[a][1] - p[b][1]).powi(2)).sqrt()
-        };
+        let d =
+            |a: usize, b: usize| ((p[a][0] - p[b][0]).powi(2) + (p[a][1] - p[b][1]).powi(2)).sqrt();
         let edge_mean: f64 = (0..60).map(|i| d(i, (i + 1) % 60)).sum::<f64>() / 60.0;
         let mut all = 0.0;
         for a in 0..60 {
@@ -222,7 +219,9 @@ mod tests {
         }
         let all_mean = all / (60.0 * 59.0 / 2.0);
         assert!(edge_mean * 3.0 < all_mean, "{edge_mean} vs {all_mean}");
-        assert!(p.iter().all(|q| (0.0..=1.0).contains(&q[0]) && (0.0..=1.0).contains(&q[1])));
+        assert!(p
+            .iter()
+            .all(|q| (0.0..=1.0).contains(&q[0]) && (0.0..=1.0).contains(&q[1])));
     }
 
     #[test]
@@ -230,7 +229,10 @@ mod tests {
         let q = quantize(&[[0.0, 0.0], [2.0, 1.0], [1.0, 0.5]]);
         assert_eq!(q, vec![0, 0, 10_000, 5_000, 5_000, 2_500]);
         assert_eq!(quantize(&[[3.0, 3.0]]), vec![0, 0]);
-        assert_eq!(quantize(&[[f64::NAN, 1.0], [1.0, 2.0]]), vec![0, 0, 10_000, 10_000]);
+        assert_eq!(
+            quantize(&[[f64::NAN, 1.0], [1.0, 2.0]]),
+            vec![0, 0, 10_000, 10_000]
+        );
     }
 
     #[test]

@@ -259,7 +259,13 @@ impl GraphSpec {
         );
         let wrap = self.wrap.unwrap_or(false);
         // edges along one axis of length `s` in a row: s - 1, or s with wrap (when s > 2)
-        let along = |s: u64| if wrap && s > 2 { s } else { s.saturating_sub(1) };
+        let along = |s: u64| {
+            if wrap && s > 2 {
+                s
+            } else {
+                s.saturating_sub(1)
+            }
+        };
         match self.kind {
             GraphKind::Grid2d => (w * h, along(w) * h + along(h) * w),
             GraphKind::Cube3d => (
@@ -579,12 +585,7 @@ pub fn validate(s: &PartScenario) -> Result<()> {
             format!("the graph would have up to {m} edges; the limit is {MAX_EDGES}"),
         ));
     }
-    admit(
-        &estimate(n, m, s.k, &s.methods, s.graph.kind),
-        s,
-        n,
-        m,
-    )?;
+    admit(&estimate(n, m, s.k, &s.methods, s.graph.kind), s, n, m)?;
     if s.graph.kind.is_file() {
         // files are read here so that their errors come before any work; generated graphs are
         // checked by their fields alone (the generator cannot fail on valid fields)
@@ -616,9 +617,12 @@ pub fn params() -> Vec<Param> {
         sizes(Param::new("graph.n", "Vertices", "int", json!(null)))
             .help("a complete graph has up to 3,000")
             .show_if_any("graph.kind", N_KINDS),
-        sizes(Param::new("graph.width", "Width", "int", json!(null))).show_if_any("graph.kind", GRID_KINDS),
-        sizes(Param::new("graph.height", "Height", "int", json!(null))).show_if_any("graph.kind", GRID_KINDS),
-        sizes(Param::new("graph.depth", "Depth", "int", json!(null))).show_if("graph.kind", "cube3d"),
+        sizes(Param::new("graph.width", "Width", "int", json!(null)))
+            .show_if_any("graph.kind", GRID_KINDS),
+        sizes(Param::new("graph.height", "Height", "int", json!(null)))
+            .show_if_any("graph.kind", GRID_KINDS),
+        sizes(Param::new("graph.depth", "Depth", "int", json!(null)))
+            .show_if("graph.kind", "cube3d"),
         Param::new("graph.wrap", "Wrap around (torus)", "bool", json!(false))
             .show_if_any("graph.kind", GRID_KINDS),
         Param::new("graph.radius", "Radius", "number", json!(null))
@@ -627,10 +631,8 @@ pub fn params() -> Vec<Param> {
             .help("random geometric graph: vertices closer than this (unit square) are joined")
             .show_if("graph.kind", "geometric"),
         Param::new("k", "Parts k", "int", json!(8)).range(1.0, MAX_PARTS as f64),
-        Param::new("objective", "Objective", "enum", json!("cut")).options(&[
-            ("cut", "Edge cut"),
-            ("volume", "Communication volume"),
-        ]),
+        Param::new("objective", "Objective", "enum", json!("cut"))
+            .options(&[("cut", "Edge cut"), ("volume", "Communication volume")]),
         Param::new("ufactor", "Imbalance tolerance", "int", json!(30))
             .range(1.0, MAX_UFACTOR as f64)
             .unit("‰")
