@@ -18,6 +18,7 @@ fi
 
 while read -r name args; do
     case "$name" in "" | "#"*) continue ;; esac
+    rm -f -- *.part.[0-9]*   # leftovers of an interrupted run would hide the new file
     before=$(ls)
     # shellcheck disable=SC2086 # the arguments are split on purpose
     gpmetis $args > "$name.stdout"

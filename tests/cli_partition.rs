@@ -187,6 +187,18 @@ fn placelab_partition_replays_every_recorded_gpmetis_run() {
             "{}: printed volume",
             case.name
         );
+        let balance = stdout
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("constraint #0:"))
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{}: no balance line in\n{stdout}", case.name));
+        let recount = metrics::imbalance(&metrics::part_weights(&g, &ours, k), &targets);
+        assert_eq!(
+            balance,
+            format!("{recount:.3}"),
+            "{}: printed balance",
+            case.name
+        );
         assert!(
             cut as f64 <= CUT_FACTOR * their_cut as f64,
             "{}: our cut {cut} vs gpmetis {their_cut}",
@@ -251,6 +263,11 @@ fn errors_have_exit_codes_and_name_the_file_and_line() {
             "cannot read missing.graph",
         ),
         (&["partition", "mesh.graph", "0"], 2, "number of parts"),
+        (
+            &["partition", "mesh.graph", "4000000000"],
+            2,
+            "number of parts",
+        ),
         (&["partition", "mesh.graph"], 2, "GRAPH K"),
         (
             &["partition", "-ufactor=x", "mesh.graph", "2"],

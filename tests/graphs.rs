@@ -174,6 +174,7 @@ fn edge_list_errors_name_their_line() {
         ("0 -1\n", 1, "0-based"),
         ("0 a\n", 1, "0-based"),
         ("0 99999999999\n", 1, "above the largest id"),
+        ("0 4194304\n", 1, "above the largest id"),
         ("# nothing\n", 1, "no edge"),
         // The earliest offending line wins, whatever the order of the ids.
         ("5 6\n0 1\n0 1\n5 6\n", 3, "first on line 2"),
@@ -226,6 +227,7 @@ fn tpwgts_follow_gpmetis() {
         ("1-0 = 0.5\n", 2, 1, "empty"),
         ("0:1 = 0.5\n", 2, 1, "multi-constraint"),
         ("0 = 0.75\n\n1 = 0.75\n% end\n", 3, 3, "sum to 1.5"),
+        ("0 = 0.5\n", 0, 1, "k = 0 parts"),
     ];
     for &(text, k, line, fragment) in cases {
         let e = parse_tpwgts(text, k).expect_err(text);
@@ -547,6 +549,35 @@ proptest! {
     }
 
     #[test]
+    fn edited_metis_files_are_read_or_refused_with_a_line(
+        seed in 0u64..1000,
+        edits in prop::collection::vec((0usize..4000, 0u8..4, prop::sample::select(&b"0123456789 %\n-x"[..])), 1..6),
+    ) {
+        let mut s = GenSpec { kind: GenKind::Delaunay, n: 40, ..GenSpec::default() };
+        if seed % 2 == 0 {
+            s = GenSpec { kind: GenKind::Grid2d, dims: [5, 6, 1], wrap: true, ..GenSpec::default() };
+        }
+        let mut bytes = write_metis(&generate(&s, seed).unwrap().graph).into_bytes();
+        for (at, op, b) in edits {
+            let at = at % (bytes.len() + 1);
+            match op {
+                0 if at < bytes.len() => { bytes[at] = b; }
+                1 => bytes.insert(at, b),
+                2 if at < bytes.len() => { bytes.remove(at); }
+                _ => bytes.truncate(at),
+            }
+        }
+        let text = String::from_utf8(bytes).unwrap();
+        match parse_metis(&text) {
+            Ok(f) => prop_assert!(f.graph.check().is_ok()),
+            Err(e) => {
+                let lines = text.lines().count() as u64;
+                prop_assert!(matches!(e.line, Some(l) if l >= 1 && l <= lines.max(1)), "{e}");
+            }
+        }
+    }
+
+    #[test]
     fn any_graph_written_reads_back(n in 1u32..30, extra in prop::collection::vec((0u32..30, 0u32..30, 1u32..9), 0..60),
                                     vw in prop::collection::vec(0u32..5, 30)) {
         let mut seen = std::collections::BTreeSet::new();
@@ -568,8 +599,8 @@ mod analysis {
     use super::*;
     use petgraph::visit::Bfs;
     use placelab::partition::analysis::{
-        bfs_order, components, pseudo_peripheral, quotient_graph, quotient_spanning_tree,
-        summarize, to_petgraph, GraphSummary,
+        bfs_order, components, peripheral_bfs_order, pseudo_peripheral, quotient_graph,
+        quotient_spanning_tree, summarize, to_petgraph, GraphSummary,
     };
     use placelab::partition::metrics;
 
@@ -623,6 +654,22 @@ mod analysis {
                 prop_assert_eq!(label[v as usize], label[s as usize]);
                 prop_assert_eq!(bfs_order(&g, v).1, d);
                 prop_assert!(d >= ecc && d <= diameter(&g));
+            }
+            // The peripheral order: a permutation, each component contiguous, in BFS levels.
+            let order = peripheral_bfs_order(&g);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            prop_assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+            let mut i = 0;
+            while i < order.len() {
+                let (comp, _) = bfs_order(&g, order[i]);
+                let mut a = comp.clone();
+                let mut b = order[i..i + comp.len()].to_vec();
+                a.sort_unstable();
+                b.sort_unstable();
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(pseudo_peripheral(&g, order[i]).0, order[i]);
+                i += comp.len();
             }
         }
     }

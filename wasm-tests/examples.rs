@@ -68,6 +68,12 @@ fn random_draws_equal_the_native_pinned_sequence() {
 }
 
 #[wasm_bindgen_test]
+fn generated_graphs_equal_the_native_pinned_digests() {
+    use placelab::partition::generate::{probe, PINNED_PROBE};
+    assert_eq!(probe(), PINNED_PROBE.to_vec());
+}
+
+#[wasm_bindgen_test]
 fn garbage_is_an_error_not_a_panic() {
     for text in [
         "",

@@ -124,6 +124,9 @@ mod partition_cmd {
         Fail(format!("{msg}\n(see 'placelab --help')"), 2)
     }
 
+    /// The most parts the command line accepts (the page's engine has its own, smaller limit).
+    const MAX_PARTS: u32 = 1 << 20;
+
     /// gpmetis options accepted for compatibility that change nothing here (a note is printed).
     const IGNORED: [&str; 5] = ["ctype", "iptype", "rtype", "dbglvl", "no2hop"];
     /// gpmetis options whose meaning this partitioner does not offer (refused).
@@ -263,10 +266,10 @@ mod partition_cmd {
             )));
         };
         let k: u32 = match k_text.parse() {
-            Ok(k) if k >= 1 => k,
+            Ok(k) if (1..=MAX_PARTS).contains(&k) => k,
             _ => {
                 return Err(usage(format!(
-                    "K = {k_text:?}: the number of parts is a whole number of at least 1"
+                    "K = {k_text:?}: the number of parts is a whole number from 1 to {MAX_PARTS}"
                 )))
             }
         };

@@ -44,9 +44,9 @@ pub struct GraphFile {
     pub has_vsize: bool,
 }
 
-/// The largest vertex id an edge list may use (its graph has `max id + 1` vertices, and a
-/// single line `0 4000000000` must not allocate billions of them).
-pub const EDGE_LIST_MAX_ID: u64 = (1 << 26) - 1;
+/// The largest vertex id an edge list may use: its graph has `max id + 1` vertices, so a single
+/// line `0 4000000000` must not allocate billions of them (the generators' limit, 2^22).
+pub const EDGE_LIST_MAX_ID: u64 = (1 << 22) - 1;
 
 fn err(line: u64, message: impl Into<String>) -> GraphError {
     GraphError {
@@ -807,9 +807,8 @@ pub fn parse_tpwgts(text: &str, k: u32) -> Result<Vec<f64>, GraphError> {
                 _ => Err(err(
                     ln,
                     format!(
-                        "part {} is out of range: parts are 0 to {}",
-                        shorten(s),
-                        k - 1
+                        "part {} is out of range: there are k = {k} parts, numbered from 0",
+                        shorten(s)
                     ),
                 )),
             }

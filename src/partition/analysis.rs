@@ -164,11 +164,46 @@ pub fn pseudo_peripheral(g: &Graph, start: u32) -> (u32, u32) {
     }
 }
 
+/// Every vertex in breadth-first order, one component after the other (components in the
+/// order of their smallest vertex), each searched from a pseudo-peripheral vertex (see
+/// [`pseudo_peripheral`], started from the component's smallest vertex). Vertices of a
+/// component are contiguous and sweep it level by level from one end: the ordering
+/// Cuthill–McKee refines, and a good starting order for layouts and graph growing.
+///
+/// # Complexity
+/// `O(r (V + E))`, `r` the most George–Liu rounds of a component.
+pub fn peripheral_bfs_order(g: &Graph) -> Vec<u32> {
+    let (label, count) = components(g);
+    let mut order = Vec::with_capacity(g.n() as usize);
+    let mut depth = vec![u32::MAX; g.n() as usize];
+    let mut next = 0u32;
+    for v in 0..g.n() {
+        if label[v as usize] == next {
+            let (start, _) = pseudo_peripheral(g, v);
+            order.extend(bfs_with(g, start, &mut depth).0);
+            next += 1;
+        }
+    }
+    debug_assert_eq!(next, count);
+    order
+}
+
 /// The [`GraphSummary`] of `g`.
 ///
 /// # Complexity
 /// `O(V + E α(V))` plus the pseudo-peripheral search on the largest component,
 /// `O(r (V + E))`.
+///
+/// # Example
+/// ```
+/// use placelab::partition::analysis::summarize;
+/// use placelab::partition::Graph;
+/// // A path 0-1-2 (edge weights 2 and 3) and an isolated vertex 3.
+/// let g = Graph::from_edges(4, &[(0, 1, 2), (1, 2, 3)]).unwrap();
+/// let s = summarize(&g);
+/// assert_eq!((s.components, s.largest_component, s.isolated), (2, 3, 1));
+/// assert_eq!((s.total_edge_weight, s.pseudo_diameter), (5, 2));
+/// ```
 pub fn summarize(g: &Graph) -> GraphSummary {
     let n = g.n();
     let mut s = GraphSummary {

@@ -520,17 +520,17 @@ impl Triangulation<'_> {
 
     /// Bowyer–Watson insertion of point `p`: remove the triangles in conflict (a star-shaped
     /// cavity around `p`) and join `p` to every edge of the cavity's boundary.
-    fn insert(&mut self, p: u32, cavity: &mut Vec<u32>, stack: &mut Vec<u32>) {
+    fn insert(&mut self, p: u32, s: &mut Scratch) {
         self.stamp += 1;
         let stamp = self.stamp;
         let start = self.locate(p);
-        cavity.clear();
-        stack.clear();
-        stack.push(start);
+        s.cavity.clear();
+        s.stack.clear();
+        s.stack.push(start);
         self.seen[start as usize] = stamp;
         self.conflict[start as usize] = true;
-        while let Some(t) = stack.pop() {
-            cavity.push(t);
+        while let Some(t) = s.stack.pop() {
+            s.cavity.push(t);
             for i in 0..3 {
                 let nb = self.tris[t as usize].nb[i];
                 if self.seen[nb as usize] != stamp {
@@ -538,26 +538,26 @@ impl Triangulation<'_> {
                     let c = self.in_conflict(nb, p);
                     self.conflict[nb as usize] = c;
                     if c {
-                        stack.push(nb);
+                        s.stack.push(nb);
                     }
                 }
             }
         }
         // Boundary edges (u -> w, the triangle outside): one new triangle (u, w, p) each.
-        let mut boundary: Vec<(u32, u32, u32)> = Vec::with_capacity(cavity.len() + 2);
-        for &t in cavity.iter() {
+        s.boundary.clear();
+        for &t in &s.cavity {
             let tri = self.tris[t as usize];
             for i in 0..3 {
                 let nb = tri.nb[i];
                 if !self.conflict[nb as usize] {
-                    boundary.push((tri.v[(i + 1) % 3], tri.v[(i + 2) % 3], nb));
+                    s.boundary
+                        .push((tri.v[(i + 1) % 3], tri.v[(i + 2) % 3], nb));
                 }
             }
         }
         // Slots: the cavity's, then new ones (a cavity of c triangles has c + 2 edges).
-        let mut ids: Vec<u32> = cavity.clone();
-        while ids.len() < boundary.len() {
-            ids.push(self.tris.len() as u32);
+        while s.cavity.len() < s.boundary.len() {
+            s.cavity.push(self.tris.len() as u32);
             self.tris.push(Tri {
                 v: [0; 3],
                 nb: [0; 3],
@@ -565,14 +565,22 @@ impl Triangulation<'_> {
             self.seen.push(0);
             self.conflict.push(false);
         }
-        for (k, &(u, w, out)) in boundary.iter().enumerate() {
-            let t = ids[k];
+        let slot = |v: u32| {
+            if v == GHOST {
+                self.pts.len()
+            } else {
+                v as usize
+            }
+        };
+        for (k, &(u, w, out)) in s.boundary.iter().enumerate() {
+            let t = s.cavity[k];
             self.tris[t as usize] = Tri {
                 v: [u, w, p],
                 nb: [0, 0, out],
             };
             self.conflict[t as usize] = false;
             self.seen[t as usize] = stamp;
+            s.start_of[slot(u)] = t;
             // The outside triangle now faces t across the edge w -> u.
             let o = &mut self.tris[out as usize];
             for j in 0..3 {
@@ -581,29 +589,28 @@ impl Triangulation<'_> {
                 }
             }
         }
-        // (u, w, p): the edge w -> p faces the new triangle starting at w; p -> u faces the one
-        // ending at u. Each boundary vertex starts and ends exactly one boundary edge.
-        let mut by_start: Vec<(u32, u32)> = (0..boundary.len())
-            .map(|k| (boundary[k].0, ids[k]))
-            .collect();
-        by_start.sort_unstable();
-        let mut by_end: Vec<(u32, u32)> = (0..boundary.len())
-            .map(|k| (boundary[k].1, ids[k]))
-            .collect();
-        by_end.sort_unstable();
-        let find = |list: &[(u32, u32)], v: u32| -> u32 {
-            let i = list.partition_point(|&(x, _)| x < v);
-            list[i].1
-        };
-        for (k, &(u, w, _)) in boundary.iter().enumerate() {
-            let t = ids[k] as usize;
-            self.tris[t].nb[0] = find(&by_start, w);
-            self.tris[t].nb[1] = find(&by_end, u);
+        // (u, w, p): the edge w -> p is shared with the new triangle starting at w, whose edge
+        // p -> w faces back. Each boundary vertex starts exactly one boundary edge.
+        for (k, &(u, w, _)) in s.boundary.iter().enumerate() {
+            let t = s.cavity[k];
+            let next = s.start_of[slot(w)];
+            self.tris[t as usize].nb[0] = next;
+            self.tris[next as usize].nb[1] = t;
             if u != GHOST && w != GHOST {
-                self.last = t as u32;
+                self.last = t;
             }
         }
     }
+}
+
+/// Buffers reused by every insertion: the cavity (then the new triangles' slots), the search
+/// stack, the boundary edges and, per vertex (the ghost last), the new triangle whose boundary
+/// edge starts there.
+struct Scratch {
+    cavity: Vec<u32>,
+    stack: Vec<u32>,
+    boundary: Vec<(u32, u32, u32)>,
+    start_of: Vec<u32>,
 }
 
 /// Delaunay mesh of `n` distinct random points of the unit square (see the module doc).
@@ -706,10 +713,14 @@ fn delaunay_edges(pts: &[[i64; 2]], order: &[u32]) -> Vec<(u32, u32, u32)> {
         stamp: 0,
         last: 0,
     };
-    let mut cavity = Vec::new();
-    let mut stack = Vec::new();
+    let mut scratch = Scratch {
+        cavity: Vec::new(),
+        stack: Vec::new(),
+        boundary: Vec::new(),
+        start_of: vec![0; pts.len() + 1],
+    };
     for &p in &order[3..] {
-        dt.insert(p, &mut cavity, &mut stack);
+        dt.insert(p, &mut scratch);
     }
     // Every real edge appears once in each direction among all triangles (ghosts included).
     let mut edges = Vec::with_capacity(3 * n);
@@ -724,9 +735,68 @@ fn delaunay_edges(pts: &[[i64; 2]], order: &[u32]) -> Vec<(u32, u32, u32)> {
     edges
 }
 
+/// One digest per kind, in [`GenKind::ALL`] order, of a small graph of that kind (wrap on for
+/// grids and cubes): FNV-1a over its CSR arrays and the bits of its coordinates. [`PINNED_PROBE`]
+/// pins the digests natively and the browser tests check them in wasm, so a generator that
+/// draws or rounds differently on a target fails a test.
+pub fn probe() -> Vec<u64> {
+    let specs = [
+        (GenKind::Grid2d, 0, [7, 5, 1]),
+        (GenKind::Cube3d, 0, [3, 4, 5]),
+        (GenKind::BinaryTree, 100, [1; 3]),
+        (GenKind::Star, 50, [1; 3]),
+        (GenKind::Complete, 30, [1; 3]),
+        (GenKind::Geometric, 2000, [1; 3]),
+        (GenKind::Delaunay, 3000, [1; 3]),
+    ];
+    specs
+        .iter()
+        .map(|&(kind, n, dims)| {
+            let spec = GenSpec {
+                kind,
+                n,
+                dims,
+                wrap: true,
+                radius: None,
+            };
+            let g = generate(&spec, 11).expect("probe sizes are valid");
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            let mut eat = |x: u64| {
+                for b in x.to_le_bytes() {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            };
+            let gr = &g.graph;
+            for &x in gr.xadj.iter().chain(&gr.adjncy).chain(&gr.adjwgt) {
+                eat(u64::from(x));
+            }
+            for c in &g.coords {
+                c.iter().for_each(|x| eat(x.to_bits()));
+            }
+            h
+        })
+        .collect()
+}
+
+/// [`probe`] as computed on x86_64.
+pub const PINNED_PROBE: [u64; 7] = [
+    7_566_150_006_997_868_137,
+    4_665_936_838_207_880_976,
+    4_688_949_095_403_655_167,
+    15_624_764_314_997_615_428,
+    618_856_834_362_629_227,
+    4_312_238_956_135_991_545,
+    16_660_125_869_986_835_061,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generated_graphs_equal_the_pinned_digests() {
+        assert_eq!(probe(), PINNED_PROBE.to_vec());
+    }
 
     #[test]
     fn ghost_start_is_consistent() {
