@@ -28,7 +28,7 @@ pub const MAX_METHODS: usize = 5;
 /// Largest `ufactor` (thousandths of allowed imbalance: 1000 lets a part weigh twice its target).
 pub const MAX_UFACTOR: u64 = 1_000;
 /// Estimated steps of work a scenario may need (see [`estimate`]).
-pub const MAX_STEPS: f64 = 2e9;
+pub const MAX_STEPS: f64 = 1e9;
 /// Estimated bytes of memory a scenario may need (see [`estimate`]).
 pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
 /// Tolerance of the sum of `targets` around 1.
