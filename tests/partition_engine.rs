@@ -486,3 +486,32 @@ fn parameter_table_defaults_match_the_parser() {
     assert_eq!(param("objective"), r["report"]["objective"]);
     assert_eq!(param("seed"), r["seed"]);
 }
+
+fn part_files_fixture() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/partition-part-files.json")
+}
+
+/// Pins each method's part file (its fingerprint) for the scenarios the browser tests replay
+/// in wasm (`wasm-tests/examples.rs`), so "the same part file natively and in wasm" is checked.
+/// After an intended change of the partitioner: `UPDATE_GOLDEN=1 cargo test --test
+/// partition_engine`.
+#[test]
+fn part_files_match_their_pinned_fingerprints() {
+    use placelab::partition::samples::{part_file_fingerprints, PART_FILE_SCENARIOS};
+    let rows: Vec<Value> = PART_FILE_SCENARIOS
+        .iter()
+        .map(|t| json!({"scenario": t, "partFiles": part_file_fingerprints(t)}))
+        .collect();
+    let want = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(part_files_fixture(), &want).unwrap();
+        return;
+    }
+    let have = std::fs::read_to_string(part_files_fixture())
+        .expect("no fixture; run UPDATE_GOLDEN=1 cargo test --test partition_engine");
+    assert_eq!(
+        have, want,
+        "part files changed (UPDATE_GOLDEN=1 if intended)"
+    );
+}

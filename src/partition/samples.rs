@@ -85,3 +85,36 @@ fn sample(seed: u64, si: usize, gi: usize, kind: GraphKind) -> Value {
     }
     doc
 }
+
+/// The scenario whose part files the browser tests compare with the native ones (issue 6: "the
+/// same part file natively and in wasm"): a seeded 2D Delaunay mesh, every method, unequal
+/// targets, volume objective on a second copy.
+pub const PART_FILE_SCENARIOS: [&str; 2] = [
+    r#"{"version":1,"engine":"partition","seed":7,"graph":{"kind":"delaunay","n":5000},"k":16,"methods":["kway","rb","strong","linear","random"]}"#,
+    r#"{"version":1,"engine":"partition","seed":9007199254740993,"graph":{"kind":"geometric","n":3000},"k":5,"objective":"volume","targets":[0.1,0.2,0.3,0.15,0.25],"methods":["kway","rb","strong"]}"#,
+];
+
+/// For a scenario, each method's part file (gpmetis format, [`crate::formats::metis::write_part`])
+/// as `(method, fingerprint)` with [`crate::api::fingerprint`] (FNV-1a and length).
+pub fn part_file_fingerprints(text: &str) -> Vec<(String, String)> {
+    let report = crate::api::run(text, &mut crate::progress::NoProgress).expect("a valid sample");
+    let doc: Value = serde_json::from_str(&report).expect("reports are JSON");
+    doc["report"]["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .map(|run| {
+            let part: Vec<u32> = run["part"]
+                .as_array()
+                .expect("small reports keep their part vectors")
+                .iter()
+                .map(|p| p.as_u64().expect("part ids") as u32)
+                .collect();
+            let file = crate::formats::metis::write_part(&part);
+            (
+                run["method"].as_str().unwrap_or("").to_string(),
+                crate::api::fingerprint(&file),
+            )
+        })
+        .collect()
+}
