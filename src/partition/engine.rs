@@ -90,18 +90,19 @@ pub fn run_capped(
     let total: u64 = units.iter().sum();
     progress.tick(0, total);
 
-    let (min_degree, max_degree, components, largest_component, isolated) = report::graph_counts(g);
+    let sum = super::analysis::summarize(g);
     let info = GraphInfo {
         kind: s.graph.kind.id(),
-        vertices: n,
-        edges: g.m(),
-        total_vertex_weight: g.total_vwgt(),
-        total_edge_weight: g.adjwgt.iter().map(|&w| u64::from(w)).sum::<u64>() / 2,
-        min_degree,
-        max_degree,
-        components,
-        largest_component,
-        isolated,
+        vertices: sum.vertices,
+        edges: sum.edges,
+        total_vertex_weight: sum.total_vertex_weight,
+        total_edge_weight: sum.total_edge_weight,
+        min_degree: sum.min_degree,
+        max_degree: sum.max_degree,
+        components: sum.components,
+        largest_component: sum.largest_component,
+        isolated: sum.isolated,
+        pseudo_diameter: sum.pseudo_diameter,
         vertex_weights: built.has_vwgt,
         edge_weights: built.has_adjwgt,
         vertex_sizes: built.has_vsize,

@@ -54,6 +54,9 @@ pub struct GraphInfo {
     pub largest_component: u32,
     /// Vertices without edges.
     pub isolated: u32,
+    /// Eccentricity of a pseudo-peripheral vertex of the largest component (George and Liu):
+    /// a lower bound of its diameter, in edges.
+    pub pseudo_diameter: u32,
     /// Whether the file gave vertex weights / edge weights / vertex sizes (else all 1).
     pub vertex_weights: bool,
     pub edge_weights: bool,
@@ -131,50 +134,6 @@ pub struct Omitted {
     pub edges: u64,
 }
 
-/// [`GraphInfo`]'s counts: degrees, components (breadth-first search), isolated vertices.
-///
-/// # Complexity
-/// `O(V + E)` time and `O(V)` memory.
-pub fn graph_counts(g: &Graph) -> (u32, u32, u32, u32, u32) {
-    let n = g.n();
-    let mut min_deg = if n == 0 { 0 } else { u32::MAX };
-    let mut max_deg = 0;
-    let mut isolated = 0;
-    for v in 0..n {
-        let d = g.neighbors(v).len() as u32;
-        min_deg = min_deg.min(d);
-        max_deg = max_deg.max(d);
-        if d == 0 {
-            isolated += 1;
-        }
-    }
-    let mut seen = vec![false; n as usize];
-    let mut queue = Vec::new();
-    let (mut components, mut largest) = (0u32, 0u32);
-    for s in 0..n {
-        if seen[s as usize] {
-            continue;
-        }
-        components += 1;
-        seen[s as usize] = true;
-        queue.clear();
-        queue.push(s);
-        let mut head = 0;
-        while head < queue.len() {
-            let v = queue[head];
-            head += 1;
-            for &u in g.neighbors(v) {
-                if !seen[u as usize] {
-                    seen[u as usize] = true;
-                    queue.push(u);
-                }
-            }
-        }
-        largest = largest.max(queue.len() as u32);
-    }
-    (min_deg, max_deg, components, largest, isolated)
-}
-
 /// The figures of one partition, all recounted from `part` by [`metrics`].
 ///
 /// # Complexity
@@ -226,31 +185,21 @@ pub fn run_report(
     }
 }
 
-/// The part-to-part graph of `part`: cut weight summed per pair of parts, the heaviest
-/// [`MAX_QUOTIENT_EDGES`] pairs kept (ties by part ids), and disc positions from a force layout
-/// of that graph (seeded, so the same on every target).
+/// The part-to-part graph of `part` ([`super::analysis::quotient_graph`], petgraph): cut weight
+/// summed per pair of parts, the heaviest [`MAX_QUOTIENT_EDGES`] pairs kept (ties by part ids),
+/// and disc positions from a force layout of that graph (seeded, so the same on every target).
 ///
 /// # Complexity
 /// `O(E log E)` for the pairs, plus the layout of a `k`-vertex graph.
 pub fn quotient(g: &Graph, part: &[u32], k: u32, seed: u64) -> Quotient {
-    let mut pairs: Vec<(u32, u32, u64)> = Vec::new();
-    for v in 0..g.n() {
-        let pv = part[v as usize];
-        for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
-            let pu = part[u as usize];
-            if u > v && pu != pv {
-                pairs.push((pv.min(pu), pv.max(pu), u64::from(w)));
-            }
-        }
-    }
-    pairs.sort_unstable();
-    let mut merged: Vec<(u32, u32, u64)> = Vec::new();
-    for (p, q, w) in pairs {
-        match merged.last_mut() {
-            Some(last) if last.0 == p && last.1 == q => last.2 += w,
-            _ => merged.push((p, q, w)),
-        }
-    }
+    let q = super::analysis::quotient_graph(g, part, k);
+    let mut merged: Vec<(u32, u32, u64)> = q
+        .edge_indices()
+        .map(|e| {
+            let (a, b) = q.edge_endpoints(e).expect("an edge of the graph");
+            (a.index() as u32, b.index() as u32, q[e])
+        })
+        .collect();
     let qgraph = Graph::from_edges(
         k,
         &merged
@@ -258,7 +207,7 @@ pub fn quotient(g: &Graph, part: &[u32], k: u32, seed: u64) -> Quotient {
             .map(|&(p, q, _)| (p, q, 1))
             .collect::<Vec<_>>(),
     )
-    .expect("merged part pairs are distinct and below k");
+    .expect("quotient edges are distinct part pairs below k");
     let steps = if k <= layout::LAYOUT_MAX_VERTICES {
         layout::LAYOUT_STEPS
     } else {
@@ -336,11 +285,5 @@ mod tests {
         assert_eq!(q.edges, vec![1, 2, 7, 0, 1, 5]);
         assert_eq!(q.omitted_edges, 0);
         assert_eq!(q.xy.len(), 6);
-    }
-
-    #[test]
-    fn components_and_degrees_are_counted() {
-        let g = Graph::from_edges(6, &[(0, 1, 1), (1, 2, 1), (3, 4, 1)]).unwrap();
-        assert_eq!(graph_counts(&g), (0, 2, 3, 3, 1));
     }
 }
