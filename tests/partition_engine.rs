@@ -211,7 +211,7 @@ fn check_report(text: &str) {
         assert_eq!(run["balanced"], imb <= max_imb, "{name}: balanced");
         assert_eq!(
             run["emptyParts"],
-            weights.len() as u64 - (0..k).filter(|&p| part.iter().any(|&q| q == p)).count() as u64,
+            weights.len() as u64 - (0..k).filter(|p| part.contains(p)).count() as u64,
             "{name}: empty parts"
         );
         // the part file of the method is one part id per line, vertex 1 first

@@ -78,10 +78,9 @@ pub fn force_layout(g: &Graph, seed: u64, steps: u32) -> Vec<[f64; 2]> {
         }
         {
             let mut fill: Vec<u32> = start[..side * side].to_vec();
-            for v in 0..n {
-                let c = cells[v] as usize;
-                members[fill[c] as usize] = v as u32;
-                fill[c] += 1;
+            for (v, &c) in cells.iter().enumerate() {
+                members[fill[c as usize] as usize] = v as u32;
+                fill[c as usize] += 1;
             }
         }
         disp.iter_mut().for_each(|d| *d = [0.0, 0.0]);
