@@ -51,6 +51,9 @@ pub struct ShowIf {
     pub path: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub equals: Option<&'static str>,
+    /// Show when the field has any of these values (written as an `equals` list).
+    #[serde(rename = "equals", skip_serializing_if = "Vec::is_empty")]
+    pub equals_any: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_equals: Option<&'static str>,
 }
@@ -110,6 +113,17 @@ impl Param {
         self.show_if = Some(ShowIf {
             path,
             equals: Some(equals),
+            equals_any: Vec::new(),
+            not_equals: None,
+        });
+        self
+    }
+    /// Shows the control only when `path` has one of `values`.
+    pub fn show_if_any(mut self, path: &'static str, values: &[&'static str]) -> Self {
+        self.show_if = Some(ShowIf {
+            path,
+            equals: None,
+            equals_any: values.to_vec(),
             not_equals: None,
         });
         self
@@ -118,6 +132,7 @@ impl Param {
         self.show_if = Some(ShowIf {
             path,
             equals: None,
+            equals_any: Vec::new(),
             not_equals: Some(not_equals),
         });
         self

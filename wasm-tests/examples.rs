@@ -73,6 +73,22 @@ fn generated_graphs_equal_the_native_pinned_digests() {
     assert_eq!(probe(), PINNED_PROBE.to_vec());
 }
 
+/// Each method's part file natively (`tests/fixtures/partition-part-files.json`, pinned by
+/// `tests/partition_engine.rs`): the same part file natively and in the browser.
+const PART_FILES: &str = include_str!("../tests/fixtures/partition-part-files.json");
+
+#[wasm_bindgen_test]
+fn partition_part_files_equal_the_native_ones() {
+    use placelab::partition::samples::{part_file_fingerprints, PART_FILE_SCENARIOS};
+    let rows: Vec<serde_json::Value> = serde_json::from_str(PART_FILES).unwrap();
+    assert_eq!(rows.len(), PART_FILE_SCENARIOS.len());
+    for (row, text) in rows.iter().zip(PART_FILE_SCENARIOS) {
+        assert_eq!(row["scenario"], text);
+        let want: Vec<(String, String)> = serde_json::from_value(row["partFiles"].clone()).unwrap();
+        assert_eq!(part_file_fingerprints(text), want, "{text}");
+    }
+}
+
 #[wasm_bindgen_test]
 fn garbage_is_an_error_not_a_panic() {
     for text in [

@@ -3,6 +3,7 @@
 import { createEditor } from './editor.js';
 import { saveLinkHash } from './links.js';
 import { viewFor } from './engines/index.js';
+import { importExtensions } from './engines/data.js';
 import { exportPng, exportBlob, safeFileName } from './export.js';
 import { createEngineClient, createTextClient } from './client.js';
 
@@ -196,6 +197,8 @@ function drawReport(envelope) {
   const view = viewFor(envelope.engine);
   state.view = view.draw(ui.drawing, envelope);
   for (const b of [ui.exportPng, ui.exportJson, ui.exportCsv, ui.exportJobs]) b.disabled = false;
+  ui.exportJobs.textContent = view.SECOND_CSV?.label ?? 'Jobs CSV';
+  ui.exportJobs.title = view.SECOND_CSV?.title ?? 'Every job of every policy';
   return view;
 }
 
@@ -349,9 +352,10 @@ async function handleHashChange() {
 const MAX_IMPORT_BYTES = 4 * 1024 * 1024; // the engine's own scenario limit
 
 /**
- * Opens a file: a scenario (JSON with an "engine") replaces the editor's scenario; anything else
- * is read as a Standard Workload Format log and becomes the current allocation scenario's workload.
- * The file is read, checked and folded in the text worker.
+ * Opens a file: a scenario (JSON with an "engine") replaces the editor's scenario; any other file
+ * goes to the engine importer that takes it (engines/data.js: an SWF log becomes the current
+ * allocation scenario's workload, a METIS graph or an edge list a partitioning scenario, ...).
+ * The file is read, checked, converted and folded in the text worker.
  */
 async function handleOpenFile() {
   const file = ui.openFile.files?.[0];
@@ -361,22 +365,24 @@ async function handleOpenFile() {
     showError({ path: file.name, message: `the file is ${file.size} bytes; the limit is ${MAX_IMPORT_BYTES} bytes` });
     return;
   }
-  const opened = await text.call('openFile', { file });
+  const cur = editor.current();
+  const opened = await text.call('openFile', {
+    file, base: cur.ok ? cur.text : null, engine: cur.ok ? editor.valueAt('engine') ?? null : null,
+  });
   clearError(true);
   if (opened.kind === 'invalid') {
     showError({ path: file.name, message: 'a scenario file is a JSON object with "version" and "engine"' });
     return;
   }
-  if (opened.kind === 'scenario') {
-    applyScenario(opened);
-  } else {
-    const cur = editor.current();
-    if (!cur.ok || editor.valueAt('engine') !== 'allocation') {
-      showError({ path: file.name, message: 'an SWF log replays on the allocation engine: pick an allocation example first' });
-      return;
-    }
-    applyScenario(await text.call('swfScenario', { base: cur.text, log: opened.text, fileName: file.name }));
+  if (opened.kind === 'unknown') {
+    showError({ path: file.name, message: `not a scenario, nor a file an engine imports (${importExtensions().join(', ')})` });
+    return;
   }
+  if (opened.kind === 'refused') {
+    showError({ path: file.name, message: opened.message });
+    return;
+  }
+  applyScenario(opened);
   ui.example.value = '';
   saveLinkHash('');
   handleRun();
@@ -398,8 +404,9 @@ async function handleExport(kind) {
     else if (kind === 'json') exportBlob(state.lastResult.blob, `${baseName()}.report.json`);
     else {
       const parts = await text.call('csv', { report: state.lastResult.blob });
-      const part = parts.find((p) => p.name === kind) || parts[0];
-      if (part) exportBlob(part.blob, `${baseName()}.${part.name}.csv`);
+      // the second CSV button takes the engine's second table (allocation: jobs; partition: parts)
+      const part = parts.find((p) => p.name === kind) || (kind === 'jobs' ? parts[1] : null) || parts[0];
+      if (part) exportBlob(part.blob, `${baseName()}.${part.file || `${part.name}.csv`}`);
     }
   } catch (e) {
     showError({ path: '', message: `export failed: ${e.message}` });
@@ -415,6 +422,7 @@ const editor = createEditor({
 ui.run.addEventListener('click', () => { clearError(true); handleRun(); });
 ui.stop.addEventListener('click', handleStop);
 ui.share.addEventListener('click', handleShare);
+ui.openFile.accept = ['.json', ...importExtensions(), '.txt', 'application/json', 'text/plain'].join(',');
 ui.open.addEventListener('click', () => ui.openFile.click());
 ui.openFile.addEventListener('change', () => { handleOpenFile().catch((e) => showError({ path: '', message: e.message })); });
 ui.example.addEventListener('change', handleExampleChange);
@@ -425,6 +433,8 @@ ui.exportPng.addEventListener('click', () => handleExport('png'));
 ui.exportJson.addEventListener('click', () => handleExport('json'));
 ui.exportCsv.addEventListener('click', () => handleExport('summary'));
 ui.exportJobs.addEventListener('click', () => handleExport('jobs'));
+// A view asks for one of its engine's exports (e.g. a part file) with an `export` event.
+ui.drawing.addEventListener('export', (e) => handleExport(String(e.detail?.name ?? '')));
 ui.form.addEventListener('submit', (e) => { e.preventDefault(); handleRun(); });
 window.addEventListener('hashchange', handleHashChange);
 document.addEventListener('keydown', (e) => {

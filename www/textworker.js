@@ -1,10 +1,11 @@
 // Work on big texts, off the main thread so that no link, file or export can freeze the page:
-// decoding and encoding share links, folding long scenario text for the editor, opening files,
+// decoding and encoding share links, folding long scenario text for the editor, opening files
+// (scenarios, and what engines import: engines/data.js),
 // and building CSV from the complete report. Every message has a `type`; requests carry an `id`
 // and get {type: 'result', id, value} or {type: 'error', id, error: {path, message}}.
 import { decodeLink, encodeLink } from './links.js';
-import { fold, setLiteral, valueAt } from './jsontext.js';
-import { dataFor } from './engines/data.js';
+import { fold, valueAt } from './jsontext.js';
+import { dataFor, importerFor } from './engines/data.js';
 
 /**
  * {shown, folds} for scenario text: the editor shows `shown`; unfold(shown, folds) is the text again
@@ -30,25 +31,37 @@ const HANDLERS = {
   async fold({ text }) {
     return folded(text);
   },
-  /** A scenario file becomes the editor's text; anything else is returned as a workload log. */
-  async openFile({ file }) {
+  /**
+   * A scenario file becomes the editor's text; any other file goes to the importer that takes it
+   * (engines/data.js: by extension, then by content; the current engine's first), which builds a
+   * scenario from it and, when it is of the same engine, the current scenario `base`.
+   * Returns {kind: 'scenario', importer, shown, folds} | {kind: 'invalid'} | {kind: 'unknown'} |
+   * {kind: 'refused', message}.
+   */
+  async openFile({ file, base = null, engine = null }) {
     const text = await file.text();
     const doc = scenarioCheck(text);
-    if (doc === null) return { kind: 'log', text };
-    if (typeof doc.engine !== 'string') return { kind: 'invalid' };
-    return { kind: 'scenario', ...folded(text) };
+    if (doc !== null) {
+      if (typeof doc.engine !== 'string') return { kind: 'invalid' };
+      return { kind: 'scenario', importer: 'scenario', ...folded(text) };
+    }
+    const importer = importerFor(file.name, text, engine);
+    if (!importer) return { kind: 'unknown' };
+    let scenario;
+    try {
+      scenario = importer.scenario(importer.engine === engine ? base : null, text, file.name);
+    } catch (e) {
+      return { kind: 'refused', message: String(e?.message ?? e) };
+    }
+    return { kind: 'scenario', importer: importer.id, ...folded(scenario) };
   },
-  /** The current scenario with its workload replaced by an SWF log (text kept as is). */
-  async swfScenario({ base, log, fileName }) {
-    let text = setLiteral(base, 'name', JSON.stringify(`${fileName} (SWF log)`));
-    text = setLiteral(text, 'description', JSON.stringify(`Jobs of ${fileName}, a Standard Workload Format log, replayed FCFS with EASY backfilling.`));
-    text = setLiteral(text, 'workload', JSON.stringify({ kind: 'swf', backfill: 'easy', swf: log }));
-    return folded(text);
-  },
-  /** CSV parts of a report Blob, each as a Blob. */
+  /**
+   * Exports of a report Blob (CSV tables, and files such as a part file), each as a Blob with its
+   * name and, when it is not `<name>.csv`, its file name suffix `file`.
+   */
   async csv({ report }) {
     const envelope = JSON.parse(await report.text());
-    return dataFor(envelope.engine).csv(envelope).map((p) => ({ name: p.name, blob: new Blob([p.text], { type: 'text/csv' }) }));
+    return dataFor(envelope.engine).csv(envelope).map((p) => ({ name: p.name, file: p.file, blob: new Blob([p.text], { type: p.type || 'text/csv' }) }));
   },
   async valueAt({ text, path }) {
     return valueAt(text, path);

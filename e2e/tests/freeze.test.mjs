@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { useBrowser, waitSettled, pickExample, artifact } from '../lib/harness.mjs';
 import { link, linkText } from '../lib/cli.mjs';
 import { JOB_ROWS_IN_PAGE } from '../../www/engines/allocation-data.js';
+import { GOAL_MS, observedPage as observedPageOf, assertNoLongTask, stopLatency } from '../lib/longtasks.mjs';
 
 const env = useBrowser();
-/** The issue's goal for the longest main-thread task and for Stop, in ms. */
-const GOAL_MS = 200;
+const observedPage = (hash) => observedPageOf(env, hash);
 const SETTLE_MS = 600_000; // a bound for waiting, not a goal: the 100,000-job runs are slow in wasm
 
 /** A set of 100,000 jobs, 4.0 MB of text, within the 4 MiB scenario limit. */
@@ -37,47 +37,6 @@ export const LARGEST_ADMITTED = JSON.stringify({
   system: { kind: 'tree', arities: [8, 8, 8, 8] }, policies: ['sequential'], fallback: 'wait',
   workload: { kind: 'generated', count: 100000, backfill: 'easy', minTasks: 1, maxTasks: 128, sizeDistribution: 'uniform', meanInterarrival: 1, meanDuration: 1000 },
 });
-
-/** Runs in the page before its scripts: records long tasks, Stop clicks and when the page became idle. */
-function observe() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push({ at: Math.round(e.startTime), ms: Math.round(e.duration) });
-  }).observe({ type: 'longtask', buffered: true });
-  window.__stopClicks = [];
-  window.__idleAt = [];
-  document.addEventListener('click', (e) => { if (e.target?.dataset?.testid === 'stop') window.__stopClicks.push(e.timeStamp); }, true);
-  document.addEventListener('DOMContentLoaded', () => {
-    new MutationObserver(() => { if (document.body.dataset.status === 'idle') window.__idleAt.push(performance.now()); })
-      .observe(document.body, { attributes: true, attributeFilter: ['data-status'] });
-  });
-}
-
-async function observedPage(hash = '') {
-  const page = await env.page();
-  await page.addInitScript(observe);
-  await page.goto(env.url + hash);
-  return page;
-}
-
-async function assertNoLongTask(page, label) {
-  const tasks = await page.evaluate(() => window.__longTasks);
-  const worst = tasks.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
-  console.log(`# ${label}: ${tasks.length} long tasks, longest ${worst.ms} ms`);
-  assert.ok(worst.ms <= GOAL_MS, `${label}: the main thread was blocked for ${worst.ms} ms at ${worst.at} ms (goal ${GOAL_MS} ms); all: ${JSON.stringify(tasks)}`);
-}
-
-/** Clicks Stop while a run is in flight; returns ms from the click's timestamp to the page being idle. */
-async function stopLatency(page) {
-  assert.equal(await page.evaluate(() => document.body.dataset.status), 'running', 'nothing running to stop');
-  await page.getByTestId('stop').click();
-  await page.waitForFunction(() => document.body.dataset.status === 'idle');
-  return page.evaluate(() => {
-    const click = window.__stopClicks.at(-1);
-    const idle = window.__idleAt.find((t) => t >= click);
-    return Math.round(idle - click);
-  });
-}
 
 describe('no freeze', () => {
   it('opens a link holding a 100,000-job set: folded in the editor, run, exported and shared whole', async () => {

@@ -12,19 +12,26 @@
 //! [`fm2`] two-way FM, [`rb`] multilevel and recursive bisection, [`kway_refine`] k-way
 //! balancing, greedy and FM refinement, [`volume`] communication-volume refinement),
 //! [`generate`] (seeded graph generators), [`analysis`] (components, BFS orders, pseudo-diameter,
-//! quotient graph and its spanning tree, with petgraph).
+//! quotient graph and its spanning tree, with petgraph); the engine in the page: [`scenario`]
+//! (fields, limits, admission), [`engine`], [`report`], [`layout`] (force-directed drawing) and
+//! [`samples`] (the cross-target matrix).
 
 pub mod analysis;
 pub mod baseline;
 pub mod coarsen;
+pub mod engine;
 pub mod fm2;
 pub mod generate;
 pub mod graph;
 pub mod initial;
 pub mod kway_refine;
+pub mod layout;
 pub mod metrics;
 pub mod multilevel;
 pub mod rb;
+pub mod report;
+pub mod samples;
+pub mod scenario;
 pub mod volume;
 pub mod wgraph;
 

@@ -1,6 +1,7 @@
 // The allocation report as data, without the DOM (it runs in the workers): the bounded view the page
 // draws from, and the CSV exports built from the complete report.
 import { csvLine } from '../dom.js';
+import { setLiteral } from '../jsontext.js';
 
 /** Job rows per run that cross to the page (the jobs table shows 500, tooltips); the drawing gets every job. */
 export const JOB_ROWS_IN_PAGE = 500;
@@ -112,3 +113,28 @@ export function csv(envelope) {
     { name: 'jobs', text: jobs.join('\n') + '\n' },
   ];
 }
+
+/**
+ * Files this engine imports (see engines/data.js): a Standard Workload Format log replays as the
+ * current allocation scenario's workload (its machine kept), FCFS with EASY backfilling.
+ */
+export const importers = [{
+  id: 'swf',
+  label: 'SWF workload log',
+  extensions: ['.swf'],
+  /** An SWF log: comment lines start with `;`, the first data line has 18 fields. */
+  sniff(text) {
+    for (const line of text.split('\n', 200)) {
+      const t = line.trim();
+      if (t === '' || t.startsWith(';')) continue;
+      return t.split(/\s+/).length === 18;
+    }
+    return false;
+  },
+  scenario(base, log, fileName) {
+    if (base === null) throw new Error('an SWF log replays on the allocation engine: pick an allocation example first');
+    let text = setLiteral(base, 'name', JSON.stringify(`${fileName} (SWF log)`));
+    text = setLiteral(text, 'description', JSON.stringify(`Jobs of ${fileName}, a Standard Workload Format log, replayed FCFS with EASY backfilling.`));
+    return setLiteral(text, 'workload', JSON.stringify({ kind: 'swf', backfill: 'easy', swf: log }));
+  },
+}];

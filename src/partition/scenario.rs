@@ -1,0 +1,656 @@
+//! The partitioning engine's scenario fields, their limits, the admission estimate and the form
+//! controls. Format reference: `docs/format.md` ("Partitioning").
+//!
+//! ```json
+//! {"version": 1, "engine": "partition", "seed": 1,
+//!  "graph": {"kind": "delaunay", "n": 2000},
+//!  "k": 8, "objective": "cut", "ufactor": 30, "methods": ["kway", "rb", "linear"]}
+//! ```
+
+use super::generate::{GenKind, GenSpec};
+use super::{Effort, Graph, Method, Objective};
+use crate::error::{check_number, check_range, Result, ScenarioError};
+use crate::formats::metis;
+use crate::params::Param;
+use serde::Deserialize;
+use serde_json::json;
+
+/// Most vertices of a graph, generated or read.
+pub const MAX_VERTICES: u64 = 1_000_000;
+/// Most undirected edges of a graph.
+pub const MAX_EDGES: u64 = 10_000_000;
+/// Most vertices of a complete graph (its edges grow as `n^2 / 2`).
+pub const MAX_COMPLETE_VERTICES: u64 = 3_000;
+/// Most parts.
+pub const MAX_PARTS: u64 = 4_096;
+/// Most methods compared in one scenario (each at most once).
+pub const MAX_METHODS: usize = 5;
+/// Largest `ufactor` (thousandths of allowed imbalance: 1000 lets a part weigh twice its target).
+pub const MAX_UFACTOR: u64 = 1_000;
+/// Estimated steps of work a scenario may need (see [`estimate`]).
+pub const MAX_STEPS: f64 = 1e9;
+/// Estimated bytes of memory a scenario may need (see [`estimate`]).
+pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
+/// Tolerance of the sum of `targets` around 1.
+pub const TARGET_SUM_TOLERANCE: f64 = 1e-6;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PartScenario {
+    pub graph: GraphSpec,
+    #[serde(default = "default_k")]
+    pub k: u64,
+    #[serde(default)]
+    pub objective: ObjectiveId,
+    #[serde(default = "default_ufactor")]
+    pub ufactor: u64,
+    /// Target fraction of the total vertex weight per part (empty: equal parts).
+    #[serde(default)]
+    pub targets: Vec<f64>,
+    #[serde(default = "default_methods")]
+    pub methods: Vec<MethodId>,
+}
+
+fn default_k() -> u64 {
+    8
+}
+fn default_ufactor() -> u64 {
+    30
+}
+fn default_methods() -> Vec<MethodId> {
+    vec![MethodId::Kway, MethodId::Rb, MethodId::Linear]
+}
+
+/// Where the graph comes from. Flat rather than tagged so that every error keeps its JSON path.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GraphSpec {
+    pub kind: GraphKind,
+    /// Vertices (binary tree, star, complete, geometric, delaunay).
+    pub n: Option<u64>,
+    /// Grid and cube sides.
+    pub width: Option<u64>,
+    pub height: Option<u64>,
+    pub depth: Option<u64>,
+    /// Grid and cube: wrap around (torus).
+    pub wrap: Option<bool>,
+    /// Random geometric graph: connection radius in the unit square (default: the generator's).
+    pub radius: Option<f64>,
+    /// METIS graph file or edge list, as text.
+    pub text: Option<String>,
+    /// Coordinates (`.xyz` text: one line of 2 or 3 numbers per vertex), for drawing.
+    pub coordinates: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GraphKind {
+    Grid2d,
+    Cube3d,
+    BinaryTree,
+    Star,
+    Complete,
+    Geometric,
+    Delaunay,
+    Metis,
+    EdgeList,
+}
+
+impl GraphKind {
+    pub const ALL: [GraphKind; 9] = [
+        GraphKind::Grid2d,
+        GraphKind::Cube3d,
+        GraphKind::BinaryTree,
+        GraphKind::Star,
+        GraphKind::Complete,
+        GraphKind::Geometric,
+        GraphKind::Delaunay,
+        GraphKind::Metis,
+        GraphKind::EdgeList,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            GraphKind::Grid2d => "grid2d",
+            GraphKind::Cube3d => "cube3d",
+            GraphKind::BinaryTree => "binaryTree",
+            GraphKind::Star => "star",
+            GraphKind::Complete => "complete",
+            GraphKind::Geometric => "geometric",
+            GraphKind::Delaunay => "delaunay",
+            GraphKind::Metis => "metis",
+            GraphKind::EdgeList => "edgeList",
+        }
+    }
+    /// Whether the graph is read from `graph.text`.
+    pub fn is_file(self) -> bool {
+        matches!(self, GraphKind::Metis | GraphKind::EdgeList)
+    }
+    fn gen_kind(self) -> Option<GenKind> {
+        Some(match self {
+            GraphKind::Grid2d => GenKind::Grid2d,
+            GraphKind::Cube3d => GenKind::Cube3d,
+            GraphKind::BinaryTree => GenKind::BinaryTree,
+            GraphKind::Star => GenKind::Star,
+            GraphKind::Complete => GenKind::Complete,
+            GraphKind::Geometric => GenKind::Geometric,
+            GraphKind::Delaunay => GenKind::Delaunay,
+            GraphKind::Metis | GraphKind::EdgeList => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum ObjectiveId {
+    #[default]
+    Cut,
+    Volume,
+}
+
+impl ObjectiveId {
+    pub fn id(self) -> &'static str {
+        match self {
+            ObjectiveId::Cut => "cut",
+            ObjectiveId::Volume => "volume",
+        }
+    }
+    pub fn objective(self) -> Objective {
+        match self {
+            ObjectiveId::Cut => Objective::Cut,
+            ObjectiveId::Volume => Objective::Volume,
+        }
+    }
+}
+
+/// The methods the page compares side by side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum MethodId {
+    /// Multilevel k-way (METIS `-ptype=kway`).
+    Kway,
+    /// Multilevel recursive bisection (METIS `-ptype=rb`).
+    Rb,
+    /// Multilevel k-way in the quality mode ([`Effort::Strong`]).
+    Strong,
+    /// Baseline: consecutive vertex ids.
+    Linear,
+    /// Baseline: random parts.
+    Random,
+}
+
+impl MethodId {
+    pub const ALL: [MethodId; 5] = [
+        MethodId::Kway,
+        MethodId::Rb,
+        MethodId::Strong,
+        MethodId::Linear,
+        MethodId::Random,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            MethodId::Kway => "kway",
+            MethodId::Rb => "rb",
+            MethodId::Strong => "strong",
+            MethodId::Linear => "linear",
+            MethodId::Random => "random",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            MethodId::Kway => "Multilevel k-way",
+            MethodId::Rb => "Multilevel recursive bisection",
+            MethodId::Strong => "Multilevel k-way, quality mode",
+            MethodId::Linear => "Linear (consecutive ids)",
+            MethodId::Random => "Random",
+        }
+    }
+    /// The partitioner's method and effort.
+    pub fn method(self) -> (Method, Effort) {
+        match self {
+            MethodId::Kway => (Method::Kway, Effort::Default),
+            MethodId::Rb => (Method::Rb, Effort::Default),
+            MethodId::Strong => (Method::Kway, Effort::Strong),
+            MethodId::Linear => (Method::Linear, Effort::Default),
+            MethodId::Random => (Method::Random, Effort::Default),
+        }
+    }
+    /// Estimated steps per element of the graph (`V + 2E`) at `k` parts, for admission and
+    /// progress: the multilevel methods do a bounded number of passes per level over a hierarchy
+    /// about twice the graph; recursive bisection repeats that on `log2 k` levels of halves;
+    /// the quality mode multiplies the tries and V-cycles.
+    pub fn steps_per_element(self, k: u64) -> f64 {
+        let log2k = 64 - k.max(1).leading_zeros() as u64; // ceil-ish log2, 1 for k = 1
+        match self {
+            MethodId::Kway => 60.0,
+            MethodId::Rb => 30.0 * log2k as f64 + 30.0,
+            MethodId::Strong => 600.0,
+            MethodId::Linear => 2.0,
+            MethodId::Random => 4.0,
+        }
+    }
+}
+
+impl GraphSpec {
+    /// The generator's spec (generated kinds only), after [`validate_graph`].
+    pub fn gen_spec(&self) -> Option<GenSpec> {
+        let kind = self.kind.gen_kind()?;
+        let dims = [
+            self.width.unwrap_or(1) as u32,
+            self.height.unwrap_or(1) as u32,
+            self.depth.unwrap_or(1) as u32,
+        ];
+        Some(GenSpec {
+            kind,
+            n: self.n.unwrap_or(0) as u32,
+            dims,
+            wrap: self.wrap.unwrap_or(false),
+            radius: self.radius,
+        })
+    }
+
+    /// Vertices and edges the graph will have: exact for generators with a closed form, an upper
+    /// bound for the random ones and for files (read from the METIS header, or counted lines).
+    pub fn size_bound(&self) -> (u64, u64) {
+        let n = self.n.unwrap_or(0);
+        let (w, h, d) = (
+            self.width.unwrap_or(1),
+            self.height.unwrap_or(1),
+            self.depth.unwrap_or(1),
+        );
+        let wrap = self.wrap.unwrap_or(false);
+        // edges along one axis of length `s` in a row: s - 1, or s with wrap (when s > 2)
+        let along = |s: u64| {
+            if wrap && s > 2 {
+                s
+            } else {
+                s.saturating_sub(1)
+            }
+        };
+        match self.kind {
+            GraphKind::Grid2d => (w * h, along(w) * h + along(h) * w),
+            GraphKind::Cube3d => (
+                w * h * d,
+                along(w) * h * d + along(h) * w * d + along(d) * w * h,
+            ),
+            GraphKind::BinaryTree | GraphKind::Star => (n, n.saturating_sub(1)),
+            GraphKind::Complete => (n, n * n.saturating_sub(1) / 2),
+            // a Delaunay triangulation has at most 3n - 6 edges
+            GraphKind::Delaunay => (n, 3 * n),
+            // the expected degree of a geometric graph is n pi r^2; 4 r^2 n^2 bounds it loosely
+            // (the generator's default radius keeps the expected degree below 32)
+            GraphKind::Geometric => {
+                let bound = match self.radius {
+                    Some(r) => (4.0 * r * r * (n as f64) * (n as f64)).ceil() as u64,
+                    None => 16 * n,
+                };
+                (n, bound.min(n * n.saturating_sub(1) / 2))
+            }
+            GraphKind::Metis | GraphKind::EdgeList => {
+                let text = self.text.as_deref().unwrap_or("");
+                // every line holds at most one vertex or edge; bytes / 2 bound the numbers
+                let lines = text.lines().count() as u64;
+                (lines.max(1), (text.len() as u64 / 2).max(1))
+            }
+        }
+    }
+}
+
+/// Checks the graph fields against the kind and the size limits (before anything is built).
+fn validate_graph(g: &GraphSpec) -> Result<()> {
+    let present = [
+        ("n", g.n.is_some()),
+        ("width", g.width.is_some()),
+        ("height", g.height.is_some()),
+        ("depth", g.depth.is_some()),
+        ("wrap", g.wrap.is_some()),
+        ("radius", g.radius.is_some()),
+        ("text", g.text.is_some()),
+    ];
+    let allowed: &[&str] = match g.kind {
+        GraphKind::Grid2d => &["width", "height", "wrap"],
+        GraphKind::Cube3d => &["width", "height", "depth", "wrap"],
+        GraphKind::BinaryTree | GraphKind::Star | GraphKind::Complete | GraphKind::Delaunay => {
+            &["n"]
+        }
+        GraphKind::Geometric => &["n", "radius"],
+        GraphKind::Metis | GraphKind::EdgeList => &["text"],
+    };
+    for (f, p) in present {
+        if p && !allowed.contains(&f) {
+            return Err(ScenarioError::at(
+                format!("graph.{f}"),
+                format!(
+                    "is not a field of kind \"{}\" (its fields: {})",
+                    g.kind.id(),
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    if g.coordinates.is_some() && !g.kind.is_file() {
+        return Err(ScenarioError::at(
+            "graph.coordinates",
+            "a generated graph brings its own coordinates; coordinates go with kind \"metis\" or \"edgeList\"",
+        ));
+    }
+    let need = |f: &str, v: Option<u64>, what: &str| {
+        v.ok_or_else(|| ScenarioError::at(format!("graph.{f}"), format!("missing: {what}")))
+    };
+    match g.kind {
+        GraphKind::Grid2d | GraphKind::Cube3d => {
+            let sides = if g.kind == GraphKind::Grid2d {
+                vec![("width", g.width), ("height", g.height)]
+            } else {
+                vec![("width", g.width), ("height", g.height), ("depth", g.depth)]
+            };
+            let mut total: u128 = 1;
+            for (f, v) in sides {
+                let v = need(f, v, "the number of vertices along this side")?;
+                check_range(&format!("graph.{f}"), v, 1, MAX_VERTICES)?;
+                total *= u128::from(v);
+            }
+            if total > u128::from(MAX_VERTICES) {
+                return Err(ScenarioError::at(
+                    "graph",
+                    format!("the graph has {total} vertices; the limit is {MAX_VERTICES}"),
+                ));
+            }
+        }
+        GraphKind::BinaryTree | GraphKind::Star | GraphKind::Delaunay | GraphKind::Geometric => {
+            let n = need("n", g.n, "the number of vertices")?;
+            check_range("graph.n", n, 1, MAX_VERTICES)?;
+            if let Some(r) = g.radius {
+                check_number("graph.radius", r, 1e-6, 1.5)?;
+            }
+        }
+        GraphKind::Complete => {
+            let n = need("n", g.n, "the number of vertices")?;
+            check_range("graph.n", n, 1, MAX_COMPLETE_VERTICES)?;
+        }
+        GraphKind::Metis | GraphKind::EdgeList => {
+            if g.text.is_none() {
+                return Err(ScenarioError::at(
+                    "graph.text",
+                    "missing: the text of the graph file",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A graph built from its spec, with drawing coordinates when it has them.
+pub struct Built {
+    pub graph: Graph,
+    /// One point per vertex (z = 0 in 2D), empty when the graph has none.
+    pub coords: Vec<[f64; 3]>,
+    /// The file declared vertex weights / edge weights / vertex sizes (generated graphs: none).
+    pub has_vwgt: bool,
+    pub has_adjwgt: bool,
+    pub has_vsize: bool,
+}
+
+/// Builds the graph of a scenario whose fields passed [`validate_graph`]: generated from `seed`
+/// or read from `graph.text`, and its coordinates from `graph.coordinates`.
+///
+/// # Errors
+/// A file error at `$.graph.text` whose message opens with the file's line (`line 7: ...`); a
+/// coordinates error at `$.graph.coordinates` likewise; a generator refusal at `$.graph`.
+pub fn build_graph(g: &GraphSpec, seed: u64) -> Result<Built> {
+    let mut built = if let Some(spec) = g.gen_spec() {
+        let gen = super::generate::generate(&spec, seed)
+            .map_err(|e| ScenarioError::at("graph", e.to_string()))?;
+        Built {
+            graph: gen.graph,
+            coords: gen.coords,
+            has_vwgt: false,
+            has_adjwgt: false,
+            has_vsize: false,
+        }
+    } else {
+        let text = g.text.as_deref().unwrap_or("");
+        let file = if g.kind == GraphKind::Metis {
+            metis::parse_metis(text)
+        } else {
+            metis::parse_edge_list(text)
+        }
+        .map_err(|e| ScenarioError::at("graph.text", e.to_string()))?;
+        Built {
+            graph: file.graph,
+            coords: Vec::new(),
+            has_vwgt: file.has_vwgt,
+            has_adjwgt: file.has_adjwgt,
+            has_vsize: file.has_vsize,
+        }
+    };
+    let n = u64::from(built.graph.n());
+    if n > MAX_VERTICES {
+        return Err(ScenarioError::at(
+            "graph.text",
+            format!("the graph has {n} vertices; the limit is {MAX_VERTICES}"),
+        ));
+    }
+    if built.graph.m() > MAX_EDGES {
+        return Err(ScenarioError::at(
+            "graph.text",
+            format!(
+                "the graph has {} edges; the limit is {MAX_EDGES}",
+                built.graph.m()
+            ),
+        ));
+    }
+    if let Some(xyz) = &g.coordinates {
+        built.coords = metis::parse_xyz(xyz, built.graph.n())
+            .map_err(|e| ScenarioError::at("graph.coordinates", e.to_string()))?;
+    }
+    Ok(built)
+}
+
+/// The admission estimate of one scenario: steps of work and bytes of memory, upper bounds of
+/// what the run does (see `docs/format.md`, "Limits and admission").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// Steps of building the graph (generating or reading it) and drawing it.
+    pub build_steps: f64,
+    /// Steps of each method, in the order of `methods`.
+    pub method_steps: Vec<f64>,
+    pub memory: f64,
+}
+
+impl Estimate {
+    pub fn steps(&self) -> f64 {
+        self.build_steps + self.method_steps.iter().sum::<f64>()
+    }
+}
+
+/// Estimates the work and memory of a scenario from the graph's size bound (`(n, m)`), `k` and
+/// the methods.
+///
+/// - work: building costs `20 (V + 2E)` steps (a Delaunay mesh `40 V log2 V` more); each method
+///   [`MethodId::steps_per_element`]` * (V + 2E)` plus `k` per level; the force layout
+///   `LAYOUT_STEPS * 40 V + E` when it runs;
+/// - memory: the CSR graph `4 (V + 1) + 8 * 2E + 8 V` bytes, four times over (the coarser levels
+///   and the partitioner's work arrays), the coordinates `24 V`, and `8 V` per method (part
+///   vectors and gains).
+pub fn estimate(n: u64, m: u64, k: u64, methods: &[MethodId], kind: GraphKind) -> Estimate {
+    let (nf, mf, kf) = (n as f64, m as f64, k as f64);
+    let elements = nf + 2.0 * mf;
+    let mut build = 20.0 * elements;
+    if kind == GraphKind::Delaunay {
+        let log2n = 64 - n.max(1).leading_zeros();
+        build += 40.0 * nf * f64::from(log2n);
+    }
+    if n <= u64::from(super::layout::LAYOUT_MAX_VERTICES) {
+        build += f64::from(super::layout::LAYOUT_STEPS) * (40.0 * nf + mf);
+    }
+    let method_steps = methods
+        .iter()
+        .map(|m| m.steps_per_element(k) * elements + 20.0 * kf)
+        .collect();
+    let graph_bytes = 4.0 * (nf + 1.0) + 16.0 * mf + 8.0 * nf;
+    let memory = 4.0 * graph_bytes + 24.0 * nf + 8.0 * nf * methods.len() as f64 + 16.0 * kf;
+    Estimate {
+        build_steps: build,
+        method_steps,
+        memory,
+    }
+}
+
+/// Checks the fields that need no graph: `k`, `ufactor`, `targets`, `methods`, and the graph
+/// fields against its kind and the limits.
+pub fn validate_fields(s: &PartScenario) -> Result<()> {
+    validate_graph(&s.graph)?;
+    check_range("k", s.k, 1, MAX_PARTS)?;
+    check_range("ufactor", s.ufactor, 1, MAX_UFACTOR)?;
+    if s.methods.is_empty() || s.methods.len() > MAX_METHODS {
+        return Err(ScenarioError::at(
+            "methods",
+            format!("give 1 to {MAX_METHODS} methods, got {}", s.methods.len()),
+        ));
+    }
+    for (i, m) in s.methods.iter().enumerate() {
+        if s.methods[..i].contains(m) {
+            return Err(ScenarioError::at(
+                format!("methods[{i}]"),
+                format!("\"{}\" is listed twice", m.id()),
+            ));
+        }
+    }
+    if !s.targets.is_empty() {
+        if s.targets.len() as u64 != s.k {
+            return Err(ScenarioError::at(
+                "targets",
+                format!(
+                    "give one target fraction per part: k = {}, got {}",
+                    s.k,
+                    s.targets.len()
+                ),
+            ));
+        }
+        let mut sum = 0.0;
+        for (i, &t) in s.targets.iter().enumerate() {
+            check_number(&format!("targets[{i}]"), t, 0.0, 1.0)?;
+            sum += t;
+        }
+        if (sum - 1.0).abs() > TARGET_SUM_TOLERANCE {
+            return Err(ScenarioError::at(
+                "targets",
+                format!("the target fractions must sum to 1, got {sum}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses, before running, a scenario whose estimate is over the limits.
+fn admit(est: &Estimate, s: &PartScenario, n: u64, m: u64) -> Result<()> {
+    if est.steps() > MAX_STEPS {
+        let per = s
+            .methods
+            .iter()
+            .zip(&est.method_steps)
+            .map(|(m, st)| format!("{} {st:.1e}", m.id()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(ScenarioError::at(
+            "graph",
+            format!(
+                "refused before running: estimated {:.1e} steps of work for {n} vertices and {m} edges (limit {MAX_STEPS:.0e}; building and drawing {:.1e}, per method: {per}); use a smaller graph or fewer methods",
+                est.steps(),
+                est.build_steps
+            ),
+        ));
+    }
+    if est.memory > MAX_MEMORY {
+        return Err(ScenarioError::at(
+            "graph",
+            format!(
+                "refused before running: estimated {:.0} MiB of memory for {n} vertices and {m} edges (limit {:.0} MiB); use a smaller graph",
+                est.memory / 1048576.0,
+                MAX_MEMORY / 1048576.0
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the whole scenario before any work starts: the fields, the estimate from the graph's
+/// size bound, and for files the file itself (read once here; its errors name their line).
+pub fn validate(s: &PartScenario) -> Result<()> {
+    validate_fields(s)?;
+    let (n, m) = s.graph.size_bound();
+    if !s.graph.kind.is_file() && m > MAX_EDGES {
+        return Err(ScenarioError::at(
+            "graph",
+            format!("the graph would have up to {m} edges; the limit is {MAX_EDGES}"),
+        ));
+    }
+    admit(&estimate(n, m, s.k, &s.methods, s.graph.kind), s, n, m)?;
+    if s.graph.kind.is_file() {
+        // files are read here so that their errors come before any work; generated graphs are
+        // checked by their fields alone (the generator cannot fail on valid fields)
+        let built = build_graph(&s.graph, 0)?;
+        let (n, m) = (u64::from(built.graph.n()), built.graph.m());
+        admit(&estimate(n, m, s.k, &s.methods, s.graph.kind), s, n, m)?;
+    }
+    Ok(())
+}
+
+const GRID_KINDS: &[&str] = &["grid2d", "cube3d"];
+const N_KINDS: &[&str] = &["delaunay", "geometric", "binaryTree", "star", "complete"];
+
+/// The form controls of the partitioning engine.
+pub fn params() -> Vec<Param> {
+    let sizes = |p: Param| p.range(1.0, MAX_VERTICES as f64).unit("vertices");
+    vec![
+        Param::new("graph.kind", "Graph", "enum", json!(null)).options(&[
+            ("delaunay", "2D Delaunay mesh (random points)"),
+            ("grid2d", "2D grid"),
+            ("cube3d", "3D cube"),
+            ("geometric", "Random geometric graph"),
+            ("binaryTree", "Binary tree"),
+            ("star", "Star"),
+            ("complete", "Complete graph"),
+            ("metis", "METIS graph file (text)"),
+            ("edgeList", "Edge list (text: u v [w])"),
+        ]),
+        sizes(Param::new("graph.n", "Vertices", "int", json!(null)))
+            .help("a complete graph has up to 3,000")
+            .show_if_any("graph.kind", N_KINDS),
+        sizes(Param::new("graph.width", "Width", "int", json!(null)))
+            .show_if_any("graph.kind", GRID_KINDS),
+        sizes(Param::new("graph.height", "Height", "int", json!(null)))
+            .show_if_any("graph.kind", GRID_KINDS),
+        sizes(Param::new("graph.depth", "Depth", "int", json!(null)))
+            .show_if("graph.kind", "cube3d"),
+        Param::new("graph.wrap", "Wrap around (torus)", "bool", json!(false))
+            .show_if_any("graph.kind", GRID_KINDS),
+        Param::new("graph.radius", "Radius", "number", json!(null))
+            .range(1e-6, 1.5)
+            .empty("the generator's default")
+            .help("random geometric graph: vertices closer than this (unit square) are joined")
+            .show_if("graph.kind", "geometric"),
+        Param::new("k", "Parts k", "int", json!(8)).range(1.0, MAX_PARTS as f64),
+        Param::new("objective", "Objective", "enum", json!("cut"))
+            .options(&[("cut", "Edge cut"), ("volume", "Communication volume")]),
+        Param::new("ufactor", "Imbalance tolerance", "int", json!(30))
+            .range(1.0, MAX_UFACTOR as f64)
+            .unit("‰")
+            .help("a part may weigh up to (1 + ufactor/1000) times its target, as METIS -ufactor"),
+        Param::new(
+            "methods",
+            "Methods (side by side)",
+            "multi",
+            json!(["kway", "rb", "linear"]),
+        )
+        .options(&[
+            ("kway", "Multilevel k-way"),
+            ("rb", "Multilevel recursive bisection"),
+            ("strong", "Multilevel k-way, quality mode"),
+            ("linear", "Linear (consecutive ids)"),
+            ("random", "Random"),
+        ]),
+        Param::new("seed", "Seed", "uint64", json!(1))
+            .help("a whole number from 0 to 18446744073709551615"),
+    ]
+}
