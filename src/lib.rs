@@ -22,6 +22,7 @@ pub mod partition;
 pub mod progress;
 pub mod rng;
 pub mod scenario;
+pub mod select;
 pub mod topology;
 
 #[cfg(target_arch = "wasm32")]
