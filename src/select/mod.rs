@@ -6,6 +6,7 @@
 //! - [`subsystem`]: M of N machines minimizing the product of pairwise distances or maximizing
 //!   the product of bandwidths (branch and bound, heuristic);
 //! - [`layouts`]: multi-core layouts for an all-to-all, estimated step by step with contention;
+//! - [`reservation`]: the reservation protocol, simulated in logical time;
 //!
 //! → [`report`]. [`samples`] is the cross-target sample matrix.
 
@@ -13,6 +14,7 @@ pub mod expr;
 pub mod layouts;
 pub mod qiju;
 pub mod report;
+pub mod reservation;
 pub mod samples;
 pub mod scenario;
 pub mod subsystem;
@@ -53,7 +55,8 @@ impl Engine for Selection {
     }
 }
 
-/// Progress units of each part: `(workstations, subsystem, layouts)`.
+/// Progress units of each part: `(workstations, subsystem, layouts)`; the reservation
+/// simulation, last, takes [`RESERVATION_UNITS`].
 fn phases(s: &SelectScenario) -> (u64, u64, u64) {
     let q = s.stations.len() as u64;
     let ws = if q == 0 { 0 } else { q + 1 };
@@ -69,11 +72,16 @@ fn phases(s: &SelectScenario) -> (u64, u64, u64) {
     (ws, sub, lay)
 }
 
-/// Runs every part the validated scenario asks for. The seed is not used: every part is
-/// deterministic (it is kept in the report's envelope).
-pub fn run(s: &SelectScenario, _seed: u64, progress: &mut dyn Progress) -> SelectReport {
+/// Runs every part the validated scenario asks for. Only the reservation simulation draws
+/// from the seed; the other parts are deterministic.
+pub fn run(s: &SelectScenario, seed: u64, progress: &mut dyn Progress) -> SelectReport {
     let (ws_units, sub_units, lay_units) = phases(s);
-    let total = (ws_units + sub_units + lay_units).max(1);
+    let res_units = if s.reservation.is_some() {
+        RESERVATION_UNITS
+    } else {
+        0
+    };
+    let total = (ws_units + sub_units + lay_units + res_units).max(1);
     let mut done = 0u64;
     let workstations = if s.stations.is_empty() {
         None
@@ -98,11 +106,44 @@ pub fn run(s: &SelectScenario, _seed: u64, progress: &mut dyn Progress) -> Selec
         done += lay_units;
         r
     });
+    let reservation = s.reservation.as_ref().map(|spec| {
+        let mut sub = SubProgress {
+            progress: &mut *progress,
+            base: done,
+            span: res_units,
+            total,
+        };
+        reservation::simulate(spec, seed, &mut sub)
+    });
     progress.tick(total, total);
     SelectReport {
         workstations,
         subsystem,
         layouts,
+        reservation,
+    }
+}
+
+/// Progress units of the reservation simulation.
+const RESERVATION_UNITS: u64 = 1000;
+
+/// Maps a part's own `(done, total)` onto `span` units of the whole run from `base`.
+struct SubProgress<'a> {
+    progress: &'a mut dyn Progress,
+    base: u64,
+    span: u64,
+    total: u64,
+}
+
+impl Progress for SubProgress<'_> {
+    fn tick(&mut self, done: u64, total: u64) {
+        let f = if total == 0 {
+            1.0
+        } else {
+            (done as f64 / total as f64).clamp(0.0, 1.0)
+        };
+        self.progress
+            .tick(self.base + (f * self.span as f64) as u64, self.total);
     }
 }
 

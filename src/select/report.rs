@@ -13,6 +13,8 @@ pub struct SelectReport {
     pub subsystem: Option<SubsystemReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layouts: Option<LayoutsReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reservation: Option<super::reservation::ReservationReport>,
 }
 
 /// Workstation selection (Qi & Ju). Times are in the formulas' unit (ms with the default

@@ -46,6 +46,8 @@ pub struct SelectScenario {
     /// The source's figures for this case, echoed beside ours in the report.
     pub reference: Option<Reference>,
     pub alltoall: Option<AllToAllSpec>,
+    /// The reservation protocol simulation (see [`super::reservation`]).
+    pub reservation: Option<super::reservation::ReservationSpec>,
 }
 
 /// One workstation.
@@ -437,11 +439,14 @@ pub const TERM_NAMES: [&str; 4] = ["ts", "tc", "tr", "to"];
 
 /// Checks values and limits (see `docs/format.md`, "Limits").
 pub fn validate(s: &SelectScenario) -> Result<()> {
-    if s.stations.is_empty() && s.alltoall.is_none() {
+    if s.stations.is_empty() && s.alltoall.is_none() && s.reservation.is_none() {
         return Err(ScenarioError::at(
             "stations",
-            "nothing to select: give stations (workstation selection) or alltoall",
+            "nothing to do: give stations (workstation selection), alltoall or reservation",
         ));
+    }
+    if let Some(r) = &s.reservation {
+        super::reservation::validate(r, "reservation")?;
     }
     validate_stations(s)?;
     validate_model(&s.model)?;
