@@ -78,6 +78,7 @@ fn torus(n: usize) -> Vec<Vec<f64>> {
 }
 
 /// A seeded random distance matrix with values 1..=6.
+#[allow(clippy::needless_range_loop)] // reads or writes both [i][j] and [j][i]
 fn random_matrix(n: usize, seed: u64) -> Vec<Vec<f64>> {
     let mut rng = placelab::rng::Rng::seeded(seed);
     let mut m = vec![vec![0.0; n]; n];

@@ -127,6 +127,7 @@ proptest! {
 
     /// Issue 8, all-to-all: the branch and bound finds the brute-force optimum on small inputs.
     #[test]
+    #[allow(clippy::needless_range_loop)] // fills both [i][j] and [j][i]
     fn branch_and_bound_equals_brute_force(
         n in 4usize..11,
         m_frac in 0.2f64..0.8,
@@ -340,6 +341,7 @@ fn validation_errors_name_json_paths() {
 /// Issue 8: the heuristic is within 1 % of the exact product on every case small enough to
 /// check: random matrices (integer and real distances, bandwidths), meshes and hierarchies.
 #[test]
+#[allow(clippy::needless_range_loop)] // fills both [i][j] and [j][i]
 fn heuristic_is_within_one_percent_of_exact_on_checkable_cases() {
     let mut rng = placelab::rng::Rng::seeded(0x5e1ec7);
     let mut worst: (f64, String) = (0.0, String::new());

@@ -90,6 +90,7 @@ fn workstations(seed: u64, si: usize, preset: Preset, pset: Option<PSet>) -> Val
     json!({"version": 1, "engine": "select", "seed": seed, "stations": stations, "model": model})
 }
 
+#[allow(clippy::needless_range_loop)] // reads or writes both [i][j] and [j][i]
 fn subsystem(seed: u64, objective: Objective, hierarchy: bool) -> Value {
     let mut rng = Rng::seeded(seed ^ 0x5ab5_75e3);
     let sub = if hierarchy {

@@ -673,6 +673,7 @@ pub fn machines_of(s: &SubsystemSpec) -> Result<usize> {
     }
 }
 
+#[allow(clippy::needless_range_loop)] // reads or writes both [i][j] and [j][i]
 fn validate_subsystem(s: &SubsystemSpec) -> Result<()> {
     let base = "alltoall.subsystem";
     let n = machines_of(s)?;
