@@ -80,7 +80,10 @@ pub const fn entry<E: Engine>() -> EngineEntry {
 }
 
 /// Every engine, in the order the page lists them.
-pub const ENGINES: &[EngineEntry] = &[entry::<crate::alloc::Allocation>()];
+pub const ENGINES: &[EngineEntry] = &[
+    entry::<crate::alloc::Allocation>(),
+    entry::<crate::select::Selection>(),
+];
 
 /// Ids of all engines.
 pub fn engine_ids() -> Vec<&'static str> {
