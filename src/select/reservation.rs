@@ -41,12 +41,16 @@
 //! # Fixes (options)
 //! - `fixes.orderedClaims`: instead of a broadcast, each initiator claims stations one at a time
 //!   in the global order (station 0, 1, 2, ...): `claim` is answered `grant`, `ineligible`
-//!   (load over the threshold: skip it) or `busy`. An initiator holding nothing skips a busy
-//!   station; one holding something waits at it (the station queues the claim, FIFO, and grants
-//!   it when freed). *Theorem*: no deadlock. Every station an initiator holds is numbered below
-//!   the one it waits at, so along a chain "X waits at a station held by Y" the waited-at
-//!   numbers strictly increase, and a cycle would need a number above itself. The cost: claims
-//!   are sequential (one round trip per station) and conflicting jobs run one after the other.
+//!   (load over the threshold: skip it) or `busy`. An initiator skips a busy station while the
+//!   stations after it are at least as many as it still needs; otherwise it waits at it (the
+//!   station queues the claim, FIFO, and grants it when freed), so no initiator reaches the end
+//!   of the order short because of busy stations (only ineligible ones can leave it short; it
+//!   then releases and retries). *Theorem*: no deadlock. Every station an initiator holds is
+//!   numbered below the one it waits at, so along a chain "X waits at a station held by Y" the
+//!   waited-at numbers strictly increase, and a cycle would need a number above itself
+//!   (skipping adds no waits, so any skipping rule keeps this). The cost: claims are sequential
+//!   (one round trip per station), and jobs that together want more than there is run one after
+//!   the other, crowding the low-numbered stations.
 //! - `fixes.leaseTimeout = L`: a grant is a lease ending `L` after it; the holder renews every
 //!   `p = max(1, L/4)` with `renew` (acknowledged by `renewAck`, carrying the new end), and a
 //!   station whose lease ends resets itself (`expire`). A lost release heals within `L`. A job
@@ -668,22 +672,28 @@ impl Sim<'_> {
         });
     }
 
-    fn row(&mut self, row: EventRow) {
+    /// Whether the next event is listed (the first `maxEvents` are); counts it as omitted if
+    /// not, so rows are only built when kept.
+    fn keep_row(&mut self) -> bool {
         if self.events.len() < self.spec.max_events as usize {
-            self.events.push(row);
+            true
         } else {
             self.events_omitted += 1;
+            false
         }
     }
 
     fn local(&mut self, kind: &'static str, tid: Option<u32>, station: Option<u32>) {
+        if !self.keep_row() {
+            return;
+        }
         let who = match (station, tid) {
             (Some(s), _) => format!("S{s}"),
             (None, Some(t)) => format!("I{t}"),
             (None, None) => String::new(),
         };
         let now = self.now;
-        self.row(EventRow {
+        self.events.push(EventRow {
             time: now,
             arrive: Some(now),
             kind,
@@ -720,22 +730,23 @@ impl Sim<'_> {
                 s * self.inits.len()
             };
         let arrive = (self.now + delay).max(self.channel[ch]);
-        let (from, to) = if m.to_station {
-            (format!("I{}", m.tid), format!("S{}", m.station))
-        } else {
-            (format!("S{}", m.station), format!("I{}", m.tid))
-        };
-        let now = self.now;
-        self.row(EventRow {
-            time: now,
-            arrive: if lost { None } else { Some(arrive) },
-            kind: m.kind.name(),
-            from,
-            to,
-            tid: Some(m.tid),
-            station: Some(m.station),
-            lost,
-        });
+        if self.keep_row() {
+            let (from, to) = if m.to_station {
+                (format!("I{}", m.tid), format!("S{}", m.station))
+            } else {
+                (format!("S{}", m.station), format!("I{}", m.tid))
+            };
+            self.events.push(EventRow {
+                time: self.now,
+                arrive: if lost { None } else { Some(arrive) },
+                kind: m.kind.name(),
+                from,
+                to,
+                tid: Some(m.tid),
+                station: Some(m.station),
+                lost,
+            });
+        }
         if lost {
             self.lost[k] += 1;
             return;
@@ -919,10 +930,18 @@ impl Sim<'_> {
     fn claim(&mut self, i: usize) {
         let tid = i as u32;
         let it = &self.inits[i];
-        let (pos, round, wait) = (it.pos, it.round, !it.held.is_empty());
+        let (pos, round, wait) = (it.pos, it.round, self.must_wait(i));
         self.send_to_station(Kind::Claim, tid, pos, wait);
         let t = self.spec.claim_timeout();
         self.push(self.now + t, Ev::ClaimTimeout { tid, round, pos });
+    }
+
+    /// Ordered claims: whether a busy station at `pos` must be waited for (too few stations
+    /// after it for what the initiator still needs) rather than skipped.
+    fn must_wait(&self, i: usize) -> bool {
+        let it = &self.inits[i];
+        let after = self.stations.len() as u64 - u64::from(it.pos) - 1;
+        after < u64::from(it.spec.wants) - it.held.len() as u64
     }
 
     fn threshold_ok(&self, tid: u32, station: u32) -> bool {
@@ -1027,7 +1046,7 @@ impl Sim<'_> {
                 if current
                     && it.phase == Phase::Claiming
                     && it.pos == m.station
-                    && it.held.is_empty()
+                    && !self.must_wait(i)
                 {
                     self.inits[i].pos += 1;
                     self.claim_next(i);
