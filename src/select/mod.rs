@@ -193,7 +193,7 @@ pub fn subsystem_report(sub: &SubsystemSpec, progress: &mut dyn FnMut(f64)) -> S
     progress(0.05);
     let first: Vec<u32> = (0..m as u32).collect();
     let exact = (wt.n <= scenario::MAX_EXACT_MACHINES).then(|| {
-        let budget = sub.exact_nodes.unwrap_or(scenario::DEFAULT_EXACT_NODES);
+        let budget = scenario::exact_budget(sub, wt.n);
         subsystem::exact(&wt, m, &heur, budget, &mut |nodes| {
             progress(0.05 + 0.95 * nodes as f64 / budget.max(1) as f64)
         })

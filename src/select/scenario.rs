@@ -26,7 +26,17 @@ pub const MAX_EXACT_MACHINES: usize = 128;
 /// Largest node budget of the exact search.
 pub const MAX_EXACT_NODES: u64 = 100_000_000;
 /// Default node budget of the exact search.
-pub const DEFAULT_EXACT_NODES: u64 = 5_000_000;
+pub const DEFAULT_EXACT_NODES: u64 = 2_000_000;
+/// The exact search's budget is capped so that `nodes x N x M` (its work bound: each node scans
+/// at most `M` neighbours of each of `N` machines) stays under this.
+pub const MAX_EXACT_WORK: u64 = 4_000_000_000;
+
+/// The node budget in effect: `exactNodes` (default [`DEFAULT_EXACT_NODES`]) capped by
+/// [`MAX_EXACT_WORK`]` / (N M)`.
+pub fn exact_budget(s: &SubsystemSpec, n: usize) -> u64 {
+    let want = s.exact_nodes.unwrap_or(DEFAULT_EXACT_NODES);
+    want.min(MAX_EXACT_WORK / (n as u64 * s.m as u64).max(1))
+}
 /// Most ranks in one layout question, and most nodes of the layouts machine.
 pub const MAX_RANK: u32 = 4096;
 pub const MAX_LAYOUT_NODES: u32 = 4096;
@@ -393,7 +403,7 @@ fn four() -> u32 {
     4
 }
 fn default_message() -> f64 {
-    4_194_304.0
+    16_777_216.0
 }
 
 /// The source's time for one layout (seconds).

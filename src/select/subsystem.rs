@@ -160,8 +160,12 @@ pub fn hierarchy_matrix(h: &Hierarchy, objective: Objective) -> Vec<Vec<f64>> {
     m
 }
 
-/// Greedy growth from evenly spaced start machines, then 1-swap local search; the best set
-/// found (ties: the first found). Deterministic.
+/// Evaluated swaps after which the heuristic stops improving (it keeps what it has).
+pub const MAX_SWAP_WORK: u64 = 200_000_000;
+
+/// Greedy growth from evenly spaced start machines (every machine when `N M` is small, at most
+/// `2e7 / (4 N M)` of them otherwise), then best-improvement 1-swap local search on each; the
+/// best set found (ties: the first found). Deterministic.
 ///
 /// # Returns
 /// The set (ascending) and the number of swap evaluations.
@@ -198,8 +202,8 @@ pub fn heuristic(wt: &Weights, m: usize) -> (Vec<u32>, u64) {
             add(pick, &mut set, &mut ws, &mut inside);
         }
         // best-improvement 1-swaps: out v in set, in u outside; the change is
-        // ws[u] - w(u, v) - ws[v]
-        loop {
+        // ws[u] - w(u, v) - ws[v]; the whole heuristic stops improving after MAX_SWAP_WORK
+        while work < MAX_SWAP_WORK {
             let mut bestd = -1e-12;
             let mut mv = None;
             for (slot, &v) in set.iter().enumerate() {
@@ -337,16 +341,19 @@ impl Search<'_> {
         // c_v for every candidate
         let mut cv = std::mem::take(&mut self.cv);
         cv.clear();
-        for v in 0..self.wt.n {
-            if !self.cand[v] {
+        let n = self.wt.n;
+        let cand = &self.cand;
+        for v in 0..n {
+            if !cand[v] {
                 continue;
             }
+            let row = &self.wt.w[v * n..(v + 1) * n];
             let mut half = 0.0;
             let mut k = 0;
             if r > 1 {
                 for &u in &self.sorted[v] {
-                    if self.cand[u as usize] {
-                        half += self.wt.at(v, u as usize);
+                    if cand[u as usize] {
+                        half += row[u as usize];
                         k += 1;
                         if k == r - 1 {
                             break;
@@ -371,12 +378,14 @@ impl Search<'_> {
         self.cand[pick] = false;
         self.chosen.push(pick as u32);
         let add = self.ws[pick];
-        for u in 0..self.wt.n {
-            self.ws[u] += self.wt.at(u, pick);
+        let prow = &self.wt.w[pick * n..(pick + 1) * n];
+        for (x, &w) in self.ws.iter_mut().zip(prow) {
+            *x += w;
         }
         self.dive(cost + add, ncand - 1);
-        for u in 0..self.wt.n {
-            self.ws[u] -= self.wt.at(u, pick);
+        let prow = &self.wt.w[pick * n..(pick + 1) * n];
+        for (x, &w) in self.ws.iter_mut().zip(prow) {
+            *x -= w;
         }
         self.chosen.pop();
         // out
