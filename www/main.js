@@ -7,7 +7,7 @@ import { exportPng, exportBlob, safeFileName } from './export.js';
 import { createEngineClient, createTextClient } from './client.js';
 
 const PROGRESS_DELAY_MS = 500;   // runs shorter than this never flash a progress bar
-const LIVE_RUN_DELAY_MS = 40;    // engines whose view is LIVE re-run this long after the last edit
+const LIVE_RUN_DELAY_MS = 0;     // engines whose view is LIVE re-run after the edit's task (edits in one task coalesce)
 const EXAMPLES_DIR = 'examples/';
 
 const $ = (id) => document.getElementById(id);
