@@ -88,7 +88,7 @@ pub const MAX_HOLD_ROWS: usize = 50_000;
 /// Most violations listed (all are counted).
 pub const MAX_VIOLATION_ROWS: usize = 100;
 /// Most events processed in one simulation (`maxSteps`).
-pub const MAX_STEPS: u64 = 50_000_000;
+pub const MAX_STEPS: u64 = 20_000_000;
 /// Most retries an initiator may be allowed.
 pub const MAX_RETRIES: u32 = 10_000;
 

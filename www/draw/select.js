@@ -157,8 +157,8 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
     }
     mark(marks.best, `chosen P = ${marks.best}`, CHOSEN_COLOR, false, 0);
   }
-  if (marks.all && marks.all !== marks.best) mark(marks.all, `all ${marks.all}`, PALETTE.muted, true, 0);
-  if (marks.minUpper && marks.minUpper !== marks.best) mark(marks.minUpper, `best under the band: ${marks.minUpper}`, BAND_COLOR, true, 1);
+  if (marks.all && marks.all !== marks.best) mark(marks.all, `all ${marks.all}`, PALETTE.muted, true, 1);
+  if (marks.minUpper && marks.minUpper !== marks.best) mark(marks.minUpper, `best under the band: ${marks.minUpper}`, BAND_COLOR, true, 2);
   const pt = ticks(1, Math.max(1, n), Math.min(10, n), true).filter((v) => v >= 1);
   drawAxis(ctx, { side: 'left', at: M.left, from: M.top, to: M.top + h, values: yt, pos: Y, label: 'T(P) (ms)', format: formatTick, labelAt: 14 });
   drawAxis(ctx, { side: 'bottom', at: M.top + h, from: M.left, to: M.left + w, values: pt, pos: X, label: 'P, stations used (least loaded first)' });
@@ -183,13 +183,14 @@ const MAX_HEADS = 3000; // arrows with heads; beyond, plain lines
  * `lanes`: {initiators, stations: [station ids shown], laneOf(station) → lane index or -1 (other),
  * other: whether an "other stations" lane closes the list}.
  */
-export function drawTimeline(canvas, { width, r, lanes, tMax, cursor, kinds }) {
+export function drawTimeline(canvas, { width, r, lanes, tMin = 0, tMax, cursor, kinds }) {
   const L = lanes.initiators + lanes.stations.length + (lanes.other ? 1 : 0);
   const M = TL_MARGIN;
   const height = M.top + M.bottom + L * LANE_H;
   const ctx = setupCanvas(canvas, width, height);
   const w = width - M.left - M.right;
-  const X = (t) => M.left + (tMax > 0 ? (Math.min(t, tMax) / tMax) * w : 0);
+  const span = Math.max(1e-9, tMax - tMin);
+  const X = (t) => M.left + (Math.max(tMin, Math.min(t, tMax)) - tMin) / span * w;
   const laneY = (k) => M.top + k * LANE_H + LANE_H / 2;
   const stationLane = (s) => { const k = lanes.laneOf(s); return k < 0 ? L - 1 : lanes.initiators + k; };
   drawTitle(ctx, 'Reservation protocol: messages over logical time', M.left, 4, w);
@@ -209,7 +210,7 @@ export function drawTimeline(canvas, { width, r, lanes, tMax, cursor, kinds }) {
   // holds: the station's lane carries a bar in the holder's colour while id = tid
   const hd = r.hold;
   for (let i = 0; i < hd.length; i++) {
-    if (hd.from[i] > cursor) continue;
+    if (hd.from[i] > cursor || hd.to[i] < tMin) continue;
     const to = Number.isFinite(hd.to[i]) ? Math.min(hd.to[i], cursor) : cursor;
     const y = laneY(stationLane(hd.station[i]));
     ctx.fillStyle = tint(jobColor(hd.tid[i]), 0.35);
@@ -219,12 +220,12 @@ export function drawTimeline(canvas, { width, r, lanes, tMax, cursor, kinds }) {
   const tr = r.trace;
   let delaySum = 0, delayN = 0;
   for (let i = 0; i < tr.length; i++) if (!tr.local[i] && Number.isFinite(tr.arrive[i])) { delaySum += tr.arrive[i] - tr.time[i]; delayN++; }
-  const lostLen = delayN ? delaySum / delayN / 2 : tMax / 100;
+  const lostLen = delayN ? delaySum / delayN / 2 : span / 100;
   const byColor = new Map();
   let drawn = 0;
   const lost = [];
   for (let i = 0; i < tr.length; i++) {
-    if (tr.local[i] || tr.time[i] > cursor) continue;
+    if (tr.local[i] || tr.time[i] > cursor || tr.arrive[i] < tMin) continue;
     const sLane = stationLane(tr.station[i]), iLane = tr.tid[i];
     const [fromLane, toLane] = tr.toStation[i] ? [iLane, sLane] : [sLane, iLane];
     if (tr.lost[i]) { lost.push([tr.time[i], fromLane, toLane]); continue; }
@@ -262,6 +263,7 @@ export function drawTimeline(canvas, { width, r, lanes, tMax, cursor, kinds }) {
     ctx.strokeStyle = LOST_COLOR; ctx.lineWidth = 1.25; ctx.setLineDash([3, 2]); ctx.beginPath();
     const ends = [];
     for (const [t, a, b] of lost) {
+      if (t + lostLen < tMin) continue;
       const x0 = X(t), y0 = laneY(a), x1 = X(t + lostLen), y1 = (y0 + laneY(b)) / 2;
       ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); ends.push(x1, y1);
     }
@@ -277,7 +279,7 @@ export function drawTimeline(canvas, { width, r, lanes, tMax, cursor, kinds }) {
   const GLYPH = { run: '▶', done: '■', starved: '✕', tooFew: '↺', abort: '!', expire: '◆', start: '•', retry: '↻' };
   const RED = new Set(['starved', 'tooFew', 'abort', 'expire']);
   for (let i = 0; i < tr.length; i++) {
-    if (!tr.local[i] || tr.time[i] > cursor) continue;
+    if (!tr.local[i] || tr.time[i] > cursor || tr.time[i] < tMin) continue;
     const k = kinds[tr.kind[i]];
     const lane = tr.station[i] >= 0 ? stationLane(tr.station[i]) : tr.tid[i];
     ctx.fillStyle = RED.has(k) ? LOST_COLOR : tr.tid[i] >= 0 ? jobColor(tr.tid[i]) : PALETTE.text;
@@ -287,7 +289,7 @@ export function drawTimeline(canvas, { width, r, lanes, tMax, cursor, kinds }) {
   const cx = Math.round(X(cursor)) + 0.5;
   ctx.strokeStyle = PALETTE.text; ctx.setLineDash([4, 3]); ctx.beginPath();
   ctx.moveTo(cx, M.top); ctx.lineTo(cx, M.top + L * LANE_H); ctx.stroke(); ctx.setLineDash([]);
-  drawAxis(ctx, { side: 'bottom', at: M.top + L * LANE_H, from: M.left, to: M.left + w, values: ticks(0, Math.max(1, tMax), 8), pos: X, label: 'logical time (ticks)' });
+  drawAxis(ctx, { side: 'bottom', at: M.top + L * LANE_H, from: M.left, to: M.left + w, values: ticks(tMin, Math.max(tMin + 1, tMax), 8, true), pos: X, label: 'logical time (ticks)' });
   return { height };
 }
 

@@ -23,19 +23,24 @@ const num = (v) => (typeof v === 'number' ? v : NaN);
  * The curve as typed arrays, one entry per P (index P - 1): p, allowed (0/1), the four terms,
  * the pace factor on To, T and its band (NaN where absent).
  */
+const CURVE_KEYS = ['ts', 'tc', 'tr', 'to', 'pace', 't', 'tLo', 'tHi', 'regret'];
+
 function boundCurve(curve, transfer) {
   const n = curve.length;
   const p = new Uint32Array(n), allowed = new Uint8Array(n);
-  const cols = { ts: new Float64Array(n), tc: new Float64Array(n), tr: new Float64Array(n), to: new Float64Array(n),
-    pace: new Float64Array(n), t: new Float64Array(n), tLo: new Float64Array(n), tHi: new Float64Array(n), regret: new Float64Array(n) };
+  const cols = CURVE_KEYS.map(() => new Float64Array(n));
+  let hasBand = false;
   for (let i = 0; i < n; i++) {
     const c = curve[i];
     p[i] = c.p;
     allowed[i] = c.allowed ? 1 : 0;
-    for (const k of Object.keys(cols)) cols[k][i] = num(c[k]);
+    for (let k = 0; k < CURVE_KEYS.length; k++) cols[k][i] = num(c[CURVE_KEYS[k]]);
+    if (typeof c.tLo === 'number') hasBand = true;
   }
-  transfer.push(p.buffer, allowed.buffer, ...Object.values(cols).map((a) => a.buffer));
-  return { length: n, p, allowed, ...cols, hasBand: curve.some((c) => typeof c.tLo === 'number') };
+  transfer.push(p.buffer, allowed.buffer, ...cols.map((a) => a.buffer));
+  const out = { length: n, p, allowed, hasBand };
+  CURVE_KEYS.forEach((k, j) => { out[k] = cols[j]; });
+  return out;
 }
 
 function boundWorkstations(ws, transfer) {

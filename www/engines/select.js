@@ -15,9 +15,22 @@ const MAX_STATION_LANES = 32; // stations drawn as their own lane; the rest shar
 const PLAY_STEPS = 200;       // a playback crosses the whole time in this many frames
 const PLAY_FPS = 30;
 const ROWS_SHOWN = 500;
+const STATION_ROWS_SHOWN = 100; // the table is rebuilt at each keystroke's re-run
+/** Time windows of the timeline: [ticks shown before the cursor (0: the whole run), label]. */
+const WINDOWS = [[0, 'whole run'], [50, 'last 50 ticks'], [200, 'last 200 ticks'], [1000, 'last 1,000 ticks']];
 
-/** Names as the source writes them: consecutive numbered names as ranges ("W1-W7"). */
+/** Station names shown in a sentence; longer selections are counted, not listed. */
+const MAX_NAMES_SHOWN = 40;
+
+/** Names as the source writes them: consecutive numbered names as ranges ("W1-W7"); at most
+ *  MAX_NAMES_SHOWN groups, then how many stations there are in all. */
 export function nameRanges(names) {
+  const groups = nameGroups(names);
+  return groups.length <= MAX_NAMES_SHOWN ? groups.join(', ')
+    : `${groups.slice(0, MAX_NAMES_SHOWN).join(', ')}, … (${formatCount(names.length)} stations; the stations table marks them all)`;
+}
+
+function nameGroups(names) {
   const out = [];
   let i = 0;
   while (i < names.length) {
@@ -33,12 +46,14 @@ export function nameRanges(names) {
     out.push(j > i + 1 ? `${names[i]}-${names[j]}` : j === i + 1 ? `${names[i]}, ${names[j]}` : names[i]);
     i = j + 1;
   }
-  return out.join(', ');
+  return out;
 }
 
-/** Selection order sorted back into name order for display. */
+/** Selection order sorted back into name order for display: by prefix, then number ("W2" before "W10"). */
 function sortedNames(names) {
-  return [...names].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const keyed = names.map((n) => { const m = /^(.*?)(\d+)$/.exec(n); return m ? [m[1], Number(m[2]), n] : [n, -1, n]; });
+  keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  return keyed.map((k) => k[2]);
 }
 
 function workstationSummary(ws) {
@@ -138,6 +153,9 @@ export function draw(host, envelope) {
   const scrubber = el('input', { type: 'range', min: '0', step: '1', 'data-testid': 'timeline-scrubber', 'aria-label': 'protocol time' });
   const caption = el('p', { class: 'caption', 'data-testid': 'timeline-caption' });
   const playBtn = el('button', { type: 'button', class: 'secondary', text: 'Play', 'data-testid': 'timeline-play' });
+  // The timeline shows the whole run, or a window of ticks ending at the cursor.
+  const zoom = el('select', { 'data-testid': 'timeline-window', 'aria-label': 'time shown' },
+    WINDOWS.map(([v, label]) => el('option', { value: String(v), text: label })));
   if (rs) {
     for (let i = 0; i < rs.trace.length; i++) {
       tMax = Math.max(tMax, rs.trace.time[i], Number.isFinite(rs.trace.arrive[i]) ? rs.trace.arrive[i] : 0);
@@ -155,7 +173,8 @@ export function draw(host, envelope) {
     host.append(el('section', { class: 'select-part', 'data-testid': 'select-reservation' },
       el('h3', { text: 'Reservation protocol (simulated)' }),
       el('p', { 'data-testid': 'reservation-checks', dataset: { doubleAllocation: String(rs.checks.doubleAllocation) }, text: reservationHeadline(rs) }),
-      el('div', { class: 'stream-controls' }, playBtn, el('label', { class: 'slider' }, el('span', { text: 'Time' }), scrubber)),
+      el('div', { class: 'stream-controls' }, playBtn, el('label', { class: 'slider' }, el('span', { text: 'Time' }), scrubber),
+        el('label', {}, 'Show ', zoom)),
       caption, canvas, legend, notes.map((t) => el('p', { class: 'note', text: t }))));
     figs.timeline = { canvas, legend };
   }
@@ -185,13 +204,15 @@ export function draw(host, envelope) {
     entries.push({ label: 'T(P)', color: PALETTE.text, line: true, lineWidth: 1.5 });
     entries.push({ label: 'chosen P', color: CHOSEN_COLOR, line: true, lineWidth: 2.5 });
     if (ws.curve.hasBand) entries.push({ label: 'band: loads at the ends of their ranges', color: BAND_COLOR, line: true });
-    entries.push({ label: '× P not allowed by the model', color: PALETTE.background, border: PALETTE.muted });
+    if (ws.curve.allowed.some((a) => !a)) entries.push({ label: '× P not allowed by the model', color: PALETTE.background, border: PALETTE.muted });
     drawLegend(figs.curve.legend, entries, w);
   }
   function drawTimelinePart() {
     if (!figs.timeline) return;
     const w = width();
-    drawTimeline(figs.timeline.canvas, { width: w, r: rs, lanes, tMax, cursor, kinds: EVENT_KINDS });
+    const win = Number(zoom.value) || 0;
+    const [from, to] = win > 0 && win < tMax ? [Math.max(0, cursor - win), Math.max(win, cursor)] : [0, tMax];
+    drawTimeline(figs.timeline.canvas, { width: w, r: rs, lanes, tMin: from, tMax: to, cursor, kinds: EVENT_KINDS });
     const st = protocolState(rs, cursor);
     caption.textContent = `t = ${cursor} of ${tMax}: ${st.holders.length ? st.holders.join(', ') : 'no station held'}; ${st.inFlight} message(s) in flight, ${st.lostSoFar} lost so far${st.now.length ? `; now: ${st.now.slice(0, 6).join(', ')}` : ''}`;
     caption.dataset.time = String(cursor);
@@ -237,6 +258,7 @@ export function draw(host, envelope) {
     }, 1000 / PLAY_FPS);
   }
   scrubber.addEventListener('input', handleScrub);
+  zoom.addEventListener('change', () => schedule(drawTimelinePart));
   playBtn.addEventListener('click', handlePlay);
   const observer = new ResizeObserver(() => { if (Math.abs(width() - lastWidth) > 8) schedule(drawAll); });
   observer.observe(host);
@@ -277,16 +299,22 @@ export function table(host, envelope) {
     host.append(el('h3', { text: 'Stations' }));
     const rank = new Map(ws.order.map((s, k) => [s, k + 1]));
     host.append(tableOf('stations-table', ['Station', 'Load', 'Load range', 'Speed', 'Rate', 'Order', 'Chosen'],
-      ws.stations.slice(0, ROWS_SHOWN).map((s) => [s.name, s.load, s.loadLo === s.loadHi ? '—' : `${s.loadLo} – ${s.loadHi}`, s.speed, s.rate, rank.get(s.index) ?? '—', s.chosen ? 'yes' : ''])));
-    if (ws.stationCount > ws.stations.length) host.append(el('p', { class: 'note', text: `Showing ${formatCount(ws.stations.length)} of ${formatCount(ws.stationCount)} stations; the JSON export has them all.` }));
+      ws.stations.slice(0, STATION_ROWS_SHOWN).map((s) => [s.name, s.load, s.loadLo === s.loadHi ? '—' : `${s.loadLo} – ${s.loadHi}`, s.speed, s.rate, rank.get(s.index) ?? '—', s.chosen ? 'yes' : ''])));
+    if (ws.stationCount > STATION_ROWS_SHOWN) host.append(el('p', { class: 'note', text: `Showing ${formatCount(Math.min(STATION_ROWS_SHOWN, ws.stations.length))} of ${formatCount(ws.stationCount)} stations; the JSON export has them all.` }));
+    // The curve's table is built when opened: a keystroke's re-run then rebuilds only what shows.
     const c = ws.curve;
-    const rows = [];
-    for (let i = 0; i < Math.min(c.length, ROWS_SHOWN); i++) {
-      rows.push([c.p[i], c.allowed[i] ? 'yes' : 'no', fmt(c.ts[i]), fmt(c.tc[i]), fmt(c.tr[i]), fmt(c.to[i]), Number.isFinite(c.pace[i]) ? c.pace[i].toFixed(4) : '—', fmt(c.t[i]),
-        c.hasBand ? `${fmt(c.tLo[i])} – ${fmt(c.tHi[i])}` : '—']);
-    }
-    host.append(el('details', { class: 'jobs-details' }, el('summary', { text: `T(P) for every P (${formatCount(c.length)}; the CSV export has them all)` }),
-      tableOf('curve-table', ['P', 'Allowed', 'Ts', 'Tc', 'Tr', 'To (idle)', '1/(1 − η)', 'T(P)', 'Band'], rows)));
+    const curveHost = el('div');
+    const details = el('details', { class: 'jobs-details' }, el('summary', { text: `T(P) for every P (${formatCount(c.length)}; the CSV export has them all)` }), curveHost);
+    details.addEventListener('toggle', () => {
+      if (!details.open || curveHost.firstChild) return;
+      const rows = [];
+      for (let i = 0; i < Math.min(c.length, ROWS_SHOWN); i++) {
+        rows.push([c.p[i], c.allowed[i] ? 'yes' : 'no', fmt(c.ts[i]), fmt(c.tc[i]), fmt(c.tr[i]), fmt(c.to[i]), Number.isFinite(c.pace[i]) ? c.pace[i].toFixed(4) : '—', fmt(c.t[i]),
+          c.hasBand ? `${fmt(c.tLo[i])} – ${fmt(c.tHi[i])}` : '—']);
+      }
+      curveHost.append(tableOf('curve-table', ['P', 'Allowed', 'Ts', 'Tc', 'Tr', 'To (idle)', '1/(1 − η)', 'T(P)', 'Band'], rows));
+    });
+    host.append(details);
     host.append(el('p', { class: 'note', text: `Formulas: Ts = ${ws.formulas.ts}; Tc = ${ws.formulas.tc}; Tr = ${ws.formulas.tr}; To = ${ws.formulas.to}.` }));
   }
   const rs = report.reservation;
