@@ -89,11 +89,11 @@ async function keystrokes(page, scenario) {
       const t0 = performance.now();
       input.value += digit;
       input.dispatchEvent(new Event('input', { bubbles: true }));
-      const poll = () => {
-        if (window.placelab.runCount > n && document.body.dataset.status === 'done') resolve(performance.now() - t0);
-        else requestAnimationFrame(poll);
-      };
-      requestAnimationFrame(poll);
+      // the page sets data-status to done once the curve and the tables are shown
+      const seen = new MutationObserver(() => {
+        if (window.placelab.runCount > n && document.body.dataset.status === 'done') { seen.disconnect(); resolve(performance.now() - t0); }
+      });
+      seen.observe(document.body, { attributes: true, attributeFilter: ['data-status'] });
     }), String(k % 10)));
   }
   return median(out);
