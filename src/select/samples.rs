@@ -1,6 +1,6 @@
 //! The selection engine's sample matrix: small scenarios that together use every preset, every
 //! allowed-P set, both objectives, matrices and hierarchies, load ranges and speeds, default
-//! and pasted cost tables, for several seeds (one above 2^53). The native tests pin their
+//! and pasted cost tables, the reservation protocol with every combination of fixes, for several seeds (one above 2^53). The native tests pin their
 //! reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm
 //! reports with them, so a platform difference (a formula function, a logarithm) shows.
 
@@ -30,8 +30,35 @@ pub fn sample_scenarios() -> Vec<String> {
             }
         }
         out.push(layouts(seed, si).to_string());
+        for (ordered, lease) in [(false, false), (true, false), (false, true), (true, true)] {
+            out.push(reservation(seed, ordered, lease).to_string());
+        }
     }
     out
+}
+
+/// Three initiators on 10 stations with loss, so partial reservations and lost releases occur.
+fn reservation(seed: u64, ordered: bool, lease: bool) -> Value {
+    let mut fixes = json!({"orderedClaims": ordered});
+    if lease {
+        fixes["leaseTimeout"] = json!(40);
+    }
+    json!({"version": 1, "engine": "select", "seed": seed, "reservation": {
+        "stations": 10,
+        "loads": [0.0, 0.1, 0.2, 0.05, 0.5, 0.3, 0.0, 0.9, 0.15, 0.4],
+        "initiators": [
+            {"start": 0, "wants": 4, "threshold": 0.6, "holdFor": 50},
+            {"start": 1, "wants": 4, "threshold": 0.6, "holdFor": 50},
+            {"start": 3, "wants": 3, "holdFor": 30}
+        ],
+        "delay": {"min": 1, "max": 6},
+        "loss": 0.05,
+        "lossOfRelease": 0.3,
+        "fixes": fixes,
+        "maxRetries": 4,
+        "maxTime": 2000,
+        "maxEvents": 300
+    }})
 }
 
 fn workstations(seed: u64, si: usize, preset: Preset, pset: Option<PSet>) -> Value {
