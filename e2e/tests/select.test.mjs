@@ -3,6 +3,7 @@
 // and character while the last good drawing stays; the protocol timeline's scrubber moves through
 // time; no main-thread task over 200 ms meanwhile.
 import { describe, it } from 'node:test';
+import fs from 'node:fs/promises';
 import assert from 'node:assert/strict';
 import { useBrowser, pickExample, waitSettled, typeRawJson, artifact } from '../lib/harness.mjs';
 
@@ -161,6 +162,18 @@ describe('select page', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=timeline-caption]').dataset.time === '5', null, { timeout: 0 });
     assert.match(await caption.textContent(), /[1-9]\d* message\(s\) in flight/);
     assert.equal(await page.getByTestId('outcomes-table').locator('tbody tr').count(), 3);
+    // a window of ticks ending at the cursor redraws the timeline
+    const whole = await snapshot(page, 'timeline');
+    await page.getByTestId('timeline-window').selectOption('50');
+    await page.waitForFunction((w) => document.querySelector('[data-testid=timeline]').toDataURL() !== w, whole, { timeout: 0 });
+    // the Jobs CSV is the protocol's event list, the CSV the T(P) curve (absent here: no stations)
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jobs-csv').click()]);
+    const file = artifact(`select-${dl.suggestedFilename()}`);
+    await dl.saveAs(file);
+    const lines = (await fs.readFile(file, 'utf8')).trim().split('\n');
+    const report = JSON.parse(await page.evaluate(() => window.placelab.lastReportText)).report.reservation;
+    assert.equal(lines[0], 'time,arrive,kind,from,to,tid,station,lost');
+    assert.equal(lines.length - 1, report.events.length);
     await page.screenshot({ path: artifact('select-protocol.png'), fullPage: true });
     assert.deepEqual(page.problems, []);
     await assertNoLongTask(page, 'protocol timeline');
