@@ -19,6 +19,8 @@ const CURVE_MARGIN = { left: 64, right: 16, top: 28, bottom: 40 }; // px
 const MAX_BARS = 160;
 /** The y axis stops at this multiple of the best time, so the minimum stays readable. */
 const Y_CLIP_FACTOR = 4;
+/** Vertices per pixel column of the stacked areas (the total T(P) line keeps every point). */
+const AREA_POINTS_PER_PX = 2;
 
 /** Time in the formulas' unit (ms) as text: seconds from 1000 ms. */
 export function formatMs(v) {
@@ -82,25 +84,29 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
       }
     }
   } else {
-    // Stacked areas: each term's top line, filled down to the previous one.
-    let lower = new Float64Array(n);
+    // Stacked areas over the allowed P (joined across P the model forbids, e.g. non-squares):
+    // each term's top line filled down to the previous one, through at most AREA_POINTS_PER_PX
+    // points per pixel column (10,000 P over 1,000 px draw 2,000 vertices).
+    const ok = [];
+    for (let i = 0; i < n; i++) if (c.allowed[i] && Number.isFinite(stackTop(c, i))) ok.push(i);
+    const step = Math.max(1, Math.floor(ok.length / (AREA_POINTS_PER_PX * w)));
+    const idx = [];
+    for (let k = 0; k < ok.length; k += step) idx.push(ok[k]);
+    if (ok.length && idx[idx.length - 1] !== ok[ok.length - 1]) idx.push(ok[ok.length - 1]);
+    const m = idx.length;
+    let lower = new Float64Array(m);
     for (const term of TERMS) {
-      const upper = new Float64Array(n);
-      for (let i = 0; i < n; i++) upper[i] = lower[i] + (term.key === 'to' ? c.to[i] * c.pace[i] : c[term.key][i]);
-      ctx.fillStyle = term.color;
-      ctx.beginPath();
-      let open = false, start = 0;
-      const close = (end) => {
-        for (let k = end; k >= start; k--) ctx.lineTo(X(c.p[k]), Y(lower[k]));
-        ctx.closePath(); open = false;
-      };
-      for (let i = 0; i < n; i++) {
-        const ok = c.allowed[i] && Number.isFinite(upper[i]);
-        if (ok && !open) { ctx.moveTo(X(c.p[i]), Y(upper[i])); open = true; start = i; } else if (ok) ctx.lineTo(X(c.p[i]), Y(upper[i]));
-        if (!ok && open) close(i - 1);
+      const upper = new Float64Array(m);
+      for (let k = 0; k < m; k++) { const i = idx[k]; upper[k] = lower[k] + (term.key === 'to' ? c.to[i] * c.pace[i] : c[term.key][i]); }
+      if (m) {
+        ctx.fillStyle = term.color;
+        ctx.beginPath();
+        ctx.moveTo(X(c.p[idx[0]]), Y(upper[0]));
+        for (let k = 1; k < m; k++) ctx.lineTo(X(c.p[idx[k]]), Y(upper[k]));
+        for (let k = m - 1; k >= 0; k--) ctx.lineTo(X(c.p[idx[k]]), Y(lower[k]));
+        ctx.closePath();
+        ctx.fill();
       }
-      if (open) close(n - 1);
-      ctx.fill();
       lower = upper;
     }
   }

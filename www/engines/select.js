@@ -20,7 +20,7 @@ const STATION_ROWS_SHOWN = 100; // the table is rebuilt at each keystroke's re-r
 const WINDOWS = [[0, 'whole run'], [50, 'last 50 ticks'], [200, 'last 200 ticks'], [1000, 'last 1,000 ticks']];
 
 /** Station names shown in a sentence; longer selections are counted, not listed. */
-const MAX_NAMES_SHOWN = 40;
+const MAX_NAMES_SHOWN = 16;
 
 /** Names as the source writes them: consecutive numbered names as ranges ("W1-W7"); at most
  *  MAX_NAMES_SHOWN groups, then how many stations there are in all. */
