@@ -271,7 +271,7 @@ fn arb_spec() -> impl Strategy<Value = ReservationSpec> {
                     "maxTime": 5000,
                     "fixes": {
                         "orderedClaims": ordered,
-                        "leaseTimeout": lease.map(|k| 4 * (dmax + 1) + 10 * k)
+                        "leaseTimeout": lease.map(|k| (4 * (dmax + 1)).max(3 * dmax + 5) + 10 * k)
                     }
                 }))
             },
@@ -312,5 +312,45 @@ proptest! {
             prop_assert!(o.got == 0 || o.got == o.wanted);
             prop_assert!(o.chosen.iter().all(|&c| c < s.stations));
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+    /// The theorem of ordered claims: without losses nobody waits forever; every job either runs
+    /// to the end or gives up because too few stations are under its threshold.
+    #[test]
+    fn ordered_claims_never_deadlock(s in arb_spec(), seed in any::<u64>()) {
+        let mut s = s;
+        s.fixes.ordered_claims = true;
+        s.loss = 0.0;
+        s.loss_of_release = Some(0.0);
+        s.max_time = 1_000_000;
+        let r = run(&s, seed);
+        prop_assert!(!r.counts.time_limit_reached && !r.counts.step_limit_reached);
+        for o in &r.outcomes {
+            prop_assert!(o.status == "done" || o.status == "starved", "{:?}", o);
+            prop_assert_eq!(o.aborts, 0, "an abort without losses: {:?}", o);
+            if o.status == "starved" {
+                let eligible = s.loads.as_ref().unwrap().iter()
+                    .filter(|&&l| l < s.initiators[o.tid as usize].threshold).count();
+                prop_assert!(eligible < o.wanted as usize, "starved with {eligible} eligible stations: {:?}", o);
+            }
+        }
+        prop_assert!(r.checks.stations_held_at_end.is_empty());
+    }
+
+    /// With leases, whatever is lost, no station stays held once nobody renews it.
+    #[test]
+    fn leases_leave_no_station_held(s in arb_spec(), seed in any::<u64>()) {
+        let mut s = s;
+        let d = s.delay.max;
+        s.fixes.lease_timeout = Some((4 * (d + 1)).max(3 * d + 5));
+        s.max_time = 1_000_000;
+        let r = run(&s, seed);
+        if !r.counts.time_limit_reached && !r.counts.step_limit_reached {
+            prop_assert!(r.checks.stations_held_at_end.is_empty(), "{:?}", r.checks);
+        }
+        prop_assert!(!r.checks.double_allocation);
     }
 }

@@ -41,18 +41,27 @@
 //! # Fixes (options)
 //! - `fixes.orderedClaims`: instead of a broadcast, each initiator claims stations one at a time
 //!   in the global order (station 0, 1, 2, ...): `claim` is answered `grant`, `ineligible`
-//!   (load over the threshold: skip it) or `busy`. An initiator holding nothing skips a busy
-//!   station; one holding something waits at it (the station queues the claim, FIFO, and grants
-//!   it when freed). *Theorem*: no deadlock. Every station an initiator holds is numbered below
-//!   the one it waits at, so along a chain "X waits at a station held by Y" the waited-at
-//!   numbers strictly increase, and a cycle would need a number above itself. The cost: claims
-//!   are sequential (one round trip per station) and conflicting jobs run one after the other.
+//!   (load over the threshold: skip it, and never ask it again) or `busy`. An initiator skips a
+//!   busy station while the stations after it, less those it knows refuse, are at least as many
+//!   as it still needs; otherwise it waits at it (the station queues the claim, FIFO, and grants
+//!   it when freed). Only stations it has not yet learnt refuse can leave it short at the end of
+//!   the order; it then releases and retries, knowing them all, so without losses a second pass
+//!   never comes up short unless too few stations are under its threshold. *Theorem*: no deadlock. Every station an initiator holds is
+//!   numbered below the one it waits at, so along a chain "X waits at a station held by Y" the
+//!   waited-at numbers strictly increase, and a cycle would need a number above itself
+//!   (skipping adds no waits, so any skipping rule keeps this). The cost: claims are sequential
+//!   (one round trip per station), and jobs that together want more than there is run one after
+//!   the other, crowding the low-numbered stations.
 //! - `fixes.leaseTimeout = L`: a grant is a lease ending `L` after it; the holder renews every
-//!   `p = max(1, L/4)` with `renew` (acknowledged by `renewAck`, carrying the new end), and a
-//!   station whose lease ends resets itself (`expire`). A lost release heals within `L`. A job
-//!   that, at a renewal tick `t`, knows a lease ending at or before `t + p + 1` aborts (releases
-//!   everything and retries), so it never uses a station past its lease: leases trade the leak
-//!   for an abort when many renewals are lost in a row.
+//!   `p = max(1, (L - 3D - 3) / 2)` ticks (`D = delay.max`) with `renew` (acknowledged by
+//!   `renewAck`, carrying the new end), and a station whose lease ends resets itself (`expire`).
+//!   A lost release heals within `L`. A job that, at a renewal tick `t`, knows a lease ending at
+//!   or before `t + p + 1` aborts (releases everything and retries), so it never uses a station
+//!   past its lease: leases trade the leak for an abort when renewals are lost. Without losses no
+//!   job aborts: the ack of a renewal sent at tick `u` is back by `u + 2D`, so at tick `t` the
+//!   known end is at least `t - 2D - p + L` (or, before the first ack, the grant's
+//!   `t - 3D - p - 1 + L`), which exceeds `t + p + 1` because `L >= 3D + 2p + 3`; hence the
+//!   lower bound `max(4 (D + 1), 3D + 5)` on `L`.
 //!
 //! # Determinism
 //! Events are ordered by `(time, sequence number)`, a total order; all times are integers and
@@ -84,7 +93,7 @@ pub const MAX_HOLD_ROWS: usize = 50_000;
 /// Most violations listed (all are counted).
 pub const MAX_VIOLATION_ROWS: usize = 100;
 /// Most events processed in one simulation (`maxSteps`).
-pub const MAX_STEPS: u64 = 50_000_000;
+pub const MAX_STEPS: u64 = 20_000_000;
 /// Most retries an initiator may be allowed.
 pub const MAX_RETRIES: u32 = 10_000;
 
@@ -265,12 +274,13 @@ pub fn validate(spec: &ReservationSpec, path: &str) -> Result<()> {
         check_number(&at("lossOfRelease"), l, 0.0, 1.0)?;
     }
     if let Some(l) = spec.fixes.lease_timeout {
-        let lo = 4 * (spec.delay.max + 1);
+        let d = spec.delay.max;
+        let lo = (4 * (d + 1)).max(3 * d + 5);
         if l < lo || l > MAX_TIME {
             return Err(ScenarioError::at(
                 at("fixes.leaseTimeout"),
                 format!(
-                    "must be a whole number from {lo} (4 x (delay.max + 1), so a renewal comes back before the lease ends) to {MAX_TIME}, got {l}"
+                    "must be a whole number from {lo} (the larger of 4 x (delay.max + 1) and 3 x delay.max + 5, so renewals come back before the lease ends) to {MAX_TIME}, got {l}"
                 ),
             ));
         }
@@ -538,6 +548,11 @@ struct Init {
     known_lease: Vec<u64>,
     /// Ordered claims: the station being claimed.
     pos: u32,
+    /// Ordered claims: stations that answered `ineligible` (loads are fixed, so this holds),
+    /// how many, and how many of them are numbered `pos` or above this pass.
+    known_ineligible: Vec<bool>,
+    ineligible_total: u32,
+    ineligible_ahead: u32,
     /// The round whose renewal ticks are scheduled, if any.
     renew_round: Option<u32>,
     occupied_at: Option<u64>,
@@ -611,6 +626,13 @@ pub fn simulate(
                 held_load: Vec::new(),
                 known_lease: vec![0; s],
                 pos: 0,
+                known_ineligible: if spec.fixes.ordered_claims {
+                    vec![false; s]
+                } else {
+                    Vec::new()
+                },
+                ineligible_total: 0,
+                ineligible_ahead: 0,
                 renew_round: None,
                 occupied_at: None,
                 finish: None,
@@ -668,22 +690,28 @@ impl Sim<'_> {
         });
     }
 
-    fn row(&mut self, row: EventRow) {
+    /// Whether the next event is listed (the first `maxEvents` are); counts it as omitted if
+    /// not, so rows are only built when kept.
+    fn keep_row(&mut self) -> bool {
         if self.events.len() < self.spec.max_events as usize {
-            self.events.push(row);
+            true
         } else {
             self.events_omitted += 1;
+            false
         }
     }
 
     fn local(&mut self, kind: &'static str, tid: Option<u32>, station: Option<u32>) {
+        if !self.keep_row() {
+            return;
+        }
         let who = match (station, tid) {
             (Some(s), _) => format!("S{s}"),
             (None, Some(t)) => format!("I{t}"),
             (None, None) => String::new(),
         };
         let now = self.now;
-        self.row(EventRow {
+        self.events.push(EventRow {
             time: now,
             arrive: Some(now),
             kind,
@@ -720,22 +748,23 @@ impl Sim<'_> {
                 s * self.inits.len()
             };
         let arrive = (self.now + delay).max(self.channel[ch]);
-        let (from, to) = if m.to_station {
-            (format!("I{}", m.tid), format!("S{}", m.station))
-        } else {
-            (format!("S{}", m.station), format!("I{}", m.tid))
-        };
-        let now = self.now;
-        self.row(EventRow {
-            time: now,
-            arrive: if lost { None } else { Some(arrive) },
-            kind: m.kind.name(),
-            from,
-            to,
-            tid: Some(m.tid),
-            station: Some(m.station),
-            lost,
-        });
+        if self.keep_row() {
+            let (from, to) = if m.to_station {
+                (format!("I{}", m.tid), format!("S{}", m.station))
+            } else {
+                (format!("S{}", m.station), format!("I{}", m.tid))
+            };
+            self.events.push(EventRow {
+                time: self.now,
+                arrive: if lost { None } else { Some(arrive) },
+                kind: m.kind.name(),
+                from,
+                to,
+                tid: Some(m.tid),
+                station: Some(m.station),
+                lost,
+            });
+        }
         if lost {
             self.lost[k] += 1;
             return;
@@ -892,6 +921,7 @@ impl Sim<'_> {
         if self.ordered {
             self.inits[i].phase = Phase::Claiming;
             self.inits[i].pos = 0;
+            self.inits[i].ineligible_ahead = self.inits[i].ineligible_total;
             self.claim_next(i);
         } else {
             self.inits[i].phase = Phase::Collecting;
@@ -905,7 +935,22 @@ impl Sim<'_> {
     }
 
     /// Ordered claims: claims the station at `pos`, or finishes the pass.
+    /// Ordered claims: moves past the station at `pos`.
+    fn advance(&mut self, i: usize) {
+        let it = &mut self.inits[i];
+        if it.known_ineligible[it.pos as usize] {
+            it.ineligible_ahead -= 1;
+        }
+        it.pos += 1;
+    }
+
     fn claim_next(&mut self, i: usize) {
+        // Stations known to refuse are not asked again.
+        while (self.inits[i].pos as usize) < self.stations.len()
+            && self.inits[i].known_ineligible[self.inits[i].pos as usize]
+        {
+            self.advance(i);
+        }
         let it = &self.inits[i];
         if it.held.len() as u32 >= it.spec.wants {
             self.occupy_ordered(i);
@@ -919,10 +964,22 @@ impl Sim<'_> {
     fn claim(&mut self, i: usize) {
         let tid = i as u32;
         let it = &self.inits[i];
-        let (pos, round, wait) = (it.pos, it.round, !it.held.is_empty());
+        let (pos, round, wait) = (it.pos, it.round, self.must_wait(i));
         self.send_to_station(Kind::Claim, tid, pos, wait);
         let t = self.spec.claim_timeout();
         self.push(self.now + t, Ev::ClaimTimeout { tid, round, pos });
+    }
+
+    /// Ordered claims: whether a busy station at `pos` must be waited for (too few stations
+    /// after it for what the initiator still needs) rather than skipped.
+    fn must_wait(&self, i: usize) -> bool {
+        let it = &self.inits[i];
+        let here = u32::from(it.known_ineligible[it.pos as usize]);
+        let after = self.stations.len() as u64
+            - u64::from(it.pos)
+            - 1
+            - u64::from(it.ineligible_ahead - here);
+        after < u64::from(it.spec.wants) - it.held.len() as u64
     }
 
     fn threshold_ok(&self, tid: u32, station: u32) -> bool {
@@ -1013,7 +1070,7 @@ impl Sim<'_> {
                     // grants again.
                     let load = self.stations[m.station as usize].load;
                     self.hold(i, m.station, m.value, load);
-                    self.inits[i].pos += 1;
+                    self.advance(i);
                     self.claim_next(i);
                 } else if !it.held.contains(&m.station) {
                     // A grant nobody waits for any more (an old round's queued claim): give it
@@ -1027,16 +1084,22 @@ impl Sim<'_> {
                 if current
                     && it.phase == Phase::Claiming
                     && it.pos == m.station
-                    && it.held.is_empty()
+                    && !self.must_wait(i)
                 {
-                    self.inits[i].pos += 1;
+                    self.advance(i);
                     self.claim_next(i);
                 }
             }
             Kind::Ineligible => {
                 let it = &self.inits[i];
                 if current && it.phase == Phase::Claiming && it.pos == m.station {
-                    self.inits[i].pos += 1;
+                    let it = &mut self.inits[i];
+                    if !it.known_ineligible[m.station as usize] {
+                        it.known_ineligible[m.station as usize] = true;
+                        it.ineligible_total += 1;
+                        it.ineligible_ahead += 1;
+                    }
+                    self.advance(i);
                     self.claim_next(i);
                 }
             }
@@ -1056,8 +1119,12 @@ impl Sim<'_> {
         }
     }
 
+    /// `p = max(1, (L - 3D - 3) / 2)`: short enough that, without losses, a renewal's ack is
+    /// always back before the at-risk test could fire (see the module documentation).
     fn renew_period(&self) -> u64 {
-        self.lease.map_or(1, |l| (l / 4).max(1))
+        let d = self.spec.delay.max;
+        self.lease
+            .map_or(1, |l| (l.saturating_sub(3 * d + 3) / 2).max(1))
     }
 
     /// Whether a held station's lease could lapse before the next renewal check.

@@ -1,6 +1,7 @@
 // Engine id → its report as data, for the workers (no DOM): {bound(envelope) → {view, transfer},
 // csv(envelope) → [{name, text}]}. A new engine adds a line here beside its line in index.js.
 import * as allocation from './allocation-data.js';
+import * as select from './select-data.js';
 
 const PREVIEW_CHARS = 200_000;
 
@@ -13,7 +14,7 @@ const generic = {
   csv() { return []; },
 };
 
-export const DATA = { allocation };
+export const DATA = { allocation, select };
 
 export function dataFor(engineId) {
   return Object.hasOwn(DATA, engineId) ? DATA[engineId] : generic;

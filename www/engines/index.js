@@ -3,9 +3,11 @@
 // A new engine plugs in with a view file and a data file beside this one, and one line here and in data.js.
 import * as allocation from './allocation.js';
 import * as generic from './generic.js';
+import * as select from './select.js';
 
 export const VIEWS = {
   allocation,
+  select,
 };
 
 export function viewFor(engineId) {
