@@ -83,6 +83,7 @@ pub const fn entry<E: Engine>() -> EngineEntry {
 pub const ENGINES: &[EngineEntry] = &[
     entry::<crate::alloc::Allocation>(),
     entry::<crate::partition::engine::Partitioning>(),
+    entry::<crate::select::Selection>(),
 ];
 
 /// Ids of all engines.

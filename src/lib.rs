@@ -7,7 +7,9 @@
 //! 3. [`api`]: the dispatcher, scenario text in, report JSON out; used by the CLI
 //!    (`src/bin/placelab.rs`) and the wasm boundary (`src/wasm.rs`) alike.
 //! 4. The engines, pure (no I/O, no clock, seeded randomness):
-//!    - [`alloc`]: multi-job allocation by closed minimum graph partitioning on meshes and trees.
+//!    - [`alloc`]: multi-job allocation by closed minimum graph partitioning on meshes and trees;
+//!    - [`select`]: which machines one job should get (workstation selection, all-to-all
+//!      subsystems and layouts).
 //! 5. [`topology`]: machines, node numbering and routes, shared by the engines;
 //!    [`formats`]: readers for the field's file formats (SWF workload logs).
 
@@ -22,6 +24,7 @@ pub mod partition;
 pub mod progress;
 pub mod rng;
 pub mod scenario;
+pub mod select;
 pub mod topology;
 
 #[cfg(target_arch = "wasm32")]

@@ -8,6 +8,7 @@ import { exportPng, exportBlob, safeFileName } from './export.js';
 import { createEngineClient, createTextClient } from './client.js';
 
 const PROGRESS_DELAY_MS = 500;   // runs shorter than this never flash a progress bar
+const LIVE_RUN_DELAY_MS = 0;     // engines whose view is LIVE re-run after the edit's task (edits in one task coalesce)
 const EXAMPLES_DIR = 'examples/';
 
 const $ = (id) => document.getElementById(id);
@@ -305,6 +306,20 @@ function handleEditorChange({ engineChanged } = {}) {
     const desc = engineDesc(editor.valueAt('engine'));
     if (desc) { state.engineId = desc.id; ui.engine.value = desc.id; editor.setEngine(desc); }
   }
+  if (viewFor(editor.valueAt('engine')).LIVE) scheduleLiveRun();
+}
+
+/**
+ * Engines whose view says LIVE (fast runs, e.g. a T(P) curve) re-run as the user types: one run in
+ * flight and the newest edit queued (startRun), so the drawing follows the keystrokes; an edit the
+ * engine refuses shows its error and leaves the last good drawing in place.
+ */
+function scheduleLiveRun() {
+  clearTimeout(scheduleLiveRun.timer);
+  scheduleLiveRun.timer = setTimeout(() => {
+    const cur = editor.current();
+    if (cur.ok) startRun(cur.text);
+  }, LIVE_RUN_DELAY_MS);
 }
 
 // ---- links --------------------------------------------------------------------------------------

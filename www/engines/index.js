@@ -4,10 +4,12 @@
 import * as allocation from './allocation.js';
 import * as generic from './generic.js';
 import * as partition from './partition.js';
+import * as select from './select.js';
 
 export const VIEWS = {
   allocation,
   partition,
+  select,
 };
 
 export function viewFor(engineId) {
