@@ -521,3 +521,19 @@ fn custom_formulas_reproduce_a_preset() {
         custom["workstations"]["curve"]
     );
 }
+
+/// Size limits are refused before any work, naming the field.
+#[test]
+fn station_limits_are_refused_before_running() {
+    let many = |n: usize, load: &str| {
+        format!(
+            r#"{{"version":1,"engine":"select","stations":[{}]}}"#,
+            vec![format!(r#"{{"load":{load}}}"#); n].join(",")
+        )
+    };
+    let e = run_err(&many(scenario::MAX_STATIONS + 1, "0.1"));
+    assert_eq!(e.path, "$.stations");
+    let e = run_err(&many(scenario::MAX_STATIONS_WITH_RANGES + 1, "[0.1,0.2]"));
+    assert_eq!(e.path, "$.stations");
+    assert!(e.message.contains("ranges"), "{}", e.message);
+}
