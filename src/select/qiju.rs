@@ -91,8 +91,8 @@ pub fn selection_order(stations: &[Station]) -> Vec<u32> {
     order
 }
 
-/// The selection's result.
-pub struct Selection {
+/// The whole curve and the choices drawn from it.
+pub struct PrefixCurve {
     pub rows: Vec<StationRow>,
     pub order: Vec<u32>,
     pub curve: Vec<CurvePoint>,
@@ -121,7 +121,7 @@ pub fn select(
     terms: &Terms,
     p_set: PSet,
     progress: &mut dyn FnMut(u64),
-) -> Selection {
+) -> PrefixCurve {
     let q = stations.len();
     let order = selection_order(stations);
     let ranged = stations.iter().any(|s| s.load.lo() != s.load.hi());
@@ -215,7 +215,7 @@ pub fn select(
             rate: rate(s.speed, s.load.mid()),
         })
         .collect();
-    Selection {
+    PrefixCurve {
         rows,
         order,
         curve,
