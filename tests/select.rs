@@ -537,3 +537,30 @@ fn station_limits_are_refused_before_running() {
     assert_eq!(e.path, "$.stations");
     assert!(e.message.contains("ranges"), "{}", e.message);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any one-byte change of an example is a report or an error naming a path, never a panic,
+    /// and no message names a Rust type.
+    #[test]
+    fn mutated_select_examples_never_panic(pos in 0usize..4000, byte in any::<u8>(), which in 0usize..4) {
+        let texts = [
+            include_str!("../playground-examples/select-custom-formula.json"),
+            include_str!("../playground-examples/select-wave-uncertain.json"),
+            include_str!("../playground-examples/select-alltoall-layouts.json"),
+            include_str!("../playground-examples/select-subsystem-racks.json"),
+        ];
+        let mut bytes = texts[which].as_bytes().to_vec();
+        let at = pos % bytes.len();
+        bytes[at] = byte;
+        if let Ok(text) = String::from_utf8(bytes) {
+            if let Err(e) = api::run(&text, &mut NoProgress) {
+                prop_assert!(e.path.starts_with('$'));
+                for rust in ["f64", "u32", "usize", "Vec<", "Option<", "struct "] {
+                    prop_assert!(!e.message.contains(rust), "{}", e.message);
+                }
+            }
+        }
+    }
+}

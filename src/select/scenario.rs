@@ -800,7 +800,12 @@ fn validate_layouts(l: &LayoutsSpec) -> Result<()> {
     check_number(&format!("{base}.messageBytes"), l.message_bytes, 1.0, 1e12)?;
     if let Some(t) = &l.table {
         super::layouts::CostTable::parse(t).map_err(|(line, msg)| {
-            ScenarioError::at(format!("{base}.table"), format!("line {line}: {msg}"))
+            let msg = if line == 0 {
+                msg
+            } else {
+                format!("line {line}: {msg}")
+            };
+            ScenarioError::at(format!("{base}.table"), msg)
         })?;
     }
     for (i, r) in l.reference.iter().enumerate() {
