@@ -53,7 +53,7 @@
 //!   (one round trip per station), and jobs that together want more than there is run one after
 //!   the other, crowding the low-numbered stations.
 //! - `fixes.leaseTimeout = L`: a grant is a lease ending `L` after it; the holder renews every
-//!   `p = max(1, (L - 3D - 3) / 2)` ticks (`D = delay.max`) with `renew` (acknowledged by
+//!   `p = max(1, (L - 3D - 3) / 4)` ticks (`D = delay.max`) with `renew` (acknowledged by
 //!   `renewAck`, carrying the new end), and a station whose lease ends resets itself (`expire`).
 //!   A lost release heals within `L`. A job that, at a renewal tick `t`, knows a lease ending at
 //!   or before `t + p + 1` aborts (releases everything and retries), so it never uses a station
@@ -61,7 +61,9 @@
 //!   job aborts: the ack of a renewal sent at tick `u` is back by `u + 2D`, so at tick `t` the
 //!   known end is at least `t - 2D - p + L` (or, before the first ack, the grant's
 //!   `t - 3D - p - 1 + L`), which exceeds `t + p + 1` because `L >= 3D + 2p + 3`; hence the
-//!   lower bound `max(4 (D + 1), 3D + 5)` on `L`.
+//!   lower bound `max(4 (D + 1), 3D + 5)` on `L`. Where `L >= 3D + 4p + 3` (whenever `p > 1`),
+//!   one lost renewal or ack in a row costs nothing either: the known end is then at least
+//!   `t - 2D - 2p + L`.
 //!
 //! # Determinism
 //! Events are ordered by `(time, sequence number)`, a total order; all times are integers and
@@ -1119,12 +1121,13 @@ impl Sim<'_> {
         }
     }
 
-    /// `p = max(1, (L - 3D - 3) / 2)`: short enough that, without losses, a renewal's ack is
-    /// always back before the at-risk test could fire (see the module documentation).
+    /// `p = max(1, (L - 3D - 3) / 4)`: short enough that, without losses, a renewal's ack is
+    /// always back before the at-risk test could fire, and that one lost renewal is survived
+    /// (see the module documentation).
     fn renew_period(&self) -> u64 {
         let d = self.spec.delay.max;
         self.lease
-            .map_or(1, |l| (l.saturating_sub(3 * d + 3) / 2).max(1))
+            .map_or(1, |l| (l.saturating_sub(3 * d + 3) / 4).max(1))
     }
 
     /// Whether a held station's lease could lapse before the next renewal check.
