@@ -564,3 +564,41 @@ proptest! {
         }
     }
 }
+
+struct Recorder(Vec<(u64, u64)>);
+
+impl placelab::progress::Progress for Recorder {
+    fn tick(&mut self, done: u64, total: u64) {
+        self.0.push((done, total));
+    }
+}
+
+/// Progress never goes back, keeps one total, and ends at it, through every part of a
+/// scenario that asks for all of them.
+#[test]
+fn progress_moves_forward_through_every_part() {
+    let mut doc: Value = serde_json::from_str(&example("select-wave-uncertain.json")).unwrap();
+    let sub: Value = serde_json::from_str(&example("select-subsystem-racks.json")).unwrap();
+    let lay: Value = serde_json::from_str(&example("select-alltoall-layouts.json")).unwrap();
+    doc["alltoall"] = serde_json::json!({
+        "subsystem": sub["alltoall"]["subsystem"],
+        "layouts": lay["alltoall"]["layouts"],
+    });
+    doc["reservation"] =
+        serde_json::json!({"stations": 4, "initiators": [{"wants": 2, "holdFor": 5}]});
+    let mut rec = Recorder(Vec::new());
+    let out = api::run(&doc.to_string(), &mut rec).unwrap();
+    let report: Value = serde_json::from_str(&out).unwrap();
+    for part in ["workstations", "subsystem", "layouts", "reservation"] {
+        assert!(report["report"][part].is_object(), "{part} missing");
+    }
+    let ticks = rec.0;
+    assert!(!ticks.is_empty());
+    let total = ticks[0].1;
+    for w in ticks.windows(2) {
+        assert!(w[1].0 >= w[0].0, "progress went back: {:?}", w);
+        assert_eq!(w[1].1, total);
+    }
+    assert!(ticks.iter().all(|t| t.0 <= total));
+    assert_eq!(ticks.last().unwrap().0, total);
+}
