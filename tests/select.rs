@@ -521,3 +521,84 @@ fn custom_formulas_reproduce_a_preset() {
         custom["workstations"]["curve"]
     );
 }
+
+/// Size limits are refused before any work, naming the field.
+#[test]
+fn station_limits_are_refused_before_running() {
+    let many = |n: usize, load: &str| {
+        format!(
+            r#"{{"version":1,"engine":"select","stations":[{}]}}"#,
+            vec![format!(r#"{{"load":{load}}}"#); n].join(",")
+        )
+    };
+    let e = run_err(&many(scenario::MAX_STATIONS + 1, "0.1"));
+    assert_eq!(e.path, "$.stations");
+    let e = run_err(&many(scenario::MAX_STATIONS_WITH_RANGES + 1, "[0.1,0.2]"));
+    assert_eq!(e.path, "$.stations");
+    assert!(e.message.contains("ranges"), "{}", e.message);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any one-byte change of an example is a report or an error naming a path, never a panic,
+    /// and no message names a Rust type.
+    #[test]
+    fn mutated_select_examples_never_panic(pos in 0usize..4000, byte in any::<u8>(), which in 0usize..4) {
+        let texts = [
+            include_str!("../playground-examples/select-custom-formula.json"),
+            include_str!("../playground-examples/select-wave-uncertain.json"),
+            include_str!("../playground-examples/select-alltoall-layouts.json"),
+            include_str!("../playground-examples/select-subsystem-racks.json"),
+        ];
+        let mut bytes = texts[which].as_bytes().to_vec();
+        let at = pos % bytes.len();
+        bytes[at] = byte;
+        if let Ok(text) = String::from_utf8(bytes) {
+            if let Err(e) = api::run(&text, &mut NoProgress) {
+                prop_assert!(e.path.starts_with('$'));
+                for rust in ["f64", "u32", "usize", "Vec<", "Option<", "struct "] {
+                    prop_assert!(!e.message.contains(rust), "{}", e.message);
+                }
+            }
+        }
+    }
+}
+
+struct Recorder(Vec<(u64, u64)>);
+
+impl placelab::progress::Progress for Recorder {
+    fn tick(&mut self, done: u64, total: u64) {
+        self.0.push((done, total));
+    }
+}
+
+/// Progress never goes back, keeps one total, and ends at it, through every part of a
+/// scenario that asks for all of them.
+#[test]
+fn progress_moves_forward_through_every_part() {
+    let mut doc: Value = serde_json::from_str(&example("select-wave-uncertain.json")).unwrap();
+    let sub: Value = serde_json::from_str(&example("select-subsystem-racks.json")).unwrap();
+    let lay: Value = serde_json::from_str(&example("select-alltoall-layouts.json")).unwrap();
+    doc["alltoall"] = serde_json::json!({
+        "subsystem": sub["alltoall"]["subsystem"],
+        "layouts": lay["alltoall"]["layouts"],
+    });
+    doc["reservation"] =
+        serde_json::json!({"stations": 4, "initiators": [{"wants": 2, "holdFor": 5}]});
+    let mut rec = Recorder(Vec::new());
+    let out = api::run(&doc.to_string(), &mut rec).unwrap();
+    let report: Value = serde_json::from_str(&out).unwrap();
+    for part in ["workstations", "subsystem", "layouts", "reservation"] {
+        assert!(report["report"][part].is_object(), "{part} missing");
+    }
+    let ticks = rec.0;
+    assert!(!ticks.is_empty());
+    let total = ticks[0].1;
+    for w in ticks.windows(2) {
+        assert!(w[1].0 >= w[0].0, "progress went back: {:?}", w);
+        assert_eq!(w[1].1, total);
+    }
+    assert!(ticks.iter().all(|t| t.0 <= total));
+    assert_eq!(ticks.last().unwrap().0, total);
+}

@@ -387,4 +387,43 @@ mod tests {
         assert_eq!(t.time(0, 40.0, 1), 4.0);
         assert_eq!(t.time(0, 10.0, 4), 6.0);
     }
+
+    /// The 2 x 2 case worked by hand: ranks 0, 1 on node 0 and 2, 3 on node 1. Step 1: 1 -> 2 and
+    /// 3 -> 0 cross the network, one per NIC (cf 1); step 2: every message crosses, two per NIC
+    /// (cf 2); step 3: like step 1.
+    #[test]
+    fn two_by_two_steps_have_the_hand_computed_layers_and_contention() {
+        let t = CostTable::parse("socket,1,1,2\nnode,1,3,6\nnetwork,1,10,25").unwrap();
+        let mc = Machine {
+            nodes: 2,
+            sockets: 2,
+            cores_per_socket: 4,
+            busy: vec![],
+        };
+        let pl = place(&mc, &[0, 1], &[2, 2]);
+        let (total, steps) = estimate(&t, &pl, 1.0);
+        let got: Vec<(&str, u32, f64)> = steps.iter().map(|s| (s.layer, s.cf, s.time)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("network", 1, 10.0),
+                ("network", 2, 25.0),
+                ("network", 1, 10.0)
+            ]
+        );
+        assert_eq!(total, 45.0);
+        // one node, two busy cores: the four processes sit on cores 2..5, sockets 0, 0, 1, 1
+        let mc = Machine {
+            busy: vec![2],
+            ..mc
+        };
+        let pl = place(&mc, &[0], &[4]);
+        assert_eq!(pl, vec![(0, 0), (0, 0), (0, 1), (0, 1)]);
+        let (_, steps) = estimate(&t, &pl, 1.0);
+        // step 2: 0->2, 1->3, 2->0, 3->1 all cross sockets inside the node: cf 4 -> 3 * 4 / 2
+        assert_eq!(
+            (steps[1].layer, steps[1].cf, steps[1].time),
+            ("node", 4, 12.0)
+        );
+    }
 }

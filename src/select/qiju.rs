@@ -22,13 +22,15 @@
 //! - *min regret*: the `P` minimizing `R(P) = max over loads s in the box, over prefixes P' of
 //!   T(P, s) - T(P', s)`: how much worse than the best prefix (in hindsight) it can be.
 //!
-//! `R(P)` is computed exactly: for a competitor `P'` the difference depends only on the paces
-//! `a = pace(prefix P')` and `b = pace(prefix P)`, which nest (`prefix P' ⊂ prefix P` or the
-//! reverse), so the larger prefix's pace is `max(smaller's pace, pace of the extra stations)`.
-//! The difference is linear in each pace on the pieces cut by that `max`, so its maximum over
-//! the box is at a piece end: the extra stations at their worst (for the larger prefix when it
-//! is `P`, at their best when it is `P'`) and the smaller prefix's pace at its low end, its high
-//! end, or the extra stations' value. [`regret`] evaluates those candidates.
+//! `R(P)` is computed exactly: for a competitor `P'` the two prefixes nest, so with `a` the
+//! smaller prefix's pace (any value in `[max lo, max hi]` over its stations) and `e` the pace of
+//! the extra stations of the larger one (any value in its own interval, independently), the
+//! larger prefix's pace is `max(a, e)` and `T(P, s) - T(P', s)` is a function of `(a, e)` that
+//! is linear on each of the two pieces of the box cut by the line `a = e`. Its maximum is at a
+//! vertex of a piece: `a` in `{a_lo, a_hi, e_lo, e_hi}` (clamped into its interval) times `e`
+//! in `{e_lo, e_hi, a_lo, a_hi}` (clamped) covers them all, and every candidate is a feasible
+//! point, so [`regret`] takes the largest of those 16 values. Paces of a station's interval
+//! are `1 / (speed (1 - lo))` to `1 / (speed (1 - hi))`.
 //!
 //! # Complexity
 //! `O(Q log Q + Q L)` for the curve (`L` instructions of the compiled formulas), plus `O(Q^2)`
@@ -91,8 +93,8 @@ pub fn selection_order(stations: &[Station]) -> Vec<u32> {
     order
 }
 
-/// The selection's result.
-pub struct Selection {
+/// The whole curve and the choices drawn from it.
+pub struct PrefixCurve {
     pub rows: Vec<StationRow>,
     pub order: Vec<u32>,
     pub curve: Vec<CurvePoint>,
@@ -121,7 +123,7 @@ pub fn select(
     terms: &Terms,
     p_set: PSet,
     progress: &mut dyn FnMut(u64),
-) -> Selection {
+) -> PrefixCurve {
     let q = stations.len();
     let order = selection_order(stations);
     let ranged = stations.iter().any(|s| s.load.lo() != s.load.hi());
@@ -215,7 +217,7 @@ pub fn select(
             rate: rate(s.speed, s.load.mid()),
         })
         .collect();
-    Selection {
+    PrefixCurve {
         rows,
         order,
         curve,

@@ -12,8 +12,8 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Most stations in a workstation selection.
-pub const MAX_STATIONS: usize = 100_000;
+/// Most stations in a workstation selection (the report has about 280 bytes per station).
+pub const MAX_STATIONS: usize = 20_000;
 /// Most stations when some load is a range: the choice under uncertainty compares every pair of
 /// prefix sizes, `O(Q^2)`.
 pub const MAX_STATIONS_WITH_RANGES: usize = 3_000;
@@ -800,7 +800,12 @@ fn validate_layouts(l: &LayoutsSpec) -> Result<()> {
     check_number(&format!("{base}.messageBytes"), l.message_bytes, 1.0, 1e12)?;
     if let Some(t) = &l.table {
         super::layouts::CostTable::parse(t).map_err(|(line, msg)| {
-            ScenarioError::at(format!("{base}.table"), format!("line {line}: {msg}"))
+            let msg = if line == 0 {
+                msg
+            } else {
+                format!("line {line}: {msg}")
+            };
+            ScenarioError::at(format!("{base}.table"), msg)
         })?;
     }
     for (i, r) in l.reference.iter().enumerate() {

@@ -21,11 +21,16 @@
 //! (w(v, S) + 1/2 sum over u in T \ {v} of w(v, u))`, each bracket at least `c_v`. A node is cut
 //! when `LB >= best - eps` (`eps = 1e-9 (1 + |best|)`, so ties with the incumbent are cut too,
 //! which is what makes symmetric hierarchies fast). The search branches on the candidate of
-//! smallest `c_v` first, starting from the heuristic's set as incumbent. It stops after a node
-//! budget and then says the set is not proven optimal.
+//! smallest `c_v` first, starting from the heuristic's set as incumbent. Before branching it
+//! fixes out every candidate `v` that cannot be in a better completion: one whose `c_v` plus
+//! the `r - 1` smallest other `c` already reaches the incumbent. It stops after a node budget
+//! and then says the set is not proven optimal.
 //!
 //! **Heuristic** ([`heuristic`]): greedy growth from several start machines (each time adding
-//! the machine closest to the set), then best-improvement 1-swaps until none improves.
+//! the machine closest to the set), then best-improvement 1-swaps until none improves; the 8
+//! best local optima are then polished by 1- and 2-swaps. On 600 random checkable cases
+//! (`tests/select.rs`) its worst gap to the proven optimum is 0 %; with 1-swaps alone five of
+//! them were 4 % to 109 % off.
 //!
 //! # Complexity
 //! Exact: `O(N M)` per search node, exponential nodes in the worst case. Heuristic:
@@ -459,27 +464,49 @@ impl Search<'_> {
         cv[..r].sort_by(cmp);
         let lb = cost + cv[..r].iter().map(|x| x.0).sum::<f64>();
         let pick = cv[0].1 as usize;
-        self.cv = cv;
-        if lb >= self.best - eps(self.best) {
+        let cut = self.best - eps(self.best);
+        if lb >= cut {
+            self.cv = cv;
             return;
         }
-        // in
-        self.cand[pick] = false;
-        self.chosen.push(pick as u32);
-        let add = self.ws[pick];
-        let prow = &self.wt.w[pick * n..(pick + 1) * n];
-        for (x, &w) in self.ws.iter_mut().zip(prow) {
-            *x += w;
+        // Fixing: a candidate v outside the r - 1 smallest can only join a completion whose
+        // bound is at least cost + (sum of the r - 1 smallest c) + c_v; if that reaches the
+        // incumbent, v is in no better completion below this node, so it stops being a
+        // candidate here (restored on the way back).
+        let head = lb - cv[r - 1].0;
+        let mut fixed = Vec::new();
+        for &(c, v) in &cv[r - 1..] {
+            if head + c >= cut {
+                fixed.push(v);
+            }
         }
-        self.dive(cost + add, ncand - 1);
-        let prow = &self.wt.w[pick * n..(pick + 1) * n];
-        for (x, &w) in self.ws.iter_mut().zip(prow) {
-            *x -= w;
+        self.cv = cv;
+        for &v in &fixed {
+            self.cand[v as usize] = false;
         }
-        self.chosen.pop();
-        // out
-        self.dive(cost, ncand - 1);
-        self.cand[pick] = true;
+        let ncand = ncand - fixed.len();
+        if ncand >= r {
+            // in
+            self.cand[pick] = false;
+            self.chosen.push(pick as u32);
+            let add = self.ws[pick];
+            let prow = &self.wt.w[pick * n..(pick + 1) * n];
+            for (x, &w) in self.ws.iter_mut().zip(prow) {
+                *x += w;
+            }
+            self.dive(cost + add, ncand - 1);
+            let prow = &self.wt.w[pick * n..(pick + 1) * n];
+            for (x, &w) in self.ws.iter_mut().zip(prow) {
+                *x -= w;
+            }
+            self.chosen.pop();
+            // out
+            self.dive(cost, ncand - 1);
+            self.cand[pick] = true;
+        }
+        for &v in &fixed {
+            self.cand[v as usize] = true;
+        }
     }
 }
 
