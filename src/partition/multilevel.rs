@@ -212,7 +212,7 @@ fn refine_level(g: &WGraph, s: &mut KwayState, setup: &Setup, salt: u64, finest:
         kway_refine::balance(g, s, &setup.maxw, salt ^ 0xba);
     }
     if setup.objective == Objective::Cut {
-        let passes = if setup.strong { 8 } else { 4 };
+        let passes = std::env::var("H6FMP").ok().and_then(|x| x.parse().ok()).unwrap_or(if setup.strong { 8 } else { 4 });
         kway_refine::fm(g, s, &setup.maxw, passes, salt ^ 0xf3);
     }
     if setup.objective == Objective::Volume {
@@ -235,6 +235,7 @@ fn uncoarsen(
 ) -> Vec<u32> {
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     let mut s = KwayState::new(coarsest, part, setup.k);
+    if std::env::var("H6DBG").is_ok() { eprintln!("coarsest n={} init {}", coarsest.n(), s.cut()); }
     refine_level(
         coarsest,
         &mut s,
@@ -259,6 +260,7 @@ fn uncoarsen(
         let finer = if i == 0 { g } else { &levels[i - 1].graph };
         let p: Vec<u32> = levels[i].cmap.iter().map(|&c| s.part[c as usize]).collect();
         s = KwayState::new(finer, p, setup.k);
+        let dbg0 = s.cut();
         refine_level(
             finer,
             &mut s,
@@ -267,6 +269,7 @@ fn uncoarsen(
             i == 0,
             2 * (levels.len() - i) >= levels.len(),
         );
+        if std::env::var("H6DBG").is_ok() { eprintln!("level {i} n={} {} -> {} over {}", finer.n(), dbg0, s.cut(), s.over(&setup.maxw)); }
         acc += sizes[i];
         ticker.to(from + (to - from) * acc / sum);
     }
@@ -297,9 +300,14 @@ fn kway_once(
         niter: setup.niter,
     };
     let inits = if setup.strong { INITIAL_TRIES_STRONG } else { INITIAL_TRIES };
+    let eps_init = if std::env::var("H6EPS").is_ok() {
+        libm::pow(1.0 + setup.eps, 1.0 / libm::log(f64::from(setup.k))) - 1.0
+    } else {
+        setup.eps
+    };
     let mut best: Option<((u64, u64), Vec<u32>)> = None;
     for _ in 0..inits {
-        let p = rb::recursive(coarsest, &setup.targets, setup.eps, effort, rng);
+        let p = rb::recursive(coarsest, &setup.targets, eps_init, effort, rng);
         let s = KwayState::new(coarsest, p, setup.k);
         let score = (s.over(&setup.maxw), s.cut());
         if best.as_ref().is_none_or(|b| score < b.0) {
