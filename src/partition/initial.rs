@@ -106,7 +106,11 @@ fn grow_once(g: &WGraph, target0: u64, max0: u64, salt: u64, bfs: bool) -> Vec<u
             if part[u] == 1 && !skipped[u] {
                 order -= 1;
                 heap.push((
-                    if bfs { order } else { gain(conn[u].saturating_mul(2), deg[u]) },
+                    if bfs {
+                        order
+                    } else {
+                        gain(conn[u].saturating_mul(2), deg[u])
+                    },
                     mix(salt, u as u64),
                     u as u32,
                 ));

@@ -17,7 +17,7 @@
 //! graph: with one the final cut varies by +-10 % from seed to seed on meshes, and several
 //! cheap bisections of the small coarsest graph beat many tries within one.
 //!
-//! **Quality mode** (`Effort::Strong`): at least 4 independent tries (the best is kept), twice
+//! **Quality mode** (`Effort::Strong`): at least [`STRONG_TRIES`] independent tries (the best is kept), twice
 //! the k-way FM passes on every level, and then V-cycles: the best
 //! partition is coarsened again with matching restricted to each part (so the partition
 //! survives contraction), and refined on the way up; a cycle is kept when it improves, and they
@@ -56,6 +56,9 @@ const RUN_UNITS: u64 = 1000;
 /// cut) kept; each bisection keeps the best of 4 grown tries (8 in the quality mode).
 const INITIAL_TRIES: u32 = 4;
 const INITIAL_TRIES_STRONG: u32 = 8;
+
+/// Independent multilevel runs of the quality mode (at least; `ncuts` may ask for more).
+const STRONG_TRIES: u32 = 8;
 
 /// On levels above the input, a move of gain `x` may overfill its target part by `SLACK * x`
 /// (METIS's fudge factor): coarse levels trade a little balance for cut, and the finest level
@@ -115,7 +118,7 @@ pub fn partition(g: &Graph, opts: &Options, progress: &mut dyn Progress) -> Outc
     let k = opts.k.max(1);
     let strong = opts.effort == Effort::Strong;
     let tries = if strong {
-        opts.ncuts.max(4)
+        opts.ncuts.max(STRONG_TRIES)
     } else {
         opts.ncuts.max(1)
     };
@@ -212,7 +215,7 @@ fn refine_level(g: &WGraph, s: &mut KwayState, setup: &Setup, salt: u64, finest:
         kway_refine::balance(g, s, &setup.maxw, salt ^ 0xba);
     }
     if setup.objective == Objective::Cut {
-        let passes = std::env::var("H6FMP").ok().and_then(|x| x.parse().ok()).unwrap_or(if setup.strong { 8 } else { 4 });
+        let passes = if setup.strong { 8 } else { 4 };
         kway_refine::fm(g, s, &setup.maxw, passes, salt ^ 0xf3);
     }
     if setup.objective == Objective::Volume {
@@ -235,7 +238,6 @@ fn uncoarsen(
 ) -> Vec<u32> {
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     let mut s = KwayState::new(coarsest, part, setup.k);
-    if std::env::var("H6DBG").is_ok() { eprintln!("coarsest n={} init {}", coarsest.n(), s.cut()); }
     refine_level(
         coarsest,
         &mut s,
@@ -260,7 +262,6 @@ fn uncoarsen(
         let finer = if i == 0 { g } else { &levels[i - 1].graph };
         let p: Vec<u32> = levels[i].cmap.iter().map(|&c| s.part[c as usize]).collect();
         s = KwayState::new(finer, p, setup.k);
-        let dbg0 = s.cut();
         refine_level(
             finer,
             &mut s,
@@ -269,7 +270,6 @@ fn uncoarsen(
             i == 0,
             2 * (levels.len() - i) >= levels.len(),
         );
-        if std::env::var("H6DBG").is_ok() { eprintln!("level {i} n={} {} -> {} over {}", finer.n(), dbg0, s.cut(), s.over(&setup.maxw)); }
         acc += sizes[i];
         ticker.to(from + (to - from) * acc / sum);
     }
@@ -299,15 +299,15 @@ fn kway_once(
         tries: if setup.strong { 8 } else { 4 },
         niter: setup.niter,
     };
-    let inits = if setup.strong { INITIAL_TRIES_STRONG } else { INITIAL_TRIES };
-    let eps_init = if std::env::var("H6EPS").is_ok() {
-        libm::pow(1.0 + setup.eps, 1.0 / libm::log(f64::from(setup.k))) - 1.0
+    let inits = if setup.strong {
+        INITIAL_TRIES_STRONG
     } else {
-        setup.eps
+        INITIAL_TRIES
     };
+
     let mut best: Option<((u64, u64), Vec<u32>)> = None;
     for _ in 0..inits {
-        let p = rb::recursive(coarsest, &setup.targets, eps_init, effort, rng);
+        let p = rb::recursive(coarsest, &setup.targets, setup.eps, effort, rng);
         let s = KwayState::new(coarsest, p, setup.k);
         let score = (s.over(&setup.maxw), s.cut());
         if best.as_ref().is_none_or(|b| score < b.0) {
