@@ -86,20 +86,24 @@ pub fn heavy_edge_matching(
 ) -> Vec<u32> {
     let n = g.n();
     let salt = rng.next_u64();
-    // Random order, then a stable counting sort by degree.
-    let mut keyed: Vec<(u64, u32)> = (0..n).map(|v| (mix(salt, u64::from(v)), v)).collect();
-    keyed.sort_unstable();
+    // Random order (Fisher-Yates on SplitMix64 draws), then a stable counting sort by degree.
+    let mut keyed: Vec<u32> = (0..n).collect();
+    for i in (1..n as usize).rev() {
+        let r = mix(salt, i as u64);
+        let j = ((u128::from(r) * (i as u128 + 1)) >> 64) as usize;
+        keyed.swap(i, j);
+    }
     let maxdeg = (0..n).map(|v| g.degree(v)).max().unwrap_or(0) as usize;
     let cap = maxdeg.min(4 * 1024);
     let mut count = vec![0u32; cap + 2];
-    for &(_, v) in &keyed {
+    for &v in &keyed {
         count[(g.degree(v) as usize).min(cap) + 1] += 1;
     }
     for i in 1..count.len() {
         count[i] += count[i - 1];
     }
     let mut order = vec![0u32; n as usize];
-    for &(_, v) in &keyed {
+    for &v in &keyed {
         let d = (g.degree(v) as usize).min(cap);
         order[count[d] as usize] = v;
         count[d] += 1;

@@ -24,6 +24,11 @@
 use super::wgraph::{gain, mix, WGraph};
 use std::collections::BinaryHeap;
 
+/// Vertices of more neighbours than this (hubs) keep a single queue entry, re-keyed when it
+/// reaches the top, instead of one new entry per neighbour's move: a star's refinement stays
+/// `O(V log V)` per pass.
+pub const HUB: u32 = 64;
+
 /// A k-way partition with its bookkeeping.
 pub struct KwayState {
     pub part: Vec<u32>,
@@ -269,9 +274,14 @@ pub fn greedy(
         }
         let mut moves = 0u64;
         let mut taken = 0u64;
-        while let Some((_, _, v, st)) = heap.pop() {
+        while let Some((key, tie, v, st)) = heap.pop() {
             let vi = v as usize;
             if status[vi] != 1 || st != stamp[vi] {
+                continue;
+            }
+            if g.degree(v) > HUB && key != gain(s.ed[vi], s.id[vi]) {
+                // A hub keeps one entry, re-keyed when it surfaces.
+                heap.push((gain(s.ed[vi], s.id[vi]), tie, v, st));
                 continue;
             }
             status[vi] = 2;
@@ -329,7 +339,7 @@ pub fn greedy(
             for j in g.range(v) {
                 let u = g.adj[j];
                 let ui = u as usize;
-                if status[ui] == 2 {
+                if status[ui] == 2 || (status[ui] == 1 && g.degree(u) > HUB) {
                     continue;
                 }
                 stamp[ui] = stamp[ui].wrapping_add(1);
@@ -361,13 +371,17 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
     let n = g.n();
     let limit = (n / 50).clamp(25, 400) as usize;
     let mut locked = vec![false; n as usize];
+    let mut popped: Vec<u32> = Vec::new();
+    let mut queued = vec![false; n as usize];
     let mut heap: BinaryHeap<(i64, u64, u32)> = BinaryHeap::new();
     let mut moves: Vec<(u32, u32)> = Vec::new();
     for pass in 0..niter.max(1) {
         let ps = mix(salt, u64::from(pass) + 7);
         heap.clear();
+        queued.fill(false);
         for v in 0..n {
             if s.ed[v as usize] > 0 {
+                queued[v as usize] = true;
                 heap.push((
                     gain(s.ed[v as usize], s.id[v as usize]),
                     mix(ps, u64::from(v)),
@@ -380,11 +394,23 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
         let mut best = start;
         let mut best_len = 0usize;
         moves.clear();
-        while let Some((key, _, v)) = heap.pop() {
+        while let Some((key, tie, v)) = heap.pop() {
             let vi = v as usize;
-            if locked[vi] || s.ed[vi] == 0 || key != gain(s.ed[vi], s.id[vi]) {
+            if locked[vi] || s.ed[vi] == 0 {
                 continue;
             }
+            if key != gain(s.ed[vi], s.id[vi]) {
+                if g.degree(v) > HUB && queued[vi] {
+                    // A hub keeps one entry, re-keyed when it surfaces.
+                    heap.push((gain(s.ed[vi], s.id[vi]), tie, v));
+                }
+                continue;
+            }
+            queued[vi] = false;
+            // Taken once per pass, moved or not (a hub re-queued by each leaf's move would
+            // otherwise be scanned again and again).
+            locked[vi] = true;
+            popped.push(v);
             let a = s.part[vi];
             let vw = g.vw[vi];
             s.gather(g, v);
@@ -410,7 +436,6 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
             let Some((c, q)) = best_q else { continue };
             let id = s.id[vi];
             s.move_to(g, v, q);
-            locked[vi] = true;
             moves.push((v, a));
             cur.1 = (cur.1 + id).saturating_sub(c);
             cur.0 = s.over(maxw);
@@ -423,7 +448,8 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
             for j in g.range(v) {
                 let u = g.adj[j];
                 let ui = u as usize;
-                if !locked[ui] && s.ed[ui] > 0 {
+                if !locked[ui] && s.ed[ui] > 0 && !(queued[ui] && g.degree(u) > HUB) {
+                    queued[ui] = true;
                     heap.push((gain(s.ed[ui], s.id[ui]), mix(ps, u64::from(u)), u));
                 }
             }
@@ -431,9 +457,10 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
         for &(v, a) in moves[best_len..].iter().rev() {
             s.move_to(g, v, a);
         }
-        for &(v, _) in &moves {
+        for &v in &popped {
             locked[v as usize] = false;
         }
+        popped.clear();
         if best >= start {
             break;
         }

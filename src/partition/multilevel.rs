@@ -17,7 +17,7 @@
 //! graph: with one the final cut varies by +-10 % from seed to seed on meshes, and several
 //! cheap bisections of the small coarsest graph beat many tries within one.
 //!
-//! **Quality mode** (`Effort::Strong`): at least 4 independent tries (the best is kept), twice
+//! **Quality mode** (`Effort::Strong`): at least [`STRONG_TRIES`] independent tries (the best is kept), twice
 //! the k-way FM passes on every level, and then V-cycles: the best
 //! partition is coarsened again with matching restricted to each part (so the partition
 //! survives contraction), and refined on the way up; a cycle is kept when it improves, and they
@@ -56,6 +56,9 @@ const RUN_UNITS: u64 = 1000;
 /// cut) kept; each bisection keeps the best of 4 grown tries (8 in the quality mode).
 const INITIAL_TRIES: u32 = 4;
 const INITIAL_TRIES_STRONG: u32 = 8;
+
+/// Independent multilevel runs of the quality mode (at least; `ncuts` may ask for more).
+const STRONG_TRIES: u32 = 8;
 
 /// On levels above the input, a move of gain `x` may overfill its target part by `SLACK * x`
 /// (METIS's fudge factor): coarse levels trade a little balance for cut, and the finest level
@@ -115,7 +118,7 @@ pub fn partition(g: &Graph, opts: &Options, progress: &mut dyn Progress) -> Outc
     let k = opts.k.max(1);
     let strong = opts.effort == Effort::Strong;
     let tries = if strong {
-        opts.ncuts.max(4)
+        opts.ncuts.max(STRONG_TRIES)
     } else {
         opts.ncuts.max(1)
     };
@@ -296,7 +299,12 @@ fn kway_once(
         tries: if setup.strong { 8 } else { 4 },
         niter: setup.niter,
     };
-    let inits = if setup.strong { INITIAL_TRIES_STRONG } else { INITIAL_TRIES };
+    let inits = if setup.strong {
+        INITIAL_TRIES_STRONG
+    } else {
+        INITIAL_TRIES
+    };
+
     let mut best: Option<((u64, u64), Vec<u32>)> = None;
     for _ in 0..inits {
         let p = rb::recursive(coarsest, &setup.targets, setup.eps, effort, rng);
