@@ -176,6 +176,11 @@ export function table(host, envelope) {
       const v = k === 'levels' ? (r.levels.length > 1 ? `${r.levels.length}: ${r.levels.join(' → ')}` : '1 (no coarsening)') : r[k];
       return el('td', { text: typeof v === 'string' ? v : formatValue(v), dataset: { metric: k, run: String(i), value: JSON.stringify(r[k] ?? null) } });
     })));
+  // each method's wall-clock time, measured by the worker around the engine's phases
+  const ms = new Map((envelope.phases || []).map((p) => [p.name, p.ms]));
+  body.push(el('tr', {},
+    el('th', { scope: 'row', text: 'Time (ms)', title: 'wall-clock time of the method in this browser (the engine has no clock)' }),
+    runs.map((r, i) => el('td', { text: ms.has(r.method) ? String(Math.round(ms.get(r.method))) : '—', dataset: { metric: 'ms', run: String(i) } }))));
   host.append(el('h3', { text: 'Methods' }),
     el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': 'metrics-table' }, el('thead', {}, head), el('tbody', {}, body))));
   if (report.omitted.parts.length) {
