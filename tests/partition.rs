@@ -140,8 +140,10 @@ proptest! {
         };
         let out = partition::partition(&g, &o, &mut NoProgress);
         check(&g, &o, &out.part);
+        // Unit vertices: every part within its limit exactly (`max(floor(1.03 t W), ceil(t W))`).
         let weights = metrics::part_weights(&g, &out.part, o.k);
-        prop_assert!(metrics::imbalance(&weights, &tpwgts) <= 1.031, "weights {:?} targets {:?}", weights, tpwgts);
+        let maxw = limits(900, &tpwgts, o.ufactor);
+        prop_assert!(weights.iter().zip(&maxw).all(|(w, m)| w <= m), "weights {:?} limits {:?}", weights, maxw);
     }
 
     #[test]

@@ -13,10 +13,11 @@
 //!
 //! `Method::Rb` is recursive multilevel bisection of the whole graph (step 2 on the input).
 //!
-//! Each bisection of the initial partition keeps the best of 16 grown tries (24 in the quality
-//! mode): with one try the cut varies by +-10 % from seed to seed on meshes.
+//! The initial partition is the best of [`INITIAL_TRIES`] recursive bisections of the coarsest
+//! graph: with one the final cut varies by +-10 % from seed to seed on meshes, and several
+//! cheap bisections of the small coarsest graph beat many tries within one.
 //!
-//! **Quality mode** (`Effort::Strong`): at least 4 independent tries (the best is kept), twice
+//! **Quality mode** (`Effort::Strong`): at least [`STRONG_TRIES`] independent tries (the best is kept), twice
 //! the k-way FM passes on every level, and then V-cycles: the best
 //! partition is coarsened again with matching restricted to each part (so the partition
 //! survives contraction), and refined on the way up; a cycle is kept when it improves, and they
@@ -50,6 +51,14 @@ struct Ticker<'a> {
 }
 
 const RUN_UNITS: u64 = 1000;
+
+/// Recursive bisections of the coarsest graph per run, the best (least overweight, then least
+/// cut) kept; each bisection keeps the best of 4 grown tries (8 in the quality mode).
+const INITIAL_TRIES: u32 = 4;
+const INITIAL_TRIES_STRONG: u32 = 8;
+
+/// Independent multilevel runs of the quality mode (at least; `ncuts` may ask for more).
+const STRONG_TRIES: u32 = 8;
 
 /// On levels above the input, a move of gain `x` may overfill its target part by `SLACK * x`
 /// (METIS's fudge factor): coarse levels trade a little balance for cut, and the finest level
@@ -109,7 +118,7 @@ pub fn partition(g: &Graph, opts: &Options, progress: &mut dyn Progress) -> Outc
     let k = opts.k.max(1);
     let strong = opts.effort == Effort::Strong;
     let tries = if strong {
-        opts.ncuts.max(4)
+        opts.ncuts.max(STRONG_TRIES)
     } else {
         opts.ncuts.max(1)
     };
@@ -154,7 +163,9 @@ pub fn partition(g: &Graph, opts: &Options, progress: &mut dyn Progress) -> Outc
         };
         (s.over(&setup.maxw), obj)
     };
-    let mut best: Option<((u64, u64), Vec<u32>, Vec<u32>)> = None;
+    // (score, parts, level sizes) of the best try.
+    type Best = ((u64, u64), Vec<u32>, Vec<u32>);
+    let mut best: Option<Best> = None;
     for t in 0..tries {
         let base = u64::from(t) * RUN_UNITS;
         let (part, levels) = match opts.method {
@@ -212,6 +223,7 @@ fn refine_level(g: &WGraph, s: &mut KwayState, setup: &Setup, salt: u64, finest:
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 /// Refines `part` (on the coarsest of `levels`) level by level up to `g`; ticks from
 /// `from` to `to` units.
 fn uncoarsen(
@@ -284,10 +296,25 @@ fn kway_once(
     ticker.to(base + RUN_UNITS / 5);
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     let effort = BisectEffort {
-        tries: if setup.strong { 24 } else { 16 },
+        tries: if setup.strong { 8 } else { 4 },
         niter: setup.niter,
     };
-    let part = rb::recursive(coarsest, &setup.targets, setup.eps, effort, rng);
+    let inits = if setup.strong {
+        INITIAL_TRIES_STRONG
+    } else {
+        INITIAL_TRIES
+    };
+
+    let mut best: Option<((u64, u64), Vec<u32>)> = None;
+    for _ in 0..inits {
+        let p = rb::recursive(coarsest, &setup.targets, setup.eps, effort, rng);
+        let s = KwayState::new(coarsest, p, setup.k);
+        let score = (s.over(&setup.maxw), s.cut());
+        if best.as_ref().is_none_or(|b| score < b.0) {
+            best = Some((score, s.part));
+        }
+    }
+    let part = best.map(|b| b.1).unwrap_or_default();
     ticker.to(base + RUN_UNITS * 2 / 5);
     let mut sizes = vec![g.n()];
     sizes.extend(levels.iter().map(|l| l.graph.n()));
