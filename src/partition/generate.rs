@@ -809,6 +809,85 @@ mod tests {
         assert!(g.m() <= 3 * 6 - 6);
     }
 
+    /// Edges of the Delaunay triangulation of `pts` inserted in a seeded random order.
+    fn shuffled_edges(pts: &[[i64; 2]], seed: u64) -> Vec<(u32, u32)> {
+        let mut order: Vec<u32> = (0..pts.len() as u32).collect();
+        let mut rng = Rng::seeded(seed);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let g = build(pts.len() as u32, &delaunay_edges(pts, &order));
+        g.check().unwrap();
+        let mut e = Vec::new();
+        for v in 0..g.n() {
+            e.extend(g.neighbors(v).iter().filter(|&&u| u > v).map(|&u| (v, u)));
+        }
+        e
+    }
+
+    #[test]
+    fn a_lattice_full_of_cocircular_points_is_triangulated_into_its_squares() {
+        // 6 x 6 lattice: every unit square has 4 cocircular corners; any Delaunay triangulation
+        // uses the 60 sides and one diagonal per square: 85 edges = 3n - 3 - h (h = 20).
+        let pts: Vec<[i64; 2]> = (0..36).map(|i| [i % 6, i / 6]).collect();
+        for seed in 0..20 {
+            let e = shuffled_edges(&pts, seed);
+            assert_eq!(e.len(), 85, "seed {seed}");
+            for (u, v) in e {
+                let (a, b) = (pts[u as usize], pts[v as usize]);
+                let d2 = (a[0] - b[0]).pow(2) + (a[1] - b[1]).pow(2);
+                assert!(d2 == 1 || d2 == 2, "seed {seed}: edge {a:?}-{b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn cocircular_points_around_a_centre_give_the_only_delaunay_fan() {
+        // The 12 integer points of the circle x^2 + y^2 = 25 and its centre: every triangle of
+        // three circle points has the centre strictly inside its circumcircle, so the unique
+        // Delaunay triangulation is the fan: 12 hull edges and 12 spokes.
+        let mut pts = vec![[0, 0]];
+        for (x, y) in [(5, 0), (4, 3), (3, 4), (0, 5)] {
+            for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                let p = [x * sx, y * sy];
+                if !pts.contains(&p) {
+                    pts.push(p);
+                }
+            }
+        }
+        assert_eq!(pts.len(), 13);
+        for seed in 0..20 {
+            let e = shuffled_edges(&pts, seed);
+            assert_eq!(e.len(), 24, "seed {seed}");
+            let spokes = e.iter().filter(|&&(u, _)| u == 0).count();
+            assert_eq!(spokes, 12, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn collinear_starts_and_points_on_hull_edges_are_inserted() {
+        // The first three points are collinear; later points fall on the hull's edges.
+        let pts = [
+            [0, 0],
+            [2, 0],
+            [4, 0],
+            [1, 5],
+            [1, 0],
+            [3, 0],
+            [0, 10],
+            [0, 5],
+        ];
+        for seed in 0..20 {
+            let e = shuffled_edges(&pts, seed);
+            // Hull: the triangle (0,0) (4,0) (0,10) with 7 points on its sides ((1,5) is
+            // inside): 3n - 3 - h = 14 edges.
+            assert_eq!(e.len(), 14, "seed {seed}");
+        }
+        let order: Vec<u32> = (0..pts.len() as u32).collect();
+        let g = build(8, &delaunay_edges(&pts, &order));
+        assert_eq!(g.m(), 14);
+    }
+
     #[test]
     fn collinear_points_give_a_path() {
         let pts = [[0, 0], [2, 2], [1, 1], [3, 3]];
