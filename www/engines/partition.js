@@ -4,7 +4,7 @@
 import { el, formatValue, formatCount } from '../dom.js';
 import { PALETTE } from '../draw/common.js';
 import { drawLegend } from '../draw/common.js';
-import { panelLayout, drawPartition, drawQuotient, drawBalance, partColor, vertexBox, vertexRadius } from '../draw/partition.js';
+import { panelLayout, drawPartition, drawQuotient, drawBalance, partColor, vertexBox, vertexRadius, maxDiscRadius } from '../draw/partition.js';
 import { MAX_SEGMENTS } from './partition-data.js';
 
 const MIN_FIGURE_W = 220;   // px, narrower panels wrap to the next row
@@ -100,7 +100,9 @@ export function draw(host, envelope) {
     const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
     if (!layouts || avail !== lastWidth) {
       const w = panelWidth(avail, runs.length);
-      layouts = runs.map((r) => panelLayout(quotient ? r.quotient?.xy ?? new Uint16Array(0) : d.xy, w));
+      layouts = runs.map((r) => (quotient
+        ? panelLayout(r.quotient?.xy ?? new Uint16Array(0), w, maxDiscRadius(w, report.k))
+        : panelLayout(d.xy, w)));
       lastWidth = avail;
     }
   }
