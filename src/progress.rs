@@ -9,6 +9,10 @@ pub trait Progress {
     /// Called as work advances: `done <= total`, `done` never decreases, `total` stays the same,
     /// and the last call has `done == total`.
     fn tick(&mut self, done: u64, total: u64);
+    /// Says that a named phase of the run starts now (e.g. one method of the partitioning
+    /// engine; `end` after the last), so a host with a clock can time each phase: the page
+    /// shows them, the engine itself never reads a clock. Ignored by default.
+    fn phase(&mut self, _name: &str) {}
 }
 
 /// Discards progress.

@@ -17,6 +17,18 @@ struct JsProgress {
 }
 
 impl Progress for JsProgress {
+    /// Calls `onProgress(null, null, name)`: a phase starts now (always, never throttled).
+    fn phase(&mut self, name: &str) {
+        if let Some(cb) = &self.callback {
+            let _ = cb.call3(
+                &JsValue::NULL,
+                &JsValue::NULL,
+                &JsValue::NULL,
+                &JsValue::from_str(name),
+            );
+        }
+    }
+
     fn tick(&mut self, done: u64, total: u64) {
         let Some(cb) = &self.callback else { return };
         let permille = if total == 0 {
@@ -39,7 +51,8 @@ fn funnel(e: crate::ScenarioError) -> JsError {
     JsError::new(&e.to_json())
 }
 
-/// Runs a scenario; returns the report JSON. `on_progress(done, total)` is optional.
+/// Runs a scenario; returns the report JSON. `on_progress(done, total)` is optional; it is also
+/// called as `on_progress(null, null, name)` when a named phase of the run starts.
 #[wasm_bindgen]
 pub fn run(scenario: &str, on_progress: Option<js_sys::Function>) -> Result<String, JsError> {
     let mut p = JsProgress {

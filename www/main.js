@@ -218,12 +218,20 @@ function fillEngines() {
   ui.version.textContent = state.version ? `v${state.version}` : '';
 }
 
+/** The examples menu, one group per engine (in the registry's order) when there are several. */
 function fillExamples() {
   const opts = [new Option('Choose an example…', '')];
-  for (const ex of state.examples.examples || []) {
-    const o = new Option(ex.name || ex.file, ex.file);
-    o.title = ex.description || '';
-    opts.push(o);
+  const examples = state.examples.examples || [];
+  const option = (ex) => { const o = new Option(ex.name || ex.file, ex.file); o.title = ex.description || ''; return o; };
+  const engines = state.engines.filter((e) => examples.some((ex) => (ex.engine || 'allocation') === e.id));
+  if (engines.length <= 1) opts.push(...examples.map(option));
+  else {
+    for (const e of engines) {
+      const group = document.createElement('optgroup');
+      group.label = e.title || e.id;
+      group.append(...examples.filter((ex) => (ex.engine || 'allocation') === e.id).map(option));
+      opts.push(group);
+    }
   }
   ui.example.replaceChildren(...opts);
 }

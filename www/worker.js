@@ -3,7 +3,8 @@
 // run here may block as long as it likes.
 // What crosses back to the page is bounded: the complete report travels only as a Blob (the export,
 // byte for byte `placelab run` output: the report and one newline) with its SHA-256; the page gets
-// the report's bounded view (engines/data.js) and the text itself only when it is small.
+// the report's bounded view (engines/data.js) and the text itself only when it is small. Phases the
+// engine announces while running are timed here and cross as `view.phases` ([{name, ms}]).
 import init, { run, engines, version } from './pkg/placelab.js';
 import { dataFor } from './engines/data.js';
 
@@ -37,8 +38,17 @@ function hex(buffer) {
 async function handleRun({ id, scenario }) {
   const t0 = performance.now();
   let report;
+  // phases the engine announces (e.g. each partitioning method), timed here: [{name, ms}]
+  const phases = [];
+  let phase = null;
+  const onProgress = (done, total, name) => {
+    if (name === undefined) { postMessage({ type: 'progress', id, done, total }); return; }
+    const now = performance.now();
+    if (phase) phases.push({ name: phase.name, ms: now - phase.t });
+    phase = name === 'end' ? null : { name, t: now };
+  };
   try {
-    report = run(scenario, (done, total) => postMessage({ type: 'progress', id, done, total }));
+    report = run(scenario, onProgress);
   } catch (e) {
     postMessage({ type: 'error', id, error: asError(e), ms: performance.now() - t0 });
     return;
@@ -52,6 +62,7 @@ async function handleRun({ id, scenario }) {
     const sha256 = crypto.subtle ? hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())) : null;
     const envelope = JSON.parse(report);
     const { view, transfer } = dataFor(envelope.engine).bound(envelope);
+    view.phases = phases;
     const text = blob.size <= REPORT_TEXT_BYTES ? report : null;
     postMessage({ type: 'result', id, ms, view, blob, bytes: blob.size, sha256, text }, transfer);
   } catch (e) {

@@ -87,6 +87,9 @@ describe('partitioning in the page', () => {
       }
       const cells = await page.locator('[data-testid=metrics-table] td[data-metric=edgeCut]').allTextContents();
       assert.deepEqual(cells.map(Number), runs.map((r) => r.edgeCut), 'the methods table shows each cut');
+      const times = await page.locator('[data-testid=metrics-table] td[data-metric=ms]').allTextContents();
+      assert.equal(times.length, methods);
+      for (const t of times) assert.match(t, /^\d+$/, 'each method\'s time, measured by the page');
       await page.screenshot({ path: artifact(`partition-${file.replace('.json', '')}.png`), fullPage: true });
     }
     assert.deepEqual(page.problems, []);

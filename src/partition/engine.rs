@@ -154,6 +154,7 @@ pub fn run_capped(
 
     let mut runs = Vec::with_capacity(s.methods.len());
     for (i, &m) in s.methods.iter().enumerate() {
+        progress.phase(m.id());
         let (method, effort) = m.method();
         let opts = Options {
             k,
@@ -211,6 +212,7 @@ pub fn run_capped(
         }
         runs.push(run);
     }
+    progress.phase("end");
     progress.tick(total, total);
     PartReport {
         graph: info,

@@ -4,7 +4,8 @@
 //! The model: vertices repel each other with force `d0^2 / d` and edges pull their ends together
 //! with force `d^2 / d0`, where `d0 = 1 / sqrt(n)` is the ideal edge length in the unit square;
 //! each step moves every vertex along its net force by at most a temperature `t` that falls
-//! linearly to zero. Repulsion is only counted between vertices of neighbouring cells of a grid
+//! linearly to zero, and a weak pull towards the centre (gravity `d0` times the distance) keeps
+//! separate components off the sides of the square. Repulsion is only counted between vertices of neighbouring cells of a grid
 //! of side `2 d0` (the grid variant of the original paper), so one step costs `O(V + E)` on
 //! graphs whose vertices spread out, instead of `O(V^2)`.
 //!
@@ -32,7 +33,7 @@ pub const DRAW_SCALE: f64 = 10_000.0;
 /// - `steps`: how many moves (each `O(V + E)` on spread-out graphs).
 ///
 /// # Returns
-/// `[x, y]` per vertex, in `[0, 1]`.
+/// `[x, y]` per vertex, in `[-1, 2]` (mostly in the unit square; [`quantize`] rescales).
 ///
 /// # Complexity
 /// `O(steps * (V + E + R))` time, where `R` counts the pairs of vertices in neighbouring grid
@@ -137,14 +138,17 @@ pub fn force_layout(g: &Graph, seed: u64, steps: u32) -> Vec<[f64; 2]> {
                 disp[b][1] += dy * f;
             }
         }
-        // move by at most `temp`, staying inside the unit square
+        // move by at most `temp`; a weak pull to the centre (gravity `d0` per unit of distance)
+        // keeps separate components together; no walls (a wall flattens what it stops), only
+        // a far bound against runaways (cells beyond the square count as its border cells)
         for v in 0..n {
-            let [dx, dy] = disp[v];
+            let dx = disp[v][0] + (0.5 - pos[v][0]) * d0;
+            let dy = disp[v][1] + (0.5 - pos[v][1]) * d0;
             let len = (dx * dx + dy * dy).sqrt();
             if len > 0.0 {
                 let s = if len > temp { temp / len } else { 1.0 };
-                pos[v][0] = (pos[v][0] + dx * s).clamp(0.0, 1.0);
-                pos[v][1] = (pos[v][1] + dy * s).clamp(0.0, 1.0);
+                pos[v][0] = (pos[v][0] + dx * s).clamp(-1.0, 2.0);
+                pos[v][1] = (pos[v][1] + dy * s).clamp(-1.0, 2.0);
             }
         }
     }
@@ -220,7 +224,7 @@ mod tests {
         assert!(edge_mean * 3.0 < all_mean, "{edge_mean} vs {all_mean}");
         assert!(p
             .iter()
-            .all(|q| (0.0..=1.0).contains(&q[0]) && (0.0..=1.0).contains(&q[1])));
+            .all(|q| (-1.0..=2.0).contains(&q[0]) && (-1.0..=2.0).contains(&q[1])));
     }
 
     #[test]

@@ -24,15 +24,22 @@ export function extent(xy) {
 
 /**
  * Panel geometry for `width` CSS px: {width, height, x(v), y(v), scale}, where x/y map the
- * report's whole-number coordinates to pixels (one scale for both axes).
+ * report's whole-number coordinates to pixels (one scale for both axes), `pad` px inside the
+ * margins (room for the discs of a part-to-part drawing).
  */
-export function panelLayout(xy, width) {
+export function panelLayout(xy, width, pad = 0) {
   const { maxX, maxY } = extent(xy);
-  const w = width - MARGIN.left - MARGIN.right;
+  const w = width - MARGIN.left - MARGIN.right - 2 * pad;
   const scale = Math.min(w / maxX, (w * MAX_PANEL_ASPECT) / maxY);
-  const height = Math.ceil(MARGIN.top + MARGIN.bottom + maxY * scale);
-  const x0 = MARGIN.left + (w - maxX * scale) / 2;
-  return { width, height, scale, x: (v) => x0 + v * scale, y: (v) => MARGIN.top + v * scale };
+  const height = Math.ceil(MARGIN.top + MARGIN.bottom + 2 * pad + maxY * scale);
+  const x0 = MARGIN.left + pad + (w - maxX * scale) / 2;
+  const y0 = MARGIN.top + pad;
+  return { width, height, scale, x: (v) => x0 + v * scale, y: (v) => y0 + v * scale };
+}
+
+/** Radius of the heaviest part's disc in a part-to-part drawing `width` px wide with `k` parts. */
+export function maxDiscRadius(width, k) {
+  return Math.max(2, Math.min(MAX_DISC_R, width / (2 * Math.sqrt(Math.max(1, k)))));
 }
 
 /** Half the side of a vertex's square, CSS px: a quarter of the mean spacing, from 0.75 to 4. */
@@ -146,7 +153,7 @@ export function drawQuotient(canvas, layout, scene) {
   const X = layout.x, Y = layout.y;
   let maxW = 1;
   for (let i = 2; i < edges.length; i += 3) maxW = Math.max(maxW, edges[i]);
-  const maxR = Math.max(2, Math.min(MAX_DISC_R, layout.width / (2 * Math.sqrt(Math.max(1, k)))));
+  const maxR = maxDiscRadius(layout.width, k);
   let maxPart = 1;
   for (const w of weights) maxPart = Math.max(maxPart, w);
   ctx.strokeStyle = CUT_COLOR;

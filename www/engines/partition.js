@@ -4,7 +4,7 @@
 import { el, formatValue, formatCount } from '../dom.js';
 import { PALETTE } from '../draw/common.js';
 import { drawLegend } from '../draw/common.js';
-import { panelLayout, drawPartition, drawQuotient, drawBalance, partColor, vertexBox, vertexRadius } from '../draw/partition.js';
+import { panelLayout, drawPartition, drawQuotient, drawBalance, partColor, vertexBox, vertexRadius, maxDiscRadius } from '../draw/partition.js';
 import { MAX_SEGMENTS } from './partition-data.js';
 
 const MIN_FIGURE_W = 220;   // px, narrower panels wrap to the next row
@@ -100,7 +100,9 @@ export function draw(host, envelope) {
     const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
     if (!layouts || avail !== lastWidth) {
       const w = panelWidth(avail, runs.length);
-      layouts = runs.map((r) => panelLayout(quotient ? r.quotient?.xy ?? new Uint16Array(0) : d.xy, w));
+      layouts = runs.map((r) => (quotient
+        ? panelLayout(r.quotient?.xy ?? new Uint16Array(0), w, maxDiscRadius(w, report.k))
+        : panelLayout(d.xy, w)));
       lastWidth = avail;
     }
   }
@@ -176,6 +178,11 @@ export function table(host, envelope) {
       const v = k === 'levels' ? (r.levels.length > 1 ? `${r.levels.length}: ${r.levels.join(' → ')}` : '1 (no coarsening)') : r[k];
       return el('td', { text: typeof v === 'string' ? v : formatValue(v), dataset: { metric: k, run: String(i), value: JSON.stringify(r[k] ?? null) } });
     })));
+  // each method's wall-clock time, measured by the worker around the engine's phases
+  const ms = new Map((envelope.phases || []).map((p) => [p.name, p.ms]));
+  body.push(el('tr', {},
+    el('th', { scope: 'row', text: 'Time (ms)', title: 'wall-clock time of the method in this browser (the engine has no clock)' }),
+    runs.map((r, i) => el('td', { text: ms.has(r.method) ? String(Math.round(ms.get(r.method))) : '—', dataset: { metric: 'ms', run: String(i) } }))));
   host.append(el('h3', { text: 'Methods' }),
     el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': 'metrics-table' }, el('thead', {}, head), el('tbody', {}, body))));
   if (report.omitted.parts.length) {
