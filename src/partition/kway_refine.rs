@@ -85,6 +85,32 @@ impl KwayState {
         }
     }
 
+    /// After [`KwayState::gather`]: among the adjacent parts that can take `vw` more weight
+    /// within `maxw`, the one `v` is most connected to, ties going to the part that is lighter
+    /// relative to its limit ([`lighter`]); returned as `(connection, part)`.
+    #[inline]
+    fn best_receiver(&self, maxw: &[u64], vw: u64) -> Option<(u64, u32)> {
+        let mut best: Option<(u64, u32)> = None;
+        for &q in &self.touched {
+            if self.pw[q as usize] + vw <= maxw[q as usize] {
+                let c = self.conn[q as usize];
+                if best.is_none_or(|(bc, bq)| {
+                    c > bc
+                        || (c == bc
+                            && lighter(
+                                self.pw[q as usize],
+                                maxw[q as usize],
+                                self.pw[bq as usize],
+                                maxw[bq as usize],
+                            ))
+                }) {
+                    best = Some((c, q));
+                }
+            }
+        }
+        best
+    }
+
     #[inline]
     fn clear(&mut self) {
         for &p in &self.touched {
@@ -183,24 +209,7 @@ pub fn balance(g: &WGraph, s: &mut KwayState, maxw: &[u64], salt: u64) {
             }
             let vw = g.vw[vi];
             s.gather(g, v);
-            let mut best: Option<(u64, u32)> = None;
-            for &q in &s.touched {
-                if s.pw[q as usize] + vw <= maxw[q as usize] {
-                    let c = s.conn[q as usize];
-                    if best.is_none_or(|(bc, bq)| {
-                        c > bc
-                            || (c == bc
-                                && lighter(
-                                    s.pw[q as usize],
-                                    maxw[q as usize],
-                                    s.pw[bq as usize],
-                                    maxw[bq as usize],
-                                ))
-                    }) {
-                        best = Some((c, q));
-                    }
-                }
-            }
+            let best = s.best_receiver(maxw, vw);
             s.clear();
             let to = match best {
                 Some((_, q)) => Some(q),
@@ -414,24 +423,7 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
             let a = s.part[vi];
             let vw = g.vw[vi];
             s.gather(g, v);
-            let mut best_q: Option<(u64, u32)> = None;
-            for &q in &s.touched {
-                if s.pw[q as usize] + vw <= maxw[q as usize] {
-                    let c = s.conn[q as usize];
-                    if best_q.is_none_or(|(bc, bq)| {
-                        c > bc
-                            || (c == bc
-                                && lighter(
-                                    s.pw[q as usize],
-                                    maxw[q as usize],
-                                    s.pw[bq as usize],
-                                    maxw[bq as usize],
-                                ))
-                    }) {
-                        best_q = Some((c, q));
-                    }
-                }
-            }
+            let best_q = s.best_receiver(maxw, vw);
             s.clear();
             let Some((c, q)) = best_q else { continue };
             let id = s.id[vi];
