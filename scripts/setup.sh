@@ -16,6 +16,11 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   rustup target add wasm32-unknown-unknown
 fi
 
+if ! rustup component list --installed 2>/dev/null | grep -q '^rustfmt'; then
+  log "adding rust component rustfmt (the tests check formatting)"
+  rustup component add rustfmt
+fi
+
 if ! command -v wasm-bindgen >/dev/null 2>&1 || \
    [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes on 2 cores, once)"

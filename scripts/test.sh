@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
 
+echo "== formatting (cargo fmt --check)"
+cargo fmt --check
+
 echo "== native tests (cargo test)"
 cargo test --lib --bins --tests
 cargo check --benches   # benchmarks compile; run them with: cargo bench --bench allocation

@@ -143,8 +143,7 @@ impl Graph {
         if self.xadj[0] != 0 || self.xadj[n] as usize != self.adjncy.len() {
             return Err("xadj does not span adjncy".into());
         }
-        if self.vwgt.len() != n || self.vsize.len() != n || self.adjwgt.len() != self.adjncy.len()
-        {
+        if self.vwgt.len() != n || self.vsize.len() != n || self.adjwgt.len() != self.adjncy.len() {
             return Err("weight arrays have the wrong length".into());
         }
         for v in 0..n {

@@ -65,7 +65,11 @@ pub fn imbalance(weights: &[u64], tpwgts: &[f64]) -> f64 {
         if w == 0 {
             continue;
         }
-        let r = if target > 0.0 { w as f64 / target } else { f64::INFINITY };
+        let r = if target > 0.0 {
+            w as f64 / target
+        } else {
+            f64::INFINITY
+        };
         worst = worst.max(r);
     }
     worst
