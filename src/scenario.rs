@@ -26,6 +26,15 @@ pub struct Meta {
     pub seed: u64,
 }
 
+impl Meta {
+    /// Bytes left for an engine's report under a cap of `cap` bytes for the whole report file,
+    /// once the envelope has written the scenario's name (as a JSON string) beside it.
+    pub fn report_budget(&self, cap: usize) -> usize {
+        let name_bytes = serde_json::to_string(&self.name).map_or(0, |t| t.len());
+        cap.saturating_sub(name_bytes)
+    }
+}
+
 /// A scenario split into its envelope and the engine's own fields (still as JSON).
 #[derive(Debug, Clone)]
 pub struct Envelope {

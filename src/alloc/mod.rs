@@ -46,13 +46,7 @@ impl Engine for Allocation {
     }
 
     fn run(s: &AllocScenario, meta: &Meta, progress: &mut dyn Progress) -> AllocReport {
-        let name_bytes = serde_json::to_string(&meta.name).map_or(0, |t| t.len());
-        run_capped(
-            s,
-            meta.seed,
-            progress,
-            REPORT_BYTE_CAP.saturating_sub(name_bytes),
-        )
+        run_capped(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
     }
 
     fn sample_scenarios() -> Vec<String> {

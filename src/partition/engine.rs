@@ -34,13 +34,7 @@ impl Engine for Partitioning {
     }
 
     fn run(s: &PartScenario, meta: &Meta, progress: &mut dyn Progress) -> PartReport {
-        let name_bytes = serde_json::to_string(&meta.name).map_or(0, |t| t.len());
-        run_capped(
-            s,
-            meta.seed,
-            progress,
-            REPORT_BYTE_CAP.saturating_sub(name_bytes),
-        )
+        run_capped(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
     }
 
     fn sample_scenarios() -> Vec<String> {
