@@ -21,6 +21,18 @@ pub fn run(text: &str, progress: &mut dyn Progress) -> Result<String> {
     (entry.run)(env, progress)
 }
 
+/// Runs a scenario for a live preview: [`run`], then the engine's [`crate::engines::Engine::preview`]
+/// reduction. When the engine reduced nothing the text equals [`run`]'s byte for byte; otherwise
+/// the envelope carries `"preview": true`.
+pub fn run_preview(text: &str, progress: &mut dyn Progress) -> Result<String> {
+    let env = parse_envelope(text, &engine_ids())?;
+    let entry = ENGINES
+        .iter()
+        .find(|e| e.id == env.meta.engine)
+        .expect("engine checked by parser");
+    (entry.run_preview)(env, progress)
+}
+
 /// Parses and validates a scenario without running it.
 pub fn check(text: &str) -> Result<()> {
     let env = parse_envelope(text, &engine_ids())?;

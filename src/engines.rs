@@ -33,6 +33,14 @@ pub trait Engine {
     /// `tests/fixtures/matrix.json`, and the browser tests check that wasm gives the same reports,
     /// so a new engine is compared across targets without any change to the harness.
     fn sample_scenarios() -> Vec<String>;
+    /// For views that re-run as the user types (`LIVE`): reduces `report` in place to what the
+    /// drawing needs (e.g. a 10,000-point curve thinned to the points a chart can show), so a
+    /// keystroke's preview crosses the boundary quickly; the page asks for the complete report
+    /// once typing pauses. Returns whether anything was reduced (when not, the preview *is* the
+    /// complete report, byte for byte). Default: never reduces.
+    fn preview(_report: &mut Self::Report) -> bool {
+        false
+    }
 }
 
 /// An engine, type-erased for the registry.
@@ -42,21 +50,28 @@ pub struct EngineEntry {
     pub params: fn() -> Vec<Param>,
     /// Parses, validates and runs; returns the report JSON.
     pub run: fn(Envelope, &mut dyn Progress) -> Result<String>,
+    /// The same, reduced by [`Engine::preview`]; the envelope says `"preview": true` when it was.
+    pub run_preview: fn(Envelope, &mut dyn Progress) -> Result<String>,
     /// Parses and validates only.
     pub check: fn(Envelope) -> Result<()>,
     /// [`Engine::sample_scenarios`].
     pub samples: fn() -> Vec<String>,
 }
 
-fn run_entry<E: Engine>(env: Envelope, progress: &mut dyn Progress) -> Result<String> {
+fn run_entry<E: Engine, const PREVIEW: bool>(
+    env: Envelope,
+    progress: &mut dyn Progress,
+) -> Result<String> {
     let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
     E::validate(&scenario)?;
-    let report = E::run(&scenario, &env.meta, progress);
+    let mut report = E::run(&scenario, &env.meta, progress);
+    let preview = PREVIEW && E::preview(&mut report);
     let doc = ReportEnvelope {
         version: 1,
         engine: E::ID,
         name: &env.meta.name,
         seed: env.meta.seed,
+        preview,
         report: &report,
     };
     Ok(serde_json::to_string(&doc).expect("reports serialize"))
@@ -73,7 +88,8 @@ pub const fn entry<E: Engine>() -> EngineEntry {
         id: E::ID,
         title: E::TITLE,
         params: E::params,
-        run: run_entry::<E>,
+        run: run_entry::<E, false>,
+        run_preview: run_entry::<E, true>,
         check: check_entry::<E>,
         samples: E::sample_scenarios,
     }

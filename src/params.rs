@@ -56,6 +56,9 @@ pub struct ShowIf {
     pub equals_any: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_equals: Option<&'static str>,
+    /// Show when the field is present at all (e.g. a part of the scenario the user asked for).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub present: bool,
 }
 
 impl Param {
@@ -115,6 +118,7 @@ impl Param {
             equals: Some(equals),
             equals_any: Vec::new(),
             not_equals: None,
+            present: false,
         });
         self
     }
@@ -125,6 +129,18 @@ impl Param {
             equals: None,
             equals_any: values.to_vec(),
             not_equals: None,
+            present: false,
+        });
+        self
+    }
+    /// Shows the control only when the scenario has a value at `path` (an object or any value).
+    pub fn show_if_present(mut self, path: &'static str) -> Self {
+        self.show_if = Some(ShowIf {
+            path,
+            equals: None,
+            equals_any: Vec::new(),
+            not_equals: None,
+            present: true,
         });
         self
     }
@@ -134,6 +150,7 @@ impl Param {
             equals: None,
             equals_any: Vec::new(),
             not_equals: Some(not_equals),
+            present: false,
         });
         self
     }

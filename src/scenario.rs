@@ -231,6 +231,10 @@ pub struct ReportEnvelope<'a, R: Serialize> {
     pub engine: &'a str,
     pub name: &'a str,
     pub seed: u64,
+    /// A live preview reduced by the engine (`Engine::preview`), not the complete report; only
+    /// written when true, so complete reports never carry it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preview: bool,
     pub report: &'a R,
 }
 

@@ -62,6 +62,20 @@ pub fn run(scenario: &str, on_progress: Option<js_sys::Function>) -> Result<Stri
     crate::api::run(scenario, &mut p).map_err(funnel)
 }
 
+/// [`run`] for a live preview ([`crate::api::run_preview`]): the engine may reduce the report to
+/// what the drawing needs, and then says `"preview": true` in the envelope.
+#[wasm_bindgen]
+pub fn run_preview(
+    scenario: &str,
+    on_progress: Option<js_sys::Function>,
+) -> Result<String, JsError> {
+    let mut p = JsProgress {
+        callback: on_progress,
+        last_permille: 0,
+    };
+    crate::api::run_preview(scenario, &mut p).map_err(funnel)
+}
+
 /// Parses and validates a scenario without running it.
 #[wasm_bindgen]
 pub fn check(scenario: &str) -> Result<(), JsError> {

@@ -503,6 +503,34 @@ fn parameter_table_defaults_match_the_parser() {
         param("alltoall.subsystem.exactNodes").as_u64().unwrap(),
         scenario::DEFAULT_EXACT_NODES
     );
+    // The reservation form's defaults are the parser's: spelling them out changes nothing.
+    let base = r#"{"stations":6,"initiators":[{"wants":2,"holdFor":10},{"start":3,"wants":3,"holdFor":8}]}"#;
+    let mut spelled: Value = serde_json::from_str(base).unwrap();
+    for p in sel["params"].as_array().unwrap() {
+        let path = p["path"].as_str().unwrap();
+        let Some(rest) = path.strip_prefix("reservation.") else {
+            continue;
+        };
+        assert_eq!(p["showIf"]["path"], "reservation", "{path}");
+        assert_eq!(p["showIf"]["present"], true, "{path}");
+        if p["default"].is_null() || rest == "stations" {
+            continue;
+        }
+        let mut at = &mut spelled;
+        let keys: Vec<&str> = rest.split('.').collect();
+        for k in &keys[..keys.len() - 1] {
+            at = at
+                .as_object_mut()
+                .unwrap()
+                .entry(k.to_string())
+                .or_insert_with(|| serde_json::json!({}));
+        }
+        at[keys[keys.len() - 1]] = p["default"].clone();
+    }
+    let scenario =
+        |r: &str| format!(r#"{{"version":1,"engine":"select","seed":3,"reservation":{r}}}"#);
+    assert_eq!(run(&scenario(base)), run(&scenario(&spelled.to_string())));
+    assert!(spelled["delay"]["max"].is_u64() && spelled["fixes"]["orderedClaims"] == false);
 }
 
 /// A user formula gives the same curve as the preset it spells out.
@@ -601,4 +629,119 @@ fn progress_moves_forward_through_every_part() {
     }
     assert!(ticks.iter().all(|t| t.0 <= total));
     assert_eq!(ticks.last().unwrap().0, total);
+}
+
+/// `q` stations with seeded loads (some as ranges), the wave model as the user's formulas.
+fn many_stations(q: u32, ranges: bool) -> String {
+    let mut rng = placelab::rng::Rng::seeded(7);
+    let stations: Vec<String> = (0..q)
+        .map(|i| {
+            let load = (rng.below(900) as f64) / 1000.0;
+            if ranges && i % 3 == 0 {
+                format!(r#"{{"name":"W{}","load":[{load},{}]}}"#, i + 1, load + 0.05)
+            } else {
+                format!(r#"{{"name":"W{}","load":{load}}}"#, i + 1)
+            }
+        })
+        .collect();
+    format!(
+        r#"{{"version":1,"engine":"select","name":"many","seed":1,"stations":[{}],
+        "model":{{"preset":"custom","N":10000000,"nstep":1000,
+        "ts":"P * (alpha + 8 * beta * N / P)","tc":"2 * nstep * (alpha + 8 * beta) * min(P - 1, 1)",
+        "tr":"P * (alpha + 8 * beta * N / P)","to":"nstep * (N / P) * (3 * t_mult + 4 * t_add)"}}}}"#,
+        stations.join(",")
+    )
+}
+
+#[test]
+fn a_live_preview_keeps_complete_points_and_every_extreme() {
+    // Without ranges the curve is thinned; with 1,000 stations (ranges) only the rows are.
+    for (q, ranges) in [(10_000u64, false), (1_000, true)] {
+        let thinned = q > 8 * placelab::select::preview::BUCKETS as u64;
+        let text = many_stations(q as u32, ranges);
+        let full: Value = serde_json::from_str(&api::run(&text, &mut NoProgress).unwrap()).unwrap();
+        let prev: Value =
+            serde_json::from_str(&api::run_preview(&text, &mut NoProgress).unwrap()).unwrap();
+        assert_eq!(prev["preview"], true);
+        assert!(
+            full.get("preview").is_none(),
+            "complete reports never say preview"
+        );
+        let (f, p) = (
+            &full["report"]["workstations"],
+            &prev["report"]["workstations"],
+        );
+        let fc = f["curve"].as_array().unwrap();
+        let pc = p["curve"].as_array().unwrap();
+        assert_eq!(p["previewOf"]["curvePoints"], q);
+        assert_eq!(p["previewOf"]["stations"], q);
+        if thinned {
+            assert!(
+                pc.len() <= 8 * placelab::select::preview::BUCKETS + 5,
+                "{}",
+                pc.len()
+            );
+            assert!(pc.len() >= 1000, "a chart's worth of points: {}", pc.len());
+        } else {
+            assert_eq!(pc, fc);
+        }
+        let mut last = 0;
+        for point in pc {
+            let at = point["p"].as_u64().unwrap();
+            assert!(at > last, "ascending, distinct P");
+            last = at;
+            assert_eq!(
+                point,
+                &fc[at as usize - 1],
+                "the complete report's point at P = {at}"
+            );
+        }
+        assert_eq!(last, q, "P = Q kept: the axis still runs to Q");
+        for key in ["t", "tLo", "tHi"] {
+            let vals =
+                |c: &[Value]| -> Vec<f64> { c.iter().filter_map(|x| x[key].as_f64()).collect() };
+            let (fv, pv) = (vals(fc), vals(pc));
+            if fv.is_empty() {
+                continue;
+            }
+            let min = |v: &[f64]| v.iter().cloned().fold(f64::INFINITY, f64::min);
+            let max = |v: &[f64]| v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(min(&fv), min(&pv), "{key} minimum kept");
+            assert_eq!(max(&fv), max(&pv), "{key} maximum kept");
+        }
+        let best = f["best"]["p"].as_u64().unwrap();
+        assert!(pc.iter().any(|c| c["p"] == best), "the chosen P is kept");
+        assert_eq!(p["best"], f["best"]);
+        assert_eq!(
+            p["stations"].as_array().unwrap()[..],
+            f["stations"].as_array().unwrap()[..500]
+        );
+        assert_eq!(
+            p["order"].as_array().unwrap()[..],
+            f["order"].as_array().unwrap()[..500]
+        );
+        let (fb, pb) = (
+            serde_json::to_string(&full).unwrap().len(),
+            serde_json::to_string(&prev).unwrap().len(),
+        );
+        assert!(
+            !thinned || pb * 5 < fb,
+            "the preview is much smaller: {pb} of {fb} bytes"
+        );
+    }
+}
+
+#[test]
+fn a_preview_of_a_small_report_is_the_complete_report_byte_for_byte() {
+    let mut texts = placelab::api::sample_scenarios();
+    texts.push(many_stations(300, true));
+    for text in texts {
+        let full = api::run(&text, &mut NoProgress);
+        let prev = api::run_preview(&text, &mut NoProgress);
+        match (full, prev) {
+            (Ok(f), Ok(p)) => assert_eq!(f, p, "{text}"),
+            (Err(f), Err(p)) => assert_eq!(f.to_json(), p.to_json()),
+            (f, p) => panic!("run and run_preview disagree on {text}: {f:?} / {p:?}"),
+        }
+    }
 }

@@ -57,16 +57,17 @@ export function createEngineClient() {
   }
 
   /**
-   * Runs scenario text; resolves {view, blob, bytes, sha256, text, ms} (worker.js), rejects {path, message}.
- * `onProgress(done, total)` follows the engine's ticks; `onProgress(null, null, 'report')` says
- * the engine finished and the report is being prepared.
+   * Runs scenario text; resolves {view, blob, bytes, sha256, text, ms, preview} (worker.js), rejects
+   * {path, message}. `onProgress(done, total)` follows the engine's ticks; `onProgress(null, null,
+   * 'report')` says the engine finished and the report is being prepared. With `preview`, the
+   * engine may answer with its live preview (`preview: true`, no blob: see Engine::preview).
    */
-  client.run = async (scenarioText, onProgress) => {
+  client.run = async (scenarioText, onProgress, { preview = false } = {}) => {
     await client.ready;
     const id = nextId++;
     return new Promise((resolve, reject) => {
       inFlight.set(id, { resolve, reject, onProgress });
-      worker.postMessage({ type: 'run', id, scenario: scenarioText });
+      worker.postMessage({ type: 'run', id, scenario: scenarioText, preview });
     });
   };
 

@@ -44,6 +44,7 @@ function shown(param, get) {
   const cond = param.showIf;
   if (!cond) return true;
   const v = get(cond.path);
+  if (cond.present) return v !== undefined && v !== null;
   if (Array.isArray(cond.equals)) return cond.equals.includes(v);
   if ('equals' in cond) return v === cond.equals;
   if ('notEquals' in cond) return v !== cond.notEquals;

@@ -9,6 +9,7 @@ import { createEngineClient, createTextClient } from './client.js';
 
 const PROGRESS_DELAY_MS = 500;   // runs shorter than this never flash a progress bar
 const LIVE_RUN_DELAY_MS = 0;     // engines whose view is LIVE re-run after the edit's task (edits in one task coalesce)
+const COMPLETE_AFTER_MS = 400;   // after a live preview, the complete report once typing has paused this long
 const EXAMPLES_DIR = 'examples/';
 
 const $ = (id) => document.getElementById(id);
@@ -30,9 +31,9 @@ const state = {
   examples: { default: null, examples: [] },
   engineId: null,
   running: null,          // {id, t0, progressTimer}
-  pending: null,          // scenario text queued while a run is in flight (newest wins)
+  pending: null,          // {text, preview} queued while a run is in flight (newest wins)
   lastReport: null,       // the report's bounded view (worker.js)
-  lastResult: null,       // {blob, bytes, sha256, text}: the complete report (text only when small)
+  lastResult: null,       // {blob, bytes, sha256, text, preview}: the complete report (text only when small); a preview has no blob
   lastError: null,
   stickyError: false,     // a link error stays visible over the default example's result
   runCount: 0,
@@ -48,8 +49,8 @@ const ready = new Promise((r) => { resolveReady = r; });
 let engine = null;
 const text = createTextClient();
 
-function callWorker(scenarioText, onProgress) {
-  return engine.run(scenarioText, onProgress);
+function callWorker(scenarioText, onProgress, opts) {
+  return engine.run(scenarioText, onProgress, opts);
 }
 
 // ---- status, errors -----------------------------------------------------------------------------
@@ -94,8 +95,14 @@ function handleRun() {
   startRun(cur.text);
 }
 
-function startRun(text) {
-  if (state.running) { state.pending = text; return; }
+/**
+ * Runs scenario text, one run at a time (the newest queued behind it). `preview`: a LIVE view's
+ * re-run as the user types, answered by the engine's preview when it has one (drawn with status
+ * `live`; the complete report follows once typing pauses, with status `done`).
+ */
+function startRun(text, { preview = false } = {}) {
+  clearTimeout(scheduleComplete.timer);
+  if (state.running) { state.pending = { text, preview }; return; }
   const run = { id: null, t0: performance.now(), progressTimer: 0, stopped: false };
   state.running = run;
   setStatus('running');
@@ -112,8 +119,8 @@ function startRun(text) {
       ui.progressText.textContent = `${Math.floor((100 * done) / total)}%`;
     }
   };
-  callWorker(text, onProgress).then(
-    (result) => (run.stopped ? null : handleResult(result, run)),
+  callWorker(text, onProgress, { preview }).then(
+    (result) => (run.stopped ? null : handleResult(result, run, text)),
     (error) => { if (!run.stopped) handleRunError(error); },
   ).finally(() => {
     if (run.stopped) return;
@@ -128,7 +135,7 @@ function finishRun(run) {
   if (state.pending !== null) {
     const next = state.pending;
     state.pending = null;
-    startRun(next);
+    startRun(next.text, { preview: next.preview });
   }
   resolveReady();
 }
@@ -138,20 +145,32 @@ const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
 /**
  * Shows a result in separate tasks (receive, drawing, tables), so no single task blocks the page
- * for long; the run counts as done once all are shown.
+ * for long; the run counts as done once all are shown (a live preview: once drawn).
  */
-async function handleResult({ view: envelope, blob, bytes, sha256, text: reportText, ms }, run) {
+async function handleResult({ view: envelope, blob, bytes, sha256, text: reportText, ms, preview = false }, run, scenarioText) {
   await nextTask();
   if (run.stopped) return;
-  state.lastResult = { blob, bytes, sha256, text: reportText };
+  state.lastResult = { blob, bytes, sha256, text: reportText, preview };
   state.lastReport = envelope;
   state.lastError = null;
   clearError();
   const view = drawReport(envelope);
-  await nextTask();
-  view.table(ui.tables, envelope);
+  // A live preview redraws only the figures: the tables (hundreds of rows) wait, dimmed, for the
+  // complete report, so each keystroke costs one drawing.
+  ui.tables.classList.toggle('stale', preview);
+  if (!preview) {
+    await nextTask();
+    view.table(ui.tables, envelope);
+  }
   if (run.stopped) return;
   state.runCount += 1;
+  if (preview) {
+    for (const b of [ui.exportJson, ui.exportCsv, ui.exportJobs]) b.disabled = true;
+    ui.runInfo.textContent = `Preview in ${Math.round(ms)} ms; the complete report follows when you stop typing`;
+    setStatus('live');
+    scheduleComplete(scenarioText);
+    return;
+  }
   ui.runInfo.textContent = `Ran in ${Math.round(ms)} ms`;
   setStatus('done');
   if (state.firstDrawnMs === null) state.firstDrawnMs = performance.now();
@@ -326,8 +345,16 @@ function scheduleLiveRun() {
   clearTimeout(scheduleLiveRun.timer);
   scheduleLiveRun.timer = setTimeout(() => {
     const cur = editor.current();
-    if (cur.ok) startRun(cur.text);
+    if (cur.ok) startRun(cur.text, { preview: true });
   }, LIVE_RUN_DELAY_MS);
+}
+
+/** After a preview: the complete run of the same text, unless another edit or run comes first. */
+function scheduleComplete(text) {
+  clearTimeout(scheduleComplete.timer);
+  scheduleComplete.timer = setTimeout(() => {
+    if (!state.running && state.pending === null) startRun(text);
+  }, COMPLETE_AFTER_MS);
 }
 
 // ---- links --------------------------------------------------------------------------------------
@@ -422,6 +449,7 @@ function baseName() {
  */
 async function handleExport(kind) {
   if (!state.lastReport) return;
+  if (!state.lastResult?.blob && kind !== 'png') { showNotice('The complete report is on its way: export once it is drawn.'); return; }
   try {
     if (kind === 'png') await exportPng(state.view?.canvases?.() || [], baseName());
     else if (kind === 'json') exportBlob(state.lastResult.blob, `${baseName()}.report.json`);

@@ -5,7 +5,10 @@
 // byte for byte `placelab run` output: the report and one newline) with its SHA-256; the page gets
 // the report's bounded view (engines/data.js) and the text itself only when it is small. Phases the
 // engine announces while running are timed here and cross as `view.phases` ([{name, ms}]).
-import init, { run, engines, version } from './pkg/placelab.js';
+// A run asked `preview: true` (a LIVE view re-running as the user types) calls the engine's
+// run_preview: when the engine reduced the report (its envelope says "preview": true) only the
+// bounded view crosses, without blob or checksum, and the page asks for the complete run later.
+import init, { run, run_preview as runPreview, engines, version } from './pkg/placelab.js';
 import { dataFor } from './engines/data.js';
 
 /** Reports up to this many bytes also cross as text (tests and small exports read it directly). */
@@ -35,7 +38,7 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function handleRun({ id, scenario }) {
+async function handleRun({ id, scenario, preview = false }) {
   const t0 = performance.now();
   let report;
   // phases the engine announces (e.g. each partitioning method), timed here: [{name, ms}]
@@ -48,7 +51,7 @@ async function handleRun({ id, scenario }) {
     phase = name === 'end' ? null : { name, t: now };
   };
   try {
-    report = run(scenario, onProgress);
+    report = (preview ? runPreview : run)(scenario, onProgress);
   } catch (e) {
     postMessage({ type: 'error', id, error: asError(e), ms: performance.now() - t0 });
     return;
@@ -57,12 +60,16 @@ async function handleRun({ id, scenario }) {
   // The engine is done; checksumming and bounding a large report still takes a moment.
   postMessage({ type: 'stage', id, stage: 'report' });
   try {
-    const blob = new Blob([report, '\n'], { type: 'application/json' });
-    // crypto.subtle exists only in secure contexts (https, localhost); elsewhere there is no checksum.
-    const sha256 = crypto.subtle ? hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())) : null;
     const envelope = JSON.parse(report);
     const { view, transfer } = dataFor(envelope.engine).bound(envelope);
     view.phases = phases;
+    if (envelope.preview === true) {
+      postMessage({ type: 'result', id, ms, view, blob: null, bytes: report.length + 1, sha256: null, text: null, preview: true }, transfer);
+      return;
+    }
+    const blob = new Blob([report, '\n'], { type: 'application/json' });
+    // crypto.subtle exists only in secure contexts (https, localhost); elsewhere there is no checksum.
+    const sha256 = crypto.subtle ? hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())) : null;
     const text = blob.size <= REPORT_TEXT_BYTES ? report : null;
     postMessage({ type: 'result', id, ms, view, blob, bytes: blob.size, sha256, text }, transfer);
   } catch (e) {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import fs from 'node:fs/promises';
 import assert from 'node:assert/strict';
 import { useBrowser, pickExample, waitSettled, typeRawJson, artifact } from '../lib/harness.mjs';
+import { stationsScenario } from '../bench-select.mjs';
 
 const env = useBrowser();
 const GOAL_MS = 200; // longest main-thread task allowed
@@ -130,6 +131,41 @@ describe('select page', () => {
     assert.ok(await page.getByTestId('error-panel').isHidden());
     assert.deepEqual(page.problems, []);
     await assertNoLongTask(page, 'typing formulas');
+    await page.close();
+  });
+
+  it('previews a 10,000-station curve at each keystroke, then draws the complete report when typing pauses', async () => {
+    const page = await observedPage();
+    const scenario = stationsScenario(10000);
+    await typeRawJson(page, JSON.stringify(scenario));
+    await page.getByTestId('run').click();
+    await waitSettled(page);
+    const to = page.getByTestId('param-model.to');
+    await to.focus();
+    await page.keyboard.press('End');
+    await to.pressSequentially(' + 1', { delay: 40 });
+    // the preview: drawn at once, thinned, the exports that need the complete report off
+    await page.waitForFunction(() => document.body.dataset.status === 'live', null, { timeout: 0 });
+    const preview = await page.evaluate(() => ({
+      points: window.placelab.view.curveValues().length, json: document.getElementById('export-json').disabled,
+      info: document.getElementById('run-info').textContent, previewOf: window.placelab.lastReport.report.workstations.previewOf,
+    }));
+    assert.ok(preview.points < 10000 && preview.points > 1000, `preview points ${preview.points}`);
+    assert.equal(preview.json, true, 'the JSON export waits for the complete report');
+    assert.match(preview.info, /Preview in \d+ ms/);
+    assert.deepEqual(preview.previewOf, { curvePoints: 10000, stations: 10000 });
+    // then the complete report of the same text, as if Run had been pressed
+    await page.waitForFunction(() => document.body.dataset.status === 'done' && !window.placelab.state.running, null, { timeout: 0 });
+    const complete = await page.evaluate(() => ({
+      points: window.placelab.view.curveValues().length, json: document.getElementById('export-json').disabled,
+      sha: window.placelab.lastReportSha256, scenario: window.placelab.scenarioText(),
+    }));
+    assert.equal(complete.points, 10000);
+    assert.equal(complete.json, false);
+    const again = await page.evaluate(async (t) => (await window.placelab.runInWorker(t)).sha256, complete.scenario);
+    assert.equal(again, complete.sha, 'the complete report is the one Run gives');
+    assert.deepEqual(page.problems, []);
+    await assertNoLongTask(page, 'previews of 10,000 stations');
     await page.close();
   });
 

@@ -7,11 +7,13 @@
 //!   the product of bandwidths (branch and bound, heuristic);
 //! - [`layouts`]: multi-core layouts for an all-to-all, estimated step by step with contention;
 //! - [`reservation`]: the reservation protocol, simulated in logical time;
+//! - [`preview`]: the T(P) curve thinned for drawing while the user types;
 //!
 //! → [`report`]. [`samples`] is the cross-target sample matrix.
 
 pub mod expr;
 pub mod layouts;
+pub mod preview;
 pub mod qiju;
 pub mod report;
 pub mod reservation;
@@ -52,6 +54,11 @@ impl Engine for Selection {
 
     fn sample_scenarios() -> Vec<String> {
         samples::sample_scenarios()
+    }
+
+    /// Thins the T(P) curve and the station rows of large workstation sets ([`preview`]).
+    fn preview(r: &mut SelectReport) -> bool {
+        r.workstations.as_mut().is_some_and(preview::reduce)
     }
 }
 
@@ -177,6 +184,7 @@ pub fn workstations(s: &SelectScenario, progress: &mut dyn FnMut(u64)) -> Workst
         lost_percent,
         uncertainty: sel.uncertainty,
         reference: s.reference.clone(),
+        preview_of: None,
     }
 }
 

@@ -45,6 +45,20 @@ pub struct WorkstationReport {
     pub uncertainty: Option<Uncertainty>,
     /// The source's figures, echoed.
     pub reference: Option<Reference>,
+    /// Only in a live preview (`"preview": true`): the complete report's counts, of which
+    /// `curve`, `stations` and `order` keep a part (see `preview.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preview_of: Option<PreviewOf>,
+}
+
+/// The complete counts behind a preview.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewOf {
+    /// Points of the complete curve (Q).
+    pub curve_points: u32,
+    /// Stations of the complete report.
+    pub stations: u32,
 }
 
 #[derive(Debug, Clone, Serialize)]

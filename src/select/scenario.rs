@@ -821,15 +821,18 @@ fn validate_layouts(l: &LayoutsSpec) -> Result<()> {
 /// The form controls.
 pub fn params() -> Vec<Param> {
     vec![
-        Param::new("model.preset", "Application model", "enum", json!("wave1d")).options(&[
-            ("wave1d", "1D wave equation"),
-            ("pmr", "Matrix multiply, Pipe-Multiply-Roll (square P)"),
-            ("custom", "My own formulas"),
-        ]),
+        Param::new("model.preset", "Application model", "enum", json!("wave1d"))
+            .options(&[
+                ("wave1d", "1D wave equation"),
+                ("pmr", "Matrix multiply, Pipe-Multiply-Roll (square P)"),
+                ("custom", "My own formulas"),
+            ])
+            .show_if_present("stations"),
         Param::new("model.N", "Problem size N", "number", json!(null))
             .range(0.0, 1e12)
             .empty("preset default")
-            .help("grid points (wave), matrix order (PMR)"),
+            .help("grid points (wave), matrix order (PMR)")
+            .show_if_present("stations"),
         Param::new(
             "model.alpha",
             "Message start-up α",
@@ -837,7 +840,8 @@ pub fn params() -> Vec<Param> {
             json!(default_alpha()),
         )
         .range(0.0, 1e9)
-        .unit("ms"),
+        .unit("ms")
+        .show_if_present("stations"),
         Param::new(
             "model.beta",
             "Time per byte β",
@@ -845,14 +849,16 @@ pub fn params() -> Vec<Param> {
             json!(default_beta()),
         )
         .range(0.0, 1e9)
-        .unit("ms/byte"),
+        .unit("ms/byte")
+        .show_if_present("stations"),
         Param::new(
             "model.nstep",
             "Steps nstep",
             "number",
             json!(default_nstep()),
         )
-        .range(0.0, 1e12),
+        .range(0.0, 1e12)
+        .show_if_present("stations"),
         Param::new(
             "model.tMult",
             "Multiply time t_mult",
@@ -860,7 +866,8 @@ pub fn params() -> Vec<Param> {
             json!(default_t_op()),
         )
         .range(0.0, 1e9)
-        .unit("ms"),
+        .unit("ms")
+        .show_if_present("stations"),
         Param::new(
             "model.tAdd",
             "Add time t_add",
@@ -868,7 +875,8 @@ pub fn params() -> Vec<Param> {
             json!(default_t_op()),
         )
         .range(0.0, 1e9)
-        .unit("ms"),
+        .unit("ms")
+        .show_if_present("stations"),
         Param::new("model.pSet", "Allowed P", "enum", json!(null))
             .options(&[
                 ("any", "Any"),
@@ -904,14 +912,16 @@ pub fn params() -> Vec<Param> {
         .options(&[
             ("distance", "Min product of distances (homogeneous)"),
             ("bandwidth", "Max product of bandwidths (hierarchical)"),
-        ]),
+        ])
+        .show_if_present("alltoall.subsystem"),
         Param::new(
             "alltoall.subsystem.m",
             "Machines wanted M",
             "int",
             json!(null),
         )
-        .range(2.0, MAX_MACHINES as f64),
+        .range(2.0, MAX_MACHINES as f64)
+        .show_if_present("alltoall.subsystem"),
         Param::new(
             "alltoall.subsystem.exactNodes",
             "Exact search budget",
@@ -919,23 +929,27 @@ pub fn params() -> Vec<Param> {
             json!(DEFAULT_EXACT_NODES),
         )
         .range(0.0, MAX_EXACT_NODES as f64)
-        .unit("nodes"),
+        .unit("nodes")
+        .show_if_present("alltoall.subsystem"),
         Param::new("alltoall.layouts.nodes", "Nodes", "int", json!(null))
-            .range(1.0, MAX_LAYOUT_NODES as f64),
+            .range(1.0, MAX_LAYOUT_NODES as f64)
+            .show_if_present("alltoall.layouts"),
         Param::new(
             "alltoall.layouts.socketsPerNode",
             "Sockets per node",
             "int",
             json!(2),
         )
-        .range(1.0, 64.0),
+        .range(1.0, 64.0)
+        .show_if_present("alltoall.layouts"),
         Param::new(
             "alltoall.layouts.coresPerSocket",
             "Cores per socket",
             "int",
             json!(4),
         )
-        .range(1.0, 1024.0),
+        .range(1.0, 1024.0)
+        .show_if_present("alltoall.layouts"),
         Param::new(
             "alltoall.layouts.messageBytes",
             "Message size m",
@@ -943,7 +957,8 @@ pub fn params() -> Vec<Param> {
             json!(default_message()),
         )
         .range(1.0, 1e12)
-        .unit("bytes"),
+        .unit("bytes")
+        .show_if_present("alltoall.layouts"),
         Param::new(
             "alltoall.layouts.table",
             "Cost table t(layer, m, cf)",
@@ -951,7 +966,69 @@ pub fn params() -> Vec<Param> {
             json!(null),
         )
         .empty("source's InfiniBand slowdowns")
-        .help("CSV lines layer,bytes,t(cf=1),t(cf=2),... in microseconds"),
+        .help("CSV lines layer,bytes,t(cf=1),t(cf=2),... in microseconds")
+        .show_if_present("alltoall.layouts"),
+        Param::new("reservation.stations", "Stations", "int", json!(null))
+            .range(1.0, super::reservation::MAX_STATIONS as f64)
+            .show_if_present("reservation"),
+        Param::new(
+            "reservation.delay.min",
+            "Message delay, least",
+            "int",
+            json!(1),
+        )
+        .range(0.0, 1e9)
+        .unit("ticks")
+        .show_if_present("reservation"),
+        Param::new(
+            "reservation.delay.max",
+            "Message delay, most",
+            "int",
+            json!(5),
+        )
+        .range(0.0, 1e9)
+        .unit("ticks")
+        .show_if_present("reservation"),
+        Param::new("reservation.loss", "Message loss", "number", json!(0.0))
+            .range(0.0, 1.0)
+            .help("probability that a message is lost")
+            .show_if_present("reservation"),
+        Param::new(
+            "reservation.lossOfRelease",
+            "Release loss",
+            "number",
+            json!(null),
+        )
+        .range(0.0, 1.0)
+        .empty("as message loss")
+        .help("probability that a release is lost: the station stays held")
+        .show_if_present("reservation"),
+        Param::new(
+            "reservation.fixes.orderedClaims",
+            "Fix: ordered claims",
+            "bool",
+            json!(false),
+        )
+        .help("claim stations one at a time in a global order (no starving partial holds)")
+        .show_if_present("reservation"),
+        Param::new(
+            "reservation.fixes.leaseTimeout",
+            "Fix: lease timeout",
+            "int",
+            json!(null),
+        )
+        .range(1.0, 1e9)
+        .unit("ticks")
+        .empty("no leases")
+        .help("grants expire unless renewed, so a lost release frees its station")
+        .show_if_present("reservation"),
+        Param::new("reservation.maxRetries", "Retries", "int", json!(10))
+            .range(0.0, super::reservation::MAX_RETRIES as f64)
+            .show_if_present("reservation"),
+        Param::new("reservation.maxTime", "Stop at time", "int", json!(100_000))
+            .range(1.0, super::reservation::MAX_TIME as f64)
+            .unit("ticks")
+            .show_if_present("reservation"),
         Param::new("seed", "Seed", "uint64", json!(1)),
     ]
 }

@@ -20,7 +20,7 @@ const MAX_BARS = 160;
 /** The y axis stops at this multiple of the best time, so the minimum stays readable. */
 const Y_CLIP_FACTOR = 4;
 /** Vertices per pixel column of the stacked areas (the total T(P) line keeps every point). */
-const AREA_POINTS_PER_PX = 2;
+const AREA_POINTS_PER_PX = 8;
 
 /** Time in the formulas' unit (ms) as text: seconds from 1000 ms. */
 export function formatMs(v) {
@@ -43,6 +43,8 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
   const M = CURVE_MARGIN;
   const w = width - M.left - M.right, h = height - M.top - M.bottom;
   const n = c.length;
+  // the axis runs to the last P (Q): a live preview keeps fewer points than P values
+  const pMax = n ? c.p[n - 1] : 1;
   if (title) drawTitle(ctx, title, M.left, 6, w);
   let tMax = 0, best = Infinity;
   for (let i = 0; i < n; i++) {
@@ -53,15 +55,15 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
   }
   const clipped = Number.isFinite(best) && best > 0 && tMax > Y_CLIP_FACTOR * best;
   const yMax = clipped ? Y_CLIP_FACTOR * best : tMax > 0 ? tMax * 1.05 : 1;
-  const X = (p) => M.left + ((p - 0.5) / Math.max(1, n)) * w;
+  const X = (p) => M.left + ((p - 0.5) / Math.max(1, pMax)) * w;
   const Y = (v) => M.top + h - (Math.min(v, yMax) / yMax) * h;
-  const band = w / Math.max(1, n);
+  const band = w / Math.max(1, pMax);
   // grid
   const yt = ticks(0, yMax, 5);
   ctx.strokeStyle = '#EEF0F2'; ctx.lineWidth = 1; ctx.beginPath();
   for (const v of yt) { const p = Math.round(Y(v)) + 0.5; ctx.moveTo(M.left, p); ctx.lineTo(M.left + w, p); }
   ctx.stroke();
-  if (n <= MAX_BARS) {
+  if (pMax <= MAX_BARS) {
     const bw = Math.max(1, band * 0.8);
     for (let i = 0; i < n; i++) {
       const x = X(c.p[i]) - bw / 2;
@@ -86,7 +88,7 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
   } else {
     // Stacked areas over the allowed P (joined across P the model forbids, e.g. non-squares):
     // each term's top line filled down to the previous one, through at most AREA_POINTS_PER_PX
-    // points per pixel column (10,000 P over 1,000 px draw 2,000 vertices).
+    // points per pixel column (10,000 P over 1,000 px draw all 10,000 vertices; a live preview's thinned curve is never thinned again).
     const ok = [];
     for (let i = 0; i < n; i++) if (c.allowed[i] && Number.isFinite(stackTop(c, i))) ok.push(i);
     const step = Math.max(1, Math.floor(ok.length / (AREA_POINTS_PER_PX * w)));
@@ -113,7 +115,7 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
   // the uncertainty band: whiskers (bars) or a shaded ribbon (areas)
   if (c.hasBand) {
     ctx.strokeStyle = BAND_COLOR; ctx.fillStyle = 'rgba(107,114,128,0.25)'; ctx.lineWidth = 1.5;
-    if (n <= MAX_BARS) {
+    if (pMax <= MAX_BARS) {
       ctx.beginPath();
       for (let i = 0; i < n; i++) {
         if (!c.allowed[i] || !Number.isFinite(c.tLo[i]) || !Number.isFinite(c.tHi[i])) continue;
@@ -144,7 +146,7 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
   ctx.stroke();
   // marks: the chosen P, every station, the choices under the band
   const mark = (p, text, color, dash, row) => {
-    if (!(p >= 1 && p <= n)) return;
+    if (!(p >= 1 && p <= pMax)) return;
     const x = Math.round(X(p)) + 0.5;
     ctx.save();
     ctx.strokeStyle = color; ctx.lineWidth = dash ? 1 : 2; ctx.setLineDash(dash ? [4, 3] : []);
@@ -156,7 +158,7 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
   };
   if (marks.best) {
     const i = marks.best - 1;
-    if (n <= MAX_BARS && Number.isFinite(c.t[i])) {
+    if (pMax <= MAX_BARS && Number.isFinite(c.t[i])) {
       const bw = Math.max(1, band * 0.8);
       ctx.strokeStyle = CHOSEN_COLOR; ctx.lineWidth = 2.5;
       ctx.strokeRect(X(marks.best) - bw / 2 - 1.5, Y(c.t[i]) - 1.5, bw + 3, Y(0) - Y(c.t[i]) + 1.5);
@@ -165,7 +167,7 @@ export function drawCurve(canvas, { width, height, curve: c, marks = {}, title }
   }
   if (marks.all && marks.all !== marks.best) mark(marks.all, `all ${marks.all}`, PALETTE.muted, true, 1);
   if (marks.minUpper && marks.minUpper !== marks.best) mark(marks.minUpper, `best under the band: ${marks.minUpper}`, BAND_COLOR, true, 2);
-  const pt = ticks(1, Math.max(1, n), Math.min(10, n), true).filter((v) => v >= 1);
+  const pt = ticks(1, Math.max(1, pMax), Math.min(10, pMax), true).filter((v) => v >= 1);
   drawAxis(ctx, { side: 'left', at: M.left, from: M.top, to: M.top + h, values: yt, pos: Y, label: 'T(P) (ms)', format: formatTick, labelAt: 14 });
   drawAxis(ctx, { side: 'bottom', at: M.top + h, from: M.left, to: M.left + w, values: pt, pos: X, label: 'P, stations used (least loaded first)' });
   if (clipped) {

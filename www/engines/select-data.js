@@ -49,7 +49,8 @@ function boundWorkstations(ws, transfer) {
   return {
     ...rest,
     curve: boundCurve(curve || [], transfer),
-    stationCount: stations.length,
+    // a live preview keeps the first rows; previewOf has the complete counts
+    stationCount: ws.previewOf?.stations ?? stations.length,
     stations: stations.slice(0, STATION_ROWS_IN_PAGE).map((s, i) => ({ ...s, index: i, chosen: chosen.has(s.name) })),
     order: (order || []).slice(0, STATION_ROWS_IN_PAGE),
   };

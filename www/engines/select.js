@@ -304,7 +304,7 @@ export function table(host, envelope) {
     // The curve's table is built when opened: a keystroke's re-run then rebuilds only what shows.
     const c = ws.curve;
     const curveHost = el('div');
-    const details = el('details', { class: 'jobs-details' }, el('summary', { text: `T(P) for every P (${formatCount(c.length)}; the CSV export has them all)` }), curveHost);
+    const details = el('details', { class: 'jobs-details' }, el('summary', { text: ws.previewOf ? `T(P) at ${formatCount(c.length)} of ${formatCount(ws.previewOf.curvePoints)} P (live preview: the complete curve follows when you stop typing)` : `T(P) for every P (${formatCount(c.length)}; the CSV export has them all)` }), curveHost);
     details.addEventListener('toggle', () => {
       if (!details.open || curveHost.firstChild) return;
       const rows = [];
