@@ -8,7 +8,12 @@
 //! global allocator): admitted scenarios must finish in under 30 s and peak under 1 GB, and a new
 //! engine or policy shows up here without a change to this file's logic beyond its id.
 //!
-//! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh. `BOUNDS_SCENARIO=file.json` instead
+//! The partitioning engine gets the same treatment: for every generated graph kind and for three
+//! method sets (all five methods at k = 64; the quality mode alone at k = 64; k-way at the
+//! largest k, 4,096), the largest graph admission accepts (binary search over the vertex count)
+//! is built and partitioned, and its time and peak memory printed.
+//!
+//! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh and the partitioning of Delaunay meshes. `BOUNDS_SCENARIO=file.json` instead
 //! runs one scenario file *without* the admission check (to profile what admission refuses) and
 //! prints its estimate, work, time and peak memory.
 
@@ -133,6 +138,104 @@ fn run_file(path: &str) {
     );
 }
 
+/// A generated partitioning scenario of about `n` vertices (grids and cubes: the nearest square
+/// and cube sides).
+fn partition_doc(kind: &str, n: u64, k: u64, methods: &[&str]) -> String {
+    let graph = match kind {
+        "grid2d" => {
+            let side = (n as f64).sqrt().floor().max(1.0) as u64;
+            serde_json::json!({"kind": kind, "width": side, "height": side})
+        }
+        "cube3d" => {
+            let side = (n as f64).cbrt().floor().max(1.0) as u64;
+            serde_json::json!({"kind": kind, "width": side, "height": side, "depth": side})
+        }
+        _ => serde_json::json!({"kind": kind, "n": n}),
+    };
+    serde_json::json!({"version": 1, "engine": "partition", "seed": 1, "graph": graph, "k": k,
+        "methods": methods})
+    .to_string()
+}
+
+/// The largest vertex count admission accepts for `make` (binary search), if any.
+fn largest_admitted_n(make: &dyn Fn(u64) -> String) -> Option<u64> {
+    if api::check(&make(2)).is_err() {
+        return None;
+    }
+    let (mut lo, mut hi) = (2u64, placelab::partition::scenario::MAX_VERTICES);
+    if api::check(&make(hi)).is_ok() {
+        return Some(hi);
+    }
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if api::check(&make(mid)).is_ok() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}
+
+/// The worst admitted partitioning scenarios; returns the worst time and peak.
+fn partition_bounds(quick: bool) -> (f64, usize) {
+    let kinds: &[&str] = if quick {
+        &["delaunay"]
+    } else {
+        &[
+            "grid2d",
+            "cube3d",
+            "binaryTree",
+            "star",
+            "complete",
+            "geometric",
+            "delaunay",
+        ]
+    };
+    let sets: [(&str, u64, &[&str]); 3] = [
+        (
+            "all five, k=64",
+            64,
+            &["kway", "rb", "strong", "linear", "random"],
+        ),
+        ("strong, k=64", 64, &["strong"]),
+        ("kway, k=4096", 4096, &["kway"]),
+    ];
+    println!(
+        "\n{:<11} {:<16} {:>9} {:>10} {:>8} {:>9} {:>8}",
+        "graph", "methods", "vertices", "edges", "time s", "peak MiB", "rep MiB"
+    );
+    let (mut worst_time, mut worst_peak) = (0.0f64, 0usize);
+    for kind in kinds {
+        for (label, k, methods) in sets {
+            let make = |n: u64| partition_doc(kind, n, k, methods);
+            let Some(n) = largest_admitted_n(&make) else {
+                println!("{kind:<11} {label:<16} refused even with 2 vertices");
+                continue;
+            };
+            let text = make(n);
+            let base = CURRENT.load(Ordering::Relaxed);
+            PEAK.store(base, Ordering::Relaxed);
+            let t = Instant::now();
+            let report = api::run(&text, &mut NoProgress).unwrap();
+            let secs = t.elapsed().as_secs_f64();
+            let peak = PEAK.load(Ordering::Relaxed) - base;
+            let v: serde_json::Value = serde_json::from_str(&report).unwrap();
+            let g = &v["report"]["graph"];
+            worst_time = worst_time.max(secs);
+            worst_peak = worst_peak.max(peak);
+            println!(
+                "{kind:<11} {label:<16} {:>9} {:>10} {secs:>8.2} {:>9.1} {:>8.2}",
+                g["vertices"],
+                g["edges"],
+                peak as f64 / 1048576.0,
+                report.len() as f64 / 1048576.0
+            );
+        }
+    }
+    (worst_time, worst_peak)
+}
+
 fn main() {
     if let Ok(path) = std::env::var("BOUNDS_SCENARIO") {
         return run_file(&path);
@@ -229,5 +332,10 @@ fn main() {
     println!(
         "worst admitted: {worst_time:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
         worst_peak as f64 / 1048576.0
+    );
+    let (t, p) = partition_bounds(quick);
+    println!(
+        "worst admitted partitioning: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+        p as f64 / 1048576.0
     );
 }

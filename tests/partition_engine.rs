@@ -436,6 +436,41 @@ fn big_graphs_without_coordinates_are_drawn_as_their_part_to_part_graph() {
             "cut weight split over part pairs"
         );
         assert!(edges.chunks(3).all(|t| t[0].as_u64() < t[1].as_u64()));
+        // the backbone: a maximum spanning forest of the listed pairs, by our own Kruskal
+        let triples = |v: &Value| -> Vec<(u64, u64, u64)> {
+            let a = v.as_array().unwrap();
+            a.chunks(3)
+                .map(|t| {
+                    (
+                        t[0].as_u64().unwrap(),
+                        t[1].as_u64().unwrap(),
+                        t[2].as_u64().unwrap(),
+                    )
+                })
+                .collect()
+        };
+        let mut pairs = triples(&q["edges"]);
+        assert_eq!(q["omittedEdges"], 0, "every pair is listed for k = 6");
+        pairs.sort_by_key(|&(p, q, w)| (std::cmp::Reverse(w), p, q));
+        let mut group: Vec<u64> = (0..6).collect();
+        fn root(g: &mut [u64], x: u64) -> u64 {
+            let mut r = x;
+            while g[r as usize] != r {
+                r = g[r as usize];
+            }
+            g[x as usize] = r;
+            r
+        }
+        let mut forest = Vec::new();
+        for (p, q2, w) in pairs {
+            let (a, b) = (root(&mut group, p), root(&mut group, q2));
+            if a != b {
+                group[a as usize] = b;
+                forest.push((p, q2, w));
+            }
+        }
+        assert_eq!(triples(&q["tree"]), forest, "{}", run["method"]);
+        assert!(forest.len() <= 5);
     }
     // the small graph of the same kind is laid out vertex by vertex
     let s = scenario(json!({"graph": {"kind": "edgeList", "text": "0 1\n1 2\n2 0\n"}, "k": 2}));

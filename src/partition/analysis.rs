@@ -286,7 +286,11 @@ pub fn quotient_graph(g: &Graph, part: &[u32], k: u32) -> UnGraph<u64, u64> {
 /// # Complexity
 /// `O(V + E + Q log Q)`.
 pub fn quotient_spanning_tree(g: &Graph, part: &[u32], k: u32) -> Vec<(u32, u32, u64)> {
-    let q = quotient_graph(g, part, k);
+    max_spanning_forest(&quotient_graph(g, part, k))
+}
+
+/// [`quotient_spanning_tree`] of a quotient graph already built by [`quotient_graph`].
+pub fn max_spanning_forest(q: &UnGraph<u64, u64>) -> Vec<(u32, u32, u64)> {
     let keyed = q.map(
         |_, &w| w,
         |e, &w| {

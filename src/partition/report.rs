@@ -108,6 +108,10 @@ pub struct Quotient {
     pub edges: Vec<u64>,
     /// Part pairs with cut edges left out of `edges`.
     pub omitted_edges: u64,
+    /// The heaviest spanning forest of the part-to-part graph (petgraph's Kruskal,
+    /// [`super::analysis::max_spanning_forest`]): `p, q, weight` triples, heaviest first, at most
+    /// `k - 1`; the drawing shows them as the partition's backbone.
+    pub tree: Vec<u64>,
 }
 
 /// What the page draws vertex by vertex.
@@ -193,6 +197,7 @@ pub fn run_report(
 /// `O(E log E)` for the pairs, plus the layout of a `k`-vertex graph.
 pub fn quotient(g: &Graph, part: &[u32], k: u32, seed: u64) -> Quotient {
     let q = super::analysis::quotient_graph(g, part, k);
+    let tree = super::analysis::max_spanning_forest(&q);
     let mut merged: Vec<(u32, u32, u64)> = q
         .edge_indices()
         .map(|e| {
@@ -224,6 +229,10 @@ pub fn quotient(g: &Graph, part: &[u32], k: u32, seed: u64) -> Quotient {
             .flat_map(|(p, q, w)| [u64::from(p), u64::from(q), w])
             .collect(),
         omitted_edges: omitted,
+        tree: tree
+            .into_iter()
+            .flat_map(|(p, q, w)| [u64::from(p), u64::from(q), w])
+            .collect(),
     }
 }
 

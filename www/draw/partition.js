@@ -146,7 +146,7 @@ function drawVertexPixels(canvas, ctx, layout, xy, part, r) {
  * Disc area is proportional to the part's weight; line width to the pair's cut weight.
  */
 export function drawQuotient(canvas, layout, scene) {
-  const { xy, edges, weights, title } = scene;
+  const { xy, edges, tree = [], weights, title } = scene;
   const ctx = setupCanvas(canvas, layout.width, layout.height);
   drawTitle(ctx, title, MARGIN.left, 4, layout.width - 16);
   const k = xy.length / 2;
@@ -164,6 +164,14 @@ export function drawQuotient(canvas, layout, scene) {
     ctx.beginPath(); ctx.moveTo(X(xy[2 * p]), Y(xy[2 * p + 1])); ctx.lineTo(X(xy[2 * q]), Y(xy[2 * q + 1])); ctx.stroke();
   }
   ctx.globalAlpha = 1;
+  // the heaviest spanning tree (the report's `tree`) on top: the part-to-part links that carry most
+  ctx.strokeStyle = PALETTE.text; ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  for (let i = 0; i < tree.length; i += 3) {
+    const p = tree[i], q = tree[i + 1];
+    ctx.moveTo(X(xy[2 * p]), Y(xy[2 * p + 1])); ctx.lineTo(X(xy[2 * q]), Y(xy[2 * q + 1]));
+  }
+  ctx.stroke();
   ctx.font = FONT_SMALL; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
   for (let p = 0; p < k; p++) {
     const rad = Math.max(1.5, maxR * Math.sqrt(weights[p] / maxPart));

@@ -33,8 +33,9 @@ export function bound(envelope) {
     transfer.push(cut.buffer);
     let quotient = null;
     if (r.quotient) {
-      quotient = { xy: Uint16Array.from(r.quotient.xy), edges: Float64Array.from(r.quotient.edges), omittedEdges: r.quotient.omittedEdges };
-      transfer.push(quotient.xy.buffer, quotient.edges.buffer);
+      quotient = { xy: Uint16Array.from(r.quotient.xy), edges: Float64Array.from(r.quotient.edges), omittedEdges: r.quotient.omittedEdges,
+        tree: Float64Array.from(r.quotient.tree || []) };
+      transfer.push(quotient.xy.buffer, quotient.edges.buffer, quotient.tree.buffer);
     }
     return { ...r, part, cut, quotient };
   });

@@ -42,6 +42,7 @@ function legendEntries(report) {
   if (report.drawing.kind === 'quotient') {
     entries.push({ label: 'disc area: part weight', color: PALETTE.muted });
     entries.push({ label: 'line width: cut weight between two parts', color: PALETTE.contended, line: true });
+    entries.push({ label: 'heaviest spanning tree: the backbone of the cut', color: PALETTE.text, line: true, lineWidth: 1.5 });
   } else {
     entries.push({ label: 'cut edge', color: PALETTE.contended, line: true });
     entries.push({ label: 'edge inside a part', color: '#C3C9D0', line: true, lineWidth: 1 });
@@ -111,7 +112,7 @@ export function draw(host, envelope) {
     f.canvas.parentElement.style.width = `${layout.width}px`;
     if (quotient) {
       const q = f.run.quotient || { xy: new Uint16Array(0), edges: [] };
-      drawQuotient(f.canvas, layout, { xy: q.xy, edges: q.edges, weights: f.run.partWeights, title: f.run.label });
+      drawQuotient(f.canvas, layout, { xy: q.xy, edges: q.edges, tree: q.tree, weights: f.run.partWeights, title: f.run.label });
       f.drawn = null;
     } else {
       f.drawn = drawPartition(f.canvas, layout, { xy: d.xy, edges: d.edges, cut: f.run.cut, part: f.run.part, title: f.run.label, maxSegments: MAX_SEGMENTS });
