@@ -90,6 +90,17 @@ describe('partitioning in the page', () => {
       const times = await page.locator('[data-testid=metrics-table] td[data-metric=ms]').allTextContents();
       assert.equal(times.length, methods);
       for (const t of times) assert.match(t, /^\d+$/, 'each method\'s time, measured by the page');
+      if (pixels) {
+        // hovering a vertex names it and its part
+        const [bx, by, size] = await page.evaluate(() => window.placelab.view.vertexBox(1, 100));
+        const box = await page.locator('[data-testid=canvas]').nth(1).boundingBox();
+        await page.mouse.move(box.x + bx + size / 2, box.y + by + size / 2);
+        const tip = page.getByTestId('part-tooltip');
+        await tip.waitFor({ state: 'visible' });
+        const part = await page.evaluate(() => window.placelab.lastReport.report.runs[1].part[100]);
+        assert.match(await tip.textContent(), new RegExp(`^vertex 101 .*part ${part}: weight`));
+        await page.mouse.move(0, 0);
+      }
       await page.screenshot({ path: artifact(`partition-${file.replace('.json', '')}.png`), fullPage: true });
     }
     assert.deepEqual(page.problems, []);

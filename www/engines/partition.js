@@ -94,6 +94,8 @@ export function draw(host, envelope) {
   });
   const total = g.totalVertexWeight;
   const targets = report.targets.map((t) => t * total);
+  const tooltip = el('div', { class: 'tooltip', role: 'tooltip', hidden: true, 'data-testid': 'part-tooltip' });
+  document.body.append(tooltip);
   let lastWidth = 0, rafId = 0, pass = null, layouts = null;
   const sync = quotient || (d.xy.length / 2) * runs.length <= SYNC_VERTEX_PANELS;
 
@@ -149,6 +151,57 @@ export function draw(host, envelope) {
     pass = { next: 0 };
     if (!rafId) rafId = requestAnimationFrame(drawStep);
   };
+  /** What is under the pointer in run `i`'s panel: a vertex (nearest within a few px) or a part's disc. */
+  function hitText(i, px, py) {
+    const layout = layouts?.[i];
+    const run = runs[i];
+    if (!layout) return null;
+    const partLine = (p) => `part ${p}: weight ${formatCount(run.partWeights[p])} (target ${formatValue(targets[p])})`;
+    if (quotient) {
+      const q = run.quotient;
+      if (!q) return null;
+      const maxR = maxDiscRadius(layout.width, report.k);
+      let maxPart = 1;
+      for (const w of run.partWeights) maxPart = Math.max(maxPart, w);
+      let best = -1, bestD = Infinity;
+      for (let p = 0; p < q.xy.length / 2; p++) {
+        const dx = layout.x(q.xy[2 * p]) - px, dy = layout.y(q.xy[2 * p + 1]) - py, dd = dx * dx + dy * dy;
+        const r = Math.max(4, maxR * Math.sqrt(run.partWeights[p] / maxPart));
+        if (dd <= r * r && dd < bestD) { best = p; bestD = dd; }
+      }
+      if (best < 0) return null;
+      let cut = 0, neighbours = 0;
+      for (let e = 0; e < q.edges.length; e += 3) if (q.edges[e] === best || q.edges[e + 1] === best) { cut += q.edges[e + 2]; neighbours++; }
+      return `${partLine(best)} · cut ${formatCount(cut)} to ${formatCount(neighbours)} part(s)${q.omittedEdges ? ' listed' : ''}`;
+    }
+    const n = d.xy.length / 2;
+    const reach = Math.max(6, 2 * vertexRadius(layout, n));
+    let best = -1, bestD = reach * reach;
+    for (let v = 0; v < n; v++) {
+      const dx = layout.x(d.xy[2 * v]) - px, dy = layout.y(d.xy[2 * v + 1]) - py, dd = dx * dx + dy * dy;
+      if (dd < bestD) { best = v; bestD = dd; }
+    }
+    if (best < 0) return null;
+    const p = run.part ? run.part[best] : null;
+    return `vertex ${best + 1} (line ${best + 1} of the graph file) · ${p === null ? 'part not in the report' : partLine(p)}`;
+  }
+  let moveRaf = 0, lastMove = null;
+  function handleMove() {
+    moveRaf = 0;
+    const { i, event } = lastMove;
+    const rect = figs[i].canvas.getBoundingClientRect();
+    const text = hitText(i, event.clientX - rect.left, event.clientY - rect.top);
+    if (!text) { tooltip.hidden = true; return; }
+    tooltip.textContent = text;
+    tooltip.hidden = false;
+    tooltip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tooltip.offsetWidth - 8)}px`;
+    tooltip.style.top = `${Math.min(event.clientY + 14, window.innerHeight - tooltip.offsetHeight - 8)}px`;
+  }
+  figs.forEach((f, i) => {
+    // one lookup per frame however fast the pointer moves (a linear scan: 250,000 vertices in ~1 ms)
+    f.canvas.addEventListener('mousemove', (event) => { lastMove = { i, event }; if (!moveRaf) moveRaf = requestAnimationFrame(handleMove); });
+    f.canvas.addEventListener('mouseleave', () => { if (moveRaf) cancelAnimationFrame(moveRaf); moveRaf = 0; tooltip.hidden = true; });
+  });
   const observer = new ResizeObserver(() => { if (Math.abs((host.clientWidth || 0) - lastWidth) > 8) { lastWidth = -1; layouts = null; schedule(); } });
   observer.observe(host);
   if (sync) drawAll(); else schedule();
@@ -163,6 +216,8 @@ export function draw(host, envelope) {
     destroy() {
       observer.disconnect();
       if (rafId) cancelAnimationFrame(rafId);
+      if (moveRaf) cancelAnimationFrame(moveRaf);
+      tooltip.remove();
     },
   };
 }
