@@ -218,8 +218,11 @@ fn bad_scenarios_are_refused_at_their_path() {
 struct Recorder(Vec<String>);
 impl Progress for Recorder {
     fn tick(&mut self, _: u64, _: u64) {}
-    fn partial(&mut self, json: &str) {
-        self.0.push(json.to_string());
+    fn wants_partial(&self) -> bool {
+        true
+    }
+    fn partial(&mut self, value: &Value) {
+        self.0.push(value.to_string());
     }
 }
 

@@ -26,6 +26,9 @@ export function createEngineClient() {
       case 'progress':
         waiting?.onProgress?.(data.done, data.total);
         break;
+      case 'partial': // posted by the engine itself while it runs (one run at a time): see src/wasm.rs
+        for (const w of inFlight.values()) w.onPartial?.(data.value);
+        break;
       case 'stage': // 'report': the engine finished; the worker prepares what crosses to the page
         waiting?.onProgress?.(null, null, data.stage);
         break;
@@ -59,13 +62,14 @@ export function createEngineClient() {
   /**
    * Runs scenario text; resolves {view, blob, bytes, sha256, text, ms} (worker.js), rejects {path, message}.
  * `onProgress(done, total)` follows the engine's ticks; `onProgress(null, null, 'report')` says
- * the engine finished and the report is being prepared.
+ * the engine finished and the report is being prepared. `onPartial(value)` receives the partial
+   * results an engine offers while it runs (`Progress::partial`; `value.engine` names it).
    */
-  client.run = async (scenarioText, onProgress) => {
+  client.run = async (scenarioText, onProgress, onPartial) => {
     await client.ready;
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      inFlight.set(id, { resolve, reject, onProgress });
+      inFlight.set(id, { resolve, reject, onProgress, onPartial });
       worker.postMessage({ type: 'run', id, scenario: scenarioText });
     });
   };

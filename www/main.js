@@ -48,8 +48,8 @@ const ready = new Promise((r) => { resolveReady = r; });
 let engine = null;
 const text = createTextClient();
 
-function callWorker(scenarioText, onProgress) {
-  return engine.run(scenarioText, onProgress);
+function callWorker(scenarioText, onProgress, onPartial) {
+  return engine.run(scenarioText, onProgress, onPartial);
 }
 
 // ---- status, errors -----------------------------------------------------------------------------
@@ -112,7 +112,9 @@ function startRun(text) {
       ui.progressText.textContent = `${Math.floor((100 * done) / total)}%`;
     }
   };
-  callWorker(text, onProgress).then(
+  // partial results (e.g. the GA's best so far) go to their engine's view while the run lasts
+  const onPartial = (value) => { if (!run.stopped && state.running === run) viewFor(value?.engine).partial?.(ui.drawing, value); };
+  callWorker(text, onProgress, onPartial).then(
     (result) => (run.stopped ? null : handleResult(result, run)),
     (error) => { if (!run.stopped) handleRunError(error); },
   ).finally(() => {

@@ -106,14 +106,15 @@ pub fn run(
                 let out = ga::run(inst, params, seed, &mut |v, best| {
                     curve_so_far.push(best.makespan);
                     progress.tick(3 + v as u64, total);
-                    if v % every == 0 && v < s.ga.cycles {
+                    if progress.wants_partial() && v % every == 0 && v < s.ga.cycles {
                         let sched = ga::decode_schedule(inst, best, params.decoder);
                         let rows = report::schedule_rows(inst, &sched);
                         let doc = serde_json::json!({
-                            "method": "ga", "cycle": v, "cycles": s.ga.cycles,
+                            "engine": "moldable", "method": "ga", "cycle": v, "cycles": s.ga.cycles,
+                            "machines": inst.machines, "lowerBound": lb.value,
                             "makespan": best.makespan, "curve": curve_so_far, "schedule": rows,
                         });
-                        progress.partial(&doc.to_string());
+                        progress.partial(&doc);
                     }
                 });
                 let t = out.best.makespan;
