@@ -546,5 +546,7 @@ pub fn params() -> Vec<Param> {
         Param::new("ga.exchangeEvery", "Exchange every", "int", json!(50))
             .range(1.0, MAX_CYCLES as f64)
             .unit("cycles"),
+        Param::new("seed", "Seed", "uint64", json!(1))
+            .help("random variants, crossover and mutation draws, generated sets"),
     ]
 }

@@ -102,7 +102,7 @@ export function draw(host, envelope) {
 
 /**
  * A partial result of a running GA (posted from inside the engine worker): the best schedule so
- * far and the convergence curve, drawn in a live panel at the top of `host`. The panel stays
+ * far and the convergence curve, drawn in a live panel that replaces the drawing. The panel stays
  * when the run is stopped (the best so far) and goes when the final report is drawn.
  */
 export function partial(host, value) {
@@ -111,7 +111,8 @@ export function partial(host, value) {
     live = el('section', { 'data-testid': 'moldable-live', class: 'moldable-live' },
       el('p', { class: 'caption', 'data-testid': 'live-caption' }),
       el('div', { class: 'figures' }, el('canvas', { 'data-testid': 'live-gantt' }), el('canvas', { 'data-testid': 'live-curve' })));
-    host.prepend(live);
+    // the drawing on screen belongs to an earlier run: the live panel replaces it
+    host.replaceChildren(live);
   }
   const [cap, figures] = live.children;
   const [gantt, curve] = figures.children;
