@@ -100,6 +100,7 @@ pub const ENGINES: &[EngineEntry] = &[
     entry::<crate::alloc::Allocation>(),
     entry::<crate::partition::engine::Partitioning>(),
     entry::<crate::select::Selection>(),
+    entry::<crate::moldable::Moldable>(),
 ];
 
 /// Ids of all engines.

@@ -9,7 +9,9 @@
 //! 4. The engines, pure (no I/O, no clock, seeded randomness):
 //!    - [`alloc`]: multi-job allocation by closed minimum graph partitioning on meshes and trees;
 //!    - [`select`]: which machines one job should get (workstation selection, all-to-all
-//!      subsystems and layouts).
+//!      subsystems and layouts);
+//!    - [`moldable`]: moldable job sets on `n` machines (FFDH/BFDH strip packing, a genetic
+//!      algorithm).
 //! 5. [`topology`]: machines, node numbering and routes, shared by the engines;
 //!    [`formats`]: readers for the field's file formats (SWF workload logs).
 
@@ -19,6 +21,7 @@ pub mod engines;
 pub mod error;
 pub mod formats;
 pub mod json;
+pub mod moldable;
 pub mod params;
 pub mod partition;
 pub mod progress;

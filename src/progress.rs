@@ -13,6 +13,14 @@ pub trait Progress {
     /// engine; `end` after the last), so a host with a clock can time each phase: the page
     /// shows them, the engine itself never reads a clock. Ignored by default.
     fn phase(&mut self, _name: &str) {}
+    /// Whether [`Progress::partial`] is listened to; engines build partial results only then.
+    fn wants_partial(&self) -> bool {
+        false
+    }
+    /// Offers a partial result while the run goes on (e.g. the moldable GA's convergence curve
+    /// and best schedule so far), for a host that shows it live; the final report does not
+    /// depend on it. Ignored by default.
+    fn partial(&mut self, _value: &serde_json::Value) {}
 }
 
 /// Discards progress.

@@ -1,4 +1,5 @@
-//! The wasm boundary: the only file that knows about wasm-bindgen. Each export is a shim over
+//! The wasm boundary: the only file that knows about wasm-bindgen, web-sys and
+//! serde-wasm-bindgen. Each export is a shim over
 //! [`crate::api`]; errors leave through one funnel as a JS `Error` whose message is the JSON
 //! `{"path": ..., "message": ...}`.
 
@@ -26,6 +27,24 @@ impl Progress for JsProgress {
                 &JsValue::NULL,
                 &JsValue::from_str(name),
             );
+        }
+    }
+
+    fn wants_partial(&self) -> bool {
+        self.callback.is_some()
+    }
+
+    /// Posts `{type: 'partial', value}` to the page straight from the worker (the worker runs
+    /// one scenario at a time, so the page knows which run it belongs to); nothing outside a
+    /// dedicated worker.
+    fn partial(&mut self, value: &serde_json::Value) {
+        use serde::Serialize;
+        let msg = serde_json::json!({"type": "partial", "value": value});
+        let Ok(js) = msg.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) else {
+            return;
+        };
+        if let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
+            let _ = scope.post_message(&js);
         }
     }
 

@@ -26,6 +26,9 @@ export function createEngineClient() {
       case 'progress':
         waiting?.onProgress?.(data.done, data.total);
         break;
+      case 'partial': // posted by the engine itself while it runs (one run at a time): see src/wasm.rs
+        for (const w of inFlight.values()) w.onPartial?.(data.value);
+        break;
       case 'stage': // 'report': the engine finished; the worker prepares what crosses to the page
         waiting?.onProgress?.(null, null, data.stage);
         break;
@@ -61,12 +64,14 @@ export function createEngineClient() {
    * {path, message}. `onProgress(done, total)` follows the engine's ticks; `onProgress(null, null,
    * 'report')` says the engine finished and the report is being prepared. With `preview`, the
    * engine may answer with its live preview (`preview: true`, no blob: see Engine::preview).
+   * `onPartial(value)` receives the partial results an engine offers while it runs
+   * (`Progress::partial`; `value.engine` names it).
    */
-  client.run = async (scenarioText, onProgress, { preview = false } = {}) => {
+  client.run = async (scenarioText, onProgress, { preview = false, onPartial = null } = {}) => {
     await client.ready;
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      inFlight.set(id, { resolve, reject, onProgress });
+      inFlight.set(id, { resolve, reject, onProgress, onPartial });
       worker.postMessage({ type: 'run', id, scenario: scenarioText, preview });
     });
   };

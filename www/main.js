@@ -119,7 +119,9 @@ function startRun(text, { preview = false } = {}) {
       ui.progressText.textContent = `${Math.floor((100 * done) / total)}%`;
     }
   };
-  callWorker(text, onProgress, { preview }).then(
+  // partial results (e.g. the GA's best so far) go to their engine's view while the run lasts
+  const onPartial = (value) => { if (!run.stopped && state.running === run) viewFor(value?.engine).partial?.(ui.drawing, value); };
+  callWorker(text, onProgress, { preview, onPartial }).then(
     (result) => (run.stopped ? null : handleResult(result, run, text)),
     (error) => { if (!run.stopped) handleRunError(error); },
   ).finally(() => {

@@ -4,12 +4,14 @@
 import * as allocation from './allocation.js';
 import * as generic from './generic.js';
 import * as partition from './partition.js';
+import * as moldable from './moldable.js';
 import * as select from './select.js';
 
 export const VIEWS = {
   allocation,
   partition,
   select,
+  moldable,
 };
 
 export function viewFor(engineId) {

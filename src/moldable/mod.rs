@@ -1,0 +1,151 @@
+//! Engine 4, moldable: schedules a set of rigid and moldable jobs on `n` machines (SPEC §5,
+//! Peryshkova), minimizing the makespan.
+//!
+//! Pipeline: [`scenario`] (fields, limits, admission; jobs from a list, [`torque`] requests,
+//! SWF logs or [`generate`]/[`guillotine`] sets) → [`model`] →
+//! - [`shelf`]: NFDH, FFDH and BFDH strip packing;
+//! - [`ga`]: the genetic algorithm (shelf decoder, or [`list`] scheduling with backfilling);
+//!
+//! every schedule checked by [`validate`] and compared with the [`bound`] → [`report`].
+//! [`samples`] is the cross-target sample matrix.
+
+pub mod bound;
+pub mod ga;
+pub mod generate;
+pub mod guillotine;
+pub mod list;
+pub mod model;
+pub mod report;
+pub mod samples;
+pub mod scenario;
+pub mod shelf;
+pub mod torque;
+pub mod validate;
+
+use crate::engines::Engine;
+use crate::error::Result;
+use crate::params::Param;
+use crate::progress::Progress;
+use crate::scenario::Meta;
+use model::{Instance, Schedule};
+use report::{GaReport, MethodReport, MoldableReport};
+use scenario::{Method, MoldableScenario};
+use shelf::Packer;
+
+/// The moldable scheduling engine.
+pub struct Moldable;
+
+impl Engine for Moldable {
+    const ID: &'static str = "moldable";
+    const TITLE: &'static str = "Moldable job sets: strip packing and a genetic algorithm";
+    type Scenario = MoldableScenario;
+    type Report = MoldableReport;
+
+    fn params() -> Vec<Param> {
+        scenario::params()
+    }
+
+    fn validate(s: &MoldableScenario) -> Result<()> {
+        scenario::validate(s)
+    }
+
+    fn run(s: &MoldableScenario, meta: &Meta, progress: &mut dyn Progress) -> MoldableReport {
+        let inst = scenario::build(s, meta.seed).expect("validated scenario");
+        run(&inst, s, meta.seed, progress)
+    }
+
+    fn sample_scenarios() -> Vec<String> {
+        samples::sample_scenarios()
+    }
+}
+
+/// Every this many cycles (at least) the GA's state is offered to [`Progress::partial`]:
+/// about 50 live updates per run.
+fn partial_every(cycles: u32) -> u32 {
+    (cycles / 50).max(1)
+}
+
+/// Runs the methods of a scenario on its instance.
+pub fn run(
+    inst: &Instance,
+    s: &MoldableScenario,
+    seed: u64,
+    progress: &mut dyn Progress,
+) -> MoldableReport {
+    let ga_units = if s.methods.contains(&Method::Ga) {
+        s.ga.cycles as u64 + 1
+    } else {
+        0
+    };
+    let total = 3 + ga_units;
+    let lb = bound::lower_bound(inst);
+    let pref = inst.preferred_variants();
+    let ffdh = shelf::pack(inst, &pref, Packer::Ffdh);
+    let bfdh = shelf::pack(inst, &pref, Packer::Bfdh);
+    progress.tick(2, total);
+    let mut methods = Vec::new();
+    let mut ga_report = None;
+    for &m in &s.methods {
+        let schedule: Schedule = match m {
+            Method::Nfdh => shelf::pack(inst, &pref, Packer::Nfdh),
+            Method::Ffdh => ffdh.clone(),
+            Method::Bfdh => bfdh.clone(),
+            Method::Ga => {
+                progress.phase("ga");
+                let params = ga::GaParams {
+                    population: s.ga.population,
+                    cycles: s.ga.cycles,
+                    crossover: s.ga.crossover,
+                    parts: s.ga.parts,
+                    decoder: s.ga.decoder,
+                    islands: s.ga.islands,
+                    exchange_every: s.ga.exchange_every,
+                };
+                let every = partial_every(s.ga.cycles);
+                let mut curve_so_far: Vec<f64> = Vec::new();
+                let out = ga::run(inst, params, seed, &mut |v, best| {
+                    curve_so_far.push(best.makespan);
+                    progress.tick(3 + v as u64, total);
+                    if progress.wants_partial() && v % every == 0 && v < s.ga.cycles {
+                        let sched = ga::decode_schedule(inst, best, params.decoder);
+                        let rows = report::schedule_rows(inst, &sched);
+                        let doc = serde_json::json!({
+                            "engine": "moldable", "method": "ga", "cycle": v, "cycles": s.ga.cycles,
+                            "machines": inst.machines, "lowerBound": lb.value,
+                            "makespan": best.makespan, "curve": curve_so_far, "schedule": rows,
+                        });
+                        progress.partial(&doc);
+                    }
+                });
+                let t = out.best.makespan;
+                let t_ff = ffdh.makespan(inst);
+                let t_bf = bfdh.makespan(inst);
+                ga_report = Some(GaReport {
+                    population: params.population,
+                    cycles: params.cycles,
+                    crossover: params.crossover,
+                    parts: params.parts,
+                    decoder: params.decoder.id(),
+                    islands: params.islands,
+                    exchange_every: params.exchange_every,
+                    evaluations: out.evaluations,
+                    ffdh: t_ff,
+                    bfdh: t_bf,
+                    init_ffdh: out.init_ffdh,
+                    init_bfdh: out.init_bfdh,
+                    init_best: out.init_best,
+                    delta1: (t_bf - t) / t,
+                    delta2: (t_ff - t) / t,
+                    delta3: (out.init_bfdh - t) / t,
+                    delta4: (out.init_ffdh - t) / t,
+                    curve: out.curve,
+                });
+                out.schedule
+            }
+        };
+        methods.push(MethodReport::new(inst, m, &schedule, &lb));
+    }
+    progress.tick(total, total);
+    progress.phase("end");
+    report::build(inst, s, lb, methods, ga_report)
+}

@@ -1,0 +1,552 @@
+//! The moldable engine's scenario fields, their limits, the admission estimate and the form.
+//! Exactly one job source: `jobs` (listed), `torque` (TORQUE/Maui `-L` requests), `swf` (a
+//! Standard Workload Format log with an optional speedup model) or `generate` (seeded random or
+//! guillotine sets). Format reference: `docs/format.md`, "Engine `moldable`".
+
+use super::model::{Instance, Job, Variant};
+use crate::error::{check_number, check_range, Result, ScenarioError};
+use crate::params::Param;
+use serde::Deserialize;
+use serde_json::json;
+
+/// Most machines (`n`): 2^20, sixteen times the source's largest system.
+pub const MAX_MACHINES: u32 = 1 << 20;
+/// Most jobs in a set.
+pub const MAX_JOBS: usize = 20_000;
+/// Most variants of one job.
+pub const MAX_VARIANTS: usize = 16;
+/// Largest time of a variant (and release time), in the scenario's time unit.
+pub const MAX_TIME: f64 = 1e9;
+/// Most GA cycles, population and islands.
+pub const MAX_CYCLES: u32 = 100_000;
+pub const MAX_POPULATION: u32 = 256;
+pub const MAX_ISLANDS: u32 = 16;
+/// Admission: the estimated work ([`estimate_work`]) must stay under this many steps.
+pub const MAX_WORK: f64 = 2e11;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MoldableScenario {
+    /// Machine size `n`.
+    pub machines: u32,
+    pub jobs: Option<Vec<JobSpec>>,
+    /// TORQUE/Maui request text: one job per line, one `-L` request per variant.
+    pub torque: Option<String>,
+    pub swf: Option<SwfSpec>,
+    pub generate: Option<GenerateSpec>,
+    /// The efficiency constraint `w`: the mean relative weight of the chosen variants must be at
+    /// least this (0..1); absent: no constraint.
+    pub efficiency: Option<f64>,
+    #[serde(default = "all_methods")]
+    pub methods: Vec<Method>,
+    #[serde(default)]
+    pub ga: GaSpec,
+}
+
+/// One listed job: a rigid `(ranks, time)` or a list of `variants`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JobSpec {
+    #[serde(default)]
+    pub name: String,
+    pub ranks: Option<u32>,
+    pub time: Option<f64>,
+    pub weight: Option<f64>,
+    pub variants: Option<Vec<VariantSpec>>,
+    #[serde(default)]
+    pub release: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VariantSpec {
+    pub ranks: u32,
+    pub time: f64,
+    #[serde(default = "one")]
+    pub weight: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// An SWF log as text, and how its rigid jobs become moldable.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SwfSpec {
+    pub text: String,
+    /// Amdahl serial fraction `s` (0..1): adds variants at 1/4, 1/2 and 2 times the requested
+    /// processors; absent: the jobs stay rigid.
+    pub serial_fraction: Option<f64>,
+    /// Keep submit times as release times (default false: the whole log is one set at time 0,
+    /// as the source schedules sets).
+    #[serde(default)]
+    pub releases: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GenerateKind {
+    /// Random moldable set (see [`super::generate::random_set`]).
+    Random,
+    /// Guillotine cut of an `n x H` strip: optimum exactly `H`.
+    Guillotine,
+}
+
+impl GenerateKind {
+    pub const ALL: [GenerateKind; 2] = [GenerateKind::Random, GenerateKind::Guillotine];
+    pub fn id(self) -> &'static str {
+        match self {
+            GenerateKind::Random => "random",
+            GenerateKind::Guillotine => "guillotine",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GenerateSpec {
+    pub kind: GenerateKind,
+    /// Number of jobs `m`.
+    pub jobs: u32,
+    /// Most variants per job (each job gets 1 to this many).
+    #[serde(default = "three")]
+    pub max_variants: u32,
+    /// Height `H` of the guillotine strip (its optimum makespan).
+    #[serde(default = "thousand")]
+    pub height: u32,
+}
+
+fn three() -> u32 {
+    3
+}
+fn thousand() -> u32 {
+    1000
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Method {
+    Nfdh,
+    Ffdh,
+    Bfdh,
+    Ga,
+}
+
+impl Method {
+    pub const ALL: [Method; 4] = [Method::Nfdh, Method::Ffdh, Method::Bfdh, Method::Ga];
+    pub fn id(self) -> &'static str {
+        match self {
+            Method::Nfdh => "nfdh",
+            Method::Ffdh => "ffdh",
+            Method::Bfdh => "bfdh",
+            Method::Ga => "ga",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::Nfdh => "NFDH",
+            Method::Ffdh => "FFDH",
+            Method::Bfdh => "BFDH",
+            Method::Ga => "Genetic algorithm",
+        }
+    }
+}
+
+fn all_methods() -> Vec<Method> {
+    Method::ALL.to_vec()
+}
+
+/// How the GA turns a chromosome into a schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Decoder {
+    /// The source's: variants per job, packed by the individual's FFDH or BFDH.
+    Shelf,
+    /// Ours: variants and a job order, placed by list scheduling with backfilling.
+    List,
+}
+
+impl Decoder {
+    pub const ALL: [Decoder; 2] = [Decoder::Shelf, Decoder::List];
+    pub fn id(self) -> &'static str {
+        match self {
+            Decoder::Shelf => "shelf",
+            Decoder::List => "list",
+        }
+    }
+}
+
+/// The genetic algorithm's parameters (source defaults: K = 16, P = 90 %, G = 2).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GaSpec {
+    #[serde(default = "k16")]
+    pub population: u32,
+    #[serde(default = "v1000")]
+    pub cycles: u32,
+    #[serde(default = "p90")]
+    pub crossover: f64,
+    #[serde(default = "g2")]
+    pub parts: u32,
+    #[serde(default = "shelf")]
+    pub decoder: Decoder,
+    /// Multistart islands, each with its own seed stream, exchanging their best.
+    #[serde(default = "one_u32")]
+    pub islands: u32,
+    /// Cycles between two exchanges of the islands' best.
+    #[serde(default = "fifty")]
+    pub exchange_every: u32,
+}
+
+fn k16() -> u32 {
+    16
+}
+fn v1000() -> u32 {
+    1000
+}
+fn p90() -> f64 {
+    0.9
+}
+fn g2() -> u32 {
+    2
+}
+fn shelf() -> Decoder {
+    Decoder::Shelf
+}
+fn one_u32() -> u32 {
+    1
+}
+fn fifty() -> u32 {
+    50
+}
+
+impl Default for GaSpec {
+    fn default() -> Self {
+        GaSpec {
+            population: k16(),
+            cycles: v1000(),
+            crossover: p90(),
+            parts: g2(),
+            decoder: shelf(),
+            islands: one_u32(),
+            exchange_every: fifty(),
+        }
+    }
+}
+
+/// Checks values, limits, the job source and the admission estimate; builds nothing heavy
+/// except the jobs themselves (parsed TORQUE/SWF text, at most [`MAX_JOBS`]).
+pub fn validate(s: &MoldableScenario) -> Result<()> {
+    build(s, 0).map(|_| ())
+}
+
+/// The instance of a scenario (validated on the way).
+///
+/// # Errors
+/// The first problem, at its JSON path (TORQUE and SWF errors name the line and column).
+pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
+    check_range("machines", s.machines, 1, MAX_MACHINES)?;
+    let n = s.machines;
+    if let Some(w) = s.efficiency {
+        check_number("efficiency", w, 0.0, 1.0)?;
+    }
+    if s.methods.is_empty() {
+        return Err(ScenarioError::at("methods", "choose at least one method"));
+    }
+    for (i, m) in s.methods.iter().enumerate() {
+        if s.methods[..i].contains(m) {
+            return Err(ScenarioError::at(
+                format!("methods[{i}]"),
+                format!("{:?} is listed twice", m.id()),
+            ));
+        }
+    }
+    let g = &s.ga;
+    check_range("ga.population", g.population, 2, MAX_POPULATION)?;
+    check_range("ga.cycles", g.cycles, 0, MAX_CYCLES)?;
+    check_number("ga.crossover", g.crossover, 0.0, 1.0)?;
+    check_range("ga.parts", g.parts, 2, 64)?;
+    check_range("ga.islands", g.islands, 1, MAX_ISLANDS)?;
+    check_range("ga.exchangeEvery", g.exchange_every, 1, MAX_CYCLES)?;
+    let sources = [
+        s.jobs.is_some(),
+        s.torque.is_some(),
+        s.swf.is_some(),
+        s.generate.is_some(),
+    ];
+    match sources.iter().filter(|&&b| b).count() {
+        0 => {
+            return Err(ScenarioError::at(
+                "",
+                "give the jobs: one of \"jobs\", \"torque\", \"swf\" or \"generate\"",
+            ))
+        }
+        1 => {}
+        _ => {
+            return Err(ScenarioError::at(
+                "",
+                "give exactly one of \"jobs\", \"torque\", \"swf\" and \"generate\"",
+            ))
+        }
+    }
+    let (jobs, optimum) = if let Some(list) = &s.jobs {
+        (listed_jobs(list, n)?, None)
+    } else if let Some(text) = &s.torque {
+        let jobs = super::torque::parse(text, MAX_JOBS)
+            .map_err(|e| ScenarioError::at("torque", e.to_string()))?;
+        (jobs, None)
+    } else if let Some(sw) = &s.swf {
+        if let Some(f) = sw.serial_fraction {
+            check_number("swf.serialFraction", f, 0.0, 1.0)?;
+        }
+        let log = crate::formats::swf::parse(&sw.text, MAX_JOBS)
+            .map_err(|e| ScenarioError::at("swf.text", e))?;
+        (
+            super::generate::from_swf(&log, n, sw.serial_fraction, sw.releases),
+            None,
+        )
+    } else {
+        let gspec = s.generate.as_ref().expect("one source");
+        check_range("generate.jobs", gspec.jobs, 1, MAX_JOBS as u32)?;
+        check_range("generate.maxVariants", gspec.max_variants, 1, 8)?;
+        check_range("generate.height", gspec.height, 1, 1_000_000_000)?;
+        match gspec.kind {
+            GenerateKind::Random => (
+                super::generate::random_set(n, gspec.jobs, gspec.max_variants, seed),
+                None,
+            ),
+            GenerateKind::Guillotine => {
+                if (gspec.jobs as u64) > n as u64 * gspec.height as u64 {
+                    return Err(ScenarioError::at(
+                        "generate.jobs",
+                        format!(
+                            "a {n} x {} strip cannot be cut into {} pieces",
+                            gspec.height, gspec.jobs
+                        ),
+                    ));
+                }
+                (
+                    super::guillotine::generate(
+                        n,
+                        gspec.height,
+                        gspec.jobs,
+                        gspec.max_variants,
+                        seed,
+                    ),
+                    Some(gspec.height as f64),
+                )
+            }
+        }
+    };
+    if jobs.is_empty() {
+        return Err(ScenarioError::at("", "the job set is empty"));
+    }
+    if jobs.len() > MAX_JOBS {
+        return Err(ScenarioError::at(
+            "",
+            format!("at most {MAX_JOBS} jobs, got {}", jobs.len()),
+        ));
+    }
+    for (i, j) in jobs.iter().enumerate() {
+        if !j.variants.iter().any(|v| v.ranks <= n) {
+            return Err(ScenarioError::at(
+                job_path(s, i),
+                format!(
+                    "no variant of job {} fits on {n} machines (the smallest asks for {} ranks)",
+                    j.name,
+                    j.variants.iter().map(|v| v.ranks).min().unwrap_or(0)
+                ),
+            ));
+        }
+    }
+    let inst = Instance {
+        machines: n,
+        jobs,
+        efficiency: s.efficiency,
+        optimum,
+    };
+    let work = estimate_work(&inst, s);
+    if work > MAX_WORK {
+        return Err(ScenarioError::at(
+            "",
+            format!(
+                "refused before running: estimated {} steps of work (m = {}, {} GA evaluations); the limit is {}",
+                crate::error::compact_number(work.round()),
+                inst.jobs.len(),
+                evaluations(s),
+                crate::error::compact_number(MAX_WORK)
+            ),
+        ));
+    }
+    Ok(inst)
+}
+
+fn job_path(s: &MoldableScenario, i: usize) -> String {
+    if s.jobs.is_some() {
+        format!("jobs[{i}]")
+    } else if s.torque.is_some() {
+        "torque".into()
+    } else if s.swf.is_some() {
+        "swf.text".into()
+    } else {
+        "generate".into()
+    }
+}
+
+/// GA evaluations: the initial population and `K` children per cycle, per island.
+pub fn evaluations(s: &MoldableScenario) -> u64 {
+    if !s.methods.contains(&Method::Ga) {
+        return 0;
+    }
+    let g = &s.ga;
+    g.population as u64 * (g.cycles as u64 + 1) * g.islands as u64
+}
+
+/// Upper estimate of the work in steps: each shelf packing costs at most `m` steps per job
+/// (`m` shelves scanned), each list decoding at most `2m` (profile segments) per job, plus
+/// `m log m` for sorting; GA evaluations each cost one decoding.
+pub fn estimate_work(inst: &Instance, s: &MoldableScenario) -> f64 {
+    let m = inst.jobs.len() as f64;
+    let sort = m * (m.max(2.0)).log2();
+    let shelf = m * m + sort;
+    let list = 2.0 * m * m + sort;
+    let per_eval = match s.ga.decoder {
+        Decoder::Shelf => shelf,
+        Decoder::List => list + shelf,
+    };
+    4.0 * shelf + evaluations(s) as f64 * per_eval
+}
+
+fn listed_jobs(list: &[JobSpec], n: u32) -> Result<Vec<Job>> {
+    if list.len() > MAX_JOBS {
+        return Err(ScenarioError::at(
+            "jobs",
+            format!("at most {MAX_JOBS} jobs, got {}", list.len()),
+        ));
+    }
+    let _ = n;
+    let mut out = Vec::with_capacity(list.len());
+    for (i, j) in list.iter().enumerate() {
+        let p = format!("jobs[{i}]");
+        check_number(&format!("{p}.release"), j.release, 0.0, MAX_TIME)?;
+        let variants: Vec<VariantSpec> = match (&j.variants, j.ranks, j.time) {
+            (Some(v), None, None) => {
+                if j.weight.is_some() {
+                    return Err(ScenarioError::at(
+                        format!("{p}.weight"),
+                        "give each variant its own weight",
+                    ));
+                }
+                v.clone()
+            }
+            (None, Some(r), Some(t)) => vec![VariantSpec {
+                ranks: r,
+                time: t,
+                weight: j.weight.unwrap_or(1.0),
+            }],
+            (Some(_), _, _) => {
+                return Err(ScenarioError::at(
+                    p,
+                    "give either \"variants\" or \"ranks\" and \"time\", not both",
+                ))
+            }
+            (None, _, _) => {
+                return Err(ScenarioError::at(
+                    p,
+                    "a job needs \"ranks\" and \"time\" (rigid) or \"variants\" (moldable)",
+                ))
+            }
+        };
+        if variants.is_empty() || variants.len() > MAX_VARIANTS {
+            return Err(ScenarioError::at(
+                format!("{p}.variants"),
+                format!("from 1 to {MAX_VARIANTS} variants, got {}", variants.len()),
+            ));
+        }
+        let mut vs = Vec::with_capacity(variants.len());
+        for (k, v) in variants.iter().enumerate() {
+            let vp = if j.variants.is_some() {
+                format!("{p}.variants[{k}]")
+            } else {
+                p.clone()
+            };
+            check_range(&format!("{vp}.ranks"), v.ranks, 1, MAX_MACHINES)?;
+            check_number(&format!("{vp}.time"), v.time, 0.0, MAX_TIME)?;
+            if v.time <= 0.0 {
+                return Err(ScenarioError::at(
+                    format!("{vp}.time"),
+                    "must be more than 0",
+                ));
+            }
+            check_number(&format!("{vp}.weight"), v.weight, 0.0, 1e9)?;
+            vs.push(Variant {
+                ranks: v.ranks,
+                time: v.time,
+                weight: v.weight,
+            });
+        }
+        out.push(Job {
+            name: if j.name.is_empty() {
+                format!("J{}", i + 1)
+            } else {
+                j.name.chars().take(64).collect()
+            },
+            variants: vs,
+            release: j.release,
+        });
+    }
+    Ok(out)
+}
+
+/// Form controls.
+pub fn params() -> Vec<Param> {
+    vec![
+        Param::new("machines", "Machines n", "int", json!(1024)).range(1.0, MAX_MACHINES as f64),
+        Param::new(
+            "efficiency",
+            "Efficiency constraint w",
+            "number",
+            json!(null),
+        )
+        .range(0.0, 1.0)
+        .step(0.05)
+        .empty("none")
+        .help("mean relative weight of the chosen variants, at least w (the source: 0.75)"),
+        Param::new(
+            "methods",
+            "Methods",
+            "multi",
+            json!(["nfdh", "ffdh", "bfdh", "ga"]),
+        )
+        .options(&[
+            ("nfdh", "NFDH"),
+            ("ffdh", "FFDH"),
+            ("bfdh", "BFDH"),
+            ("ga", "Genetic algorithm"),
+        ]),
+        Param::new("ga.population", "Population K", "int", json!(16))
+            .range(2.0, MAX_POPULATION as f64),
+        Param::new("ga.cycles", "Cycles V", "int", json!(1000)).range(0.0, MAX_CYCLES as f64),
+        Param::new(
+            "ga.crossover",
+            "Crossover probability P",
+            "number",
+            json!(0.9),
+        )
+        .range(0.0, 1.0)
+        .step(0.05),
+        Param::new("ga.parts", "Crossover parts G", "int", json!(2)).range(2.0, 64.0),
+        Param::new("ga.decoder", "Decoder", "enum", json!("shelf")).options(&[
+            ("shelf", "Shelves (the source: FFDH/BFDH)"),
+            ("list", "List scheduling with backfilling"),
+        ]),
+        Param::new("ga.islands", "Islands (multistart)", "int", json!(1))
+            .range(1.0, MAX_ISLANDS as f64),
+        Param::new("ga.exchangeEvery", "Exchange every", "int", json!(50))
+            .range(1.0, MAX_CYCLES as f64)
+            .unit("cycles"),
+        Param::new("seed", "Seed", "uint64", json!(1))
+            .help("random variants, crossover and mutation draws, generated sets"),
+    ]
+}
