@@ -21,6 +21,7 @@ pub mod formats;
 pub mod json;
 pub mod params;
 pub mod partition;
+pub mod place;
 pub mod progress;
 pub mod rng;
 pub mod scenario;
