@@ -84,6 +84,7 @@ pub const ENGINES: &[EngineEntry] = &[
     entry::<crate::alloc::Allocation>(),
     entry::<crate::partition::engine::Partitioning>(),
     entry::<crate::select::Selection>(),
+    entry::<crate::place::Placement>(),
 ];
 
 /// Ids of all engines.

@@ -312,7 +312,10 @@ mod tests {
         for p in c {
             assert!(p[0] < w && p[1] < h && p[2] < d);
             let i = (p[0] + w * (p[1] + h * p[2])) as usize;
-            assert!(!std::mem::replace(&mut seen[i], true), "{w}x{h}x{d}: {p:?} twice");
+            assert!(
+                !std::mem::replace(&mut seen[i], true),
+                "{w}x{h}x{d}: {p:?} twice"
+            );
         }
         let mut diagonal = 0;
         for s in c.windows(2) {
