@@ -152,7 +152,7 @@ impl FatTreeSpec {
                     v.len()
                 ));
             }
-            if v.iter().any(|&x| x == 0) {
+            if v.contains(&0) {
                 return Err(format!("every {name} value must be at least 1"));
             }
             if v.iter().any(|&x| x > 1024) {
@@ -397,10 +397,8 @@ impl BuiltTree {
 
     /// SimGrid's route from host `src` to host `dst` (both `< hosts`): physical link indices
     /// with their direction (`true` = up, child to parent), appended to `out`.
+    /// A host's route to itself goes up to a leaf switch and back, as in SimGrid.
     pub fn route(&self, src: u32, dst: u32, out: &mut Vec<(u32, bool)>) {
-        if src == dst {
-            return;
-        }
         let spec = &self.spec;
         let mut cur = src;
         // Up part.
@@ -546,9 +544,7 @@ mod tests {
                     }
                 }
                 assert_eq!(at, d);
-                let common = if s == d {
-                    0
-                } else if s / 2 == d / 2 {
+                let common = if s / 2 == d / 2 {
                     1
                 } else if s / 6 == d / 6 {
                     2

@@ -105,7 +105,7 @@ impl Platform {
             System::Mesh3d { x, y, z } => (vec![*x, *y, *z], false),
             System::FatTree(spec) => return Self::build_tree(sys, spec, link, shared),
         };
-        if dims.iter().any(|&d| d == 0) {
+        if dims.contains(&0) {
             return Err(format!("every side must be at least 1, got {dims:?}"));
         }
         let n: u64 = dims.iter().map(|&d| u64::from(d)).product();
@@ -248,12 +248,13 @@ impl Platform {
     }
 
     /// Appends the directed links of SimGrid's route from host `src` to host `dst` to `out`
-    /// (nothing when `src == dst` or either is not a host).
+    /// (nothing when either is not a host). A host's route to itself is empty on a torus or
+    /// mesh, and goes up to a leaf switch and back on a tree (SimGrid's fat-tree zone does so).
     ///
     /// # Complexity
     /// `O(hops)` for tori and meshes; `O(levels^2 + hops * ports)` for trees.
     pub fn route(&self, src: u32, dst: u32, out: &mut Vec<u32>) {
-        if src == dst || src >= self.hosts || dst >= self.hosts {
+        if src >= self.hosts || dst >= self.hosts {
             return;
         }
         match &self.kind {
@@ -315,9 +316,10 @@ impl Platform {
         }
     }
 
-    /// Links on the route from `src` to `dst` (0 when equal).
+    /// Links on the route from `src` to `dst` (0 when either is not a host; see
+    /// [`Platform::route`] for a host to itself).
     pub fn hops(&self, src: u32, dst: u32) -> u32 {
-        if src == dst || src >= self.hosts || dst >= self.hosts {
+        if src >= self.hosts || dst >= self.hosts {
             return 0;
         }
         match &self.kind {
@@ -339,6 +341,9 @@ impl Platform {
                 let down = &t.spec.down;
                 let (mut a, mut b) = (src, dst);
                 let mut lvl = 0;
+                if a == b {
+                    return 2;
+                }
                 while a != b {
                     a /= down[lvl];
                     b /= down[lvl];

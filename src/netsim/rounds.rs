@@ -264,7 +264,13 @@ mod tests {
             }],
             ..a.clone()
         };
-        let alone = simulate_rounds(&p, &[a.clone()], Model::SimgridLv08, &mut NoProgress).unwrap();
+        let alone = simulate_rounds(
+            &p,
+            std::slice::from_ref(&a),
+            Model::SimgridLv08,
+            &mut NoProgress,
+        )
+        .unwrap();
         let both = simulate_rounds(&p, &[a, b], Model::SimgridLv08, &mut NoProgress).unwrap();
         assert!(both.job_time[0] > 1.8 * alone.job_time[0]);
         assert!((both.job_time[0] - both.job_time[1]).abs() < 1e-9);
