@@ -19,6 +19,7 @@ pub mod engines;
 pub mod error;
 pub mod formats;
 pub mod json;
+pub mod netsim;
 pub mod params;
 pub mod partition;
 pub mod place;
