@@ -284,3 +284,191 @@ fn advanced_keeps_heavy_metis_edges_inside_a_leaf_switch() {
         assert_eq!(h[i] / 2, h[i + 4] / 2, "pair {i} split: {h:?}");
     }
 }
+
+fn run(text: &str) -> serde_json::Value {
+    let out = placelab::api::run(text, &mut placelab::progress::NoProgress)
+        .unwrap_or_else(|e| panic!("{e}"));
+    serde_json::from_str::<serde_json::Value>(&out).unwrap()["report"].clone()
+}
+
+fn scenario(extra: serde_json::Value) -> String {
+    let mut doc = serde_json::json!({"version": 1, "engine": "place", "seed": 1,
+        "system": {"kind": "torus2d", "x": 8, "y": 8},
+        "job": {"kind": "GRID", "processes": 16, "rounds": 2, "messageBytes": 1000}});
+    for (k, v) in extra.as_object().unwrap() {
+        if v.is_object() && doc[k].is_object() {
+            for (k2, v2) in v.as_object().unwrap() {
+                doc[k][k2] = v2.clone();
+            }
+        } else {
+            doc[k] = v.clone();
+        }
+    }
+    doc.to_string()
+}
+
+#[test]
+fn malformed_and_impossible_scenarios_name_the_json_path() {
+    use serde_json::json;
+    let cases: Vec<(serde_json::Value, &str, &str)> = vec![
+        (json!({"system": {"x": 0}}), "$.system.x", "from 1 to"),
+        (json!({"system": {"z": 3}}), "$.system.z", "no z side"),
+        (
+            json!({"system": {"kind": "torus3d"}}),
+            "$.system.z",
+            "missing",
+        ),
+        (
+            json!({"system": {"kind": "fatTree", "levels": 2}}),
+            "$.system.x",
+            "not sides",
+        ),
+        (
+            json!({"system": {"kind": "mesh2d", "levels": 2}}),
+            "$.system.levels",
+            "not tree levels",
+        ),
+        (json!({"system": {"x": 200, "y": 200}}), "$.system", "limit"),
+        (
+            json!({"system": {"bandwidth": 0}}),
+            "$.system.bandwidth",
+            "from 1",
+        ),
+        (
+            json!({"job": {"processes": 65}}),
+            "$.job.processes",
+            "from 1 to 64",
+        ),
+        (json!({"job": {"kind": "SNAKE"}}), "$.job.kind", ""),
+        (json!({"job": {"kind": "metis"}}), "$.job.graph", "missing"),
+        (
+            json!({"job": {"kind": "metis", "graph": "3 1\n2\n1\n"}}),
+            "$.job.graph",
+            "line",
+        ),
+        (
+            json!({"job": {"graph": "1 0\n\n"}}),
+            "$.job.graph",
+            "generated",
+        ),
+        (json!({"job": {"rounds": 0}}), "$.job.rounds", "from 1"),
+        (
+            json!({"job": {"colour": 1}}),
+            "$.job.colour",
+            "unknown field",
+        ),
+        (json!({"strategies": []}), "$.strategies", "1 to 5"),
+        (
+            json!({"strategies": ["simple", "simple"]}),
+            "$.strategies[1]",
+            "twice",
+        ),
+        (json!({"model": "fast"}), "$.model", ""),
+        (
+            json!({"background": {"fill": 0.99}}),
+            "$.background.fill",
+            "0.95",
+        ),
+        (
+            json!({"sweep": {"kinds": ["metis"]}}),
+            "$.sweep.kinds[0]",
+            "built-in",
+        ),
+        (
+            json!({"sweep": {"processes": [8, 100]}}),
+            "$.sweep.processes[1]",
+            "from 1 to 64",
+        ),
+        (
+            json!({"system": {"kind": "thinTree", "x": null, "y": null, "simgrid": "2;4,4;1,4;1,1"}}),
+            "$.system.simgrid",
+            "fat tree",
+        ),
+        (
+            json!({"system": {"kind": "fatTree", "x": null, "y": null, "simgrid": "2;4,4;1"}}),
+            "$.system.simgrid",
+            "",
+        ),
+        (
+            json!({"system": {"kind": "torus3d", "x": 16, "y": 16, "z": 16},
+                   "job": {"kind": "FULL", "processes": 1024, "rounds": 1000}}),
+            "$.job",
+            "refused before running",
+        ),
+    ];
+    for (extra, path, words) in cases {
+        let mut text = scenario(extra.clone());
+        // drop nulls (a way to remove the default system sides in the cases above)
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        if let Some(sys) = v["system"].as_object_mut() {
+            sys.retain(|_, x| !x.is_null());
+        }
+        text = v.to_string();
+        let e = placelab::api::run(&text, &mut placelab::progress::NoProgress).unwrap_err();
+        assert_eq!(e.path, path, "{extra}: {e}");
+        assert!(e.message.contains(words), "{extra}: {e}");
+    }
+}
+
+#[test]
+fn a_run_reports_every_strategy_with_ratios_to_advanced() {
+    let r = run(&scenario(serde_json::json!({})));
+    let runs = r["cases"][0]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 5);
+    let adv = runs.iter().find(|x| x["strategy"] == "advanced").unwrap();
+    assert_eq!(adv["ratio"], 1.0);
+    for x in runs {
+        if x["placed"] == true {
+            let t = x["time"].as_f64().unwrap();
+            assert!(t > 0.0);
+            let ratio = x["ratio"].as_f64().unwrap();
+            assert!((ratio - t / adv["time"].as_f64().unwrap()).abs() < 1e-12);
+            assert_eq!(x["hosts"].as_array().unwrap().len(), 16);
+            assert_eq!(x["edgeHops"].as_array().unwrap().len(), 24);
+        }
+    }
+    // Identity lays the 4x4 task grid on a 4x4 block: every edge one hop
+    let id = runs.iter().find(|x| x["strategy"] == "identity").unwrap();
+    assert!(id["edgeHops"].as_array().unwrap().iter().all(|h| h == 1));
+    assert_eq!(id["dilationMax"], 1);
+}
+
+#[test]
+fn experiment_two_keeps_the_control_job_off_the_background_nodes() {
+    let r = run(&scenario(
+        serde_json::json!({"background": {"fill": 0.5, "processes": 8}}),
+    ));
+    let bg = &r["background"];
+    assert_eq!(bg["busyHosts"], 32);
+    let mut busy = std::collections::BTreeSet::new();
+    for j in bg["jobs"].as_array().unwrap() {
+        for h in j["hosts"].as_array().unwrap() {
+            assert!(busy.insert(h.as_u64().unwrap()));
+        }
+    }
+    for x in r["cases"][0]["runs"].as_array().unwrap() {
+        for h in x["hosts"].as_array().unwrap() {
+            assert!(
+                !busy.contains(&h.as_u64().unwrap()),
+                "{} took a busy node",
+                x["strategy"]
+            );
+        }
+    }
+    assert_eq!(r["experiment"], 2);
+}
+
+#[test]
+fn source_reproduction_shows_the_source_figures_beside_ours() {
+    let r = run(&scenario(serde_json::json!({
+        "sweep": {"kinds": ["GRID", "STAR"], "messageBytes": [1, 1048576]}})));
+    let a = r["averages"].as_array().unwrap();
+    assert_eq!(a.len(), 4);
+    assert_eq!(a[0]["kind"], "GRID");
+    // strategies in the default order: simple, random, optimal, advanced, identity
+    assert_eq!(a[0]["source"][0], 3.341);
+    assert_eq!(a[0]["source"][1], 6.002);
+    assert_eq!(a[0]["source"][2], 2.633);
+    assert_eq!(a[0]["source"][3], 1.0);
+    assert!(a[0]["source"][4].is_null());
+}

@@ -33,13 +33,7 @@ pub struct Background {
 /// Fills `fill` of the hosts with jobs of `processes` tasks, kinds STAR/GRID/CUBE/TREE (wrapped
 /// GRID and CUBE) and strategies Simple/Random/Optimal/Advanced drawn from the seed, each placed
 /// by its strategy on what the earlier ones left free.
-pub fn background(
-    shape: &Shape,
-    fill: f64,
-    processes: u32,
-    seed: u64,
-    quirks: bool,
-) -> Background {
+pub fn background(shape: &Shape, fill: f64, processes: u32, seed: u64, quirks: bool) -> Background {
     let hosts = shape.hosts();
     let count = (fill * f64::from(hosts) / f64::from(processes.max(1))) as u32;
     let mut busy = vec![false; hosts as usize];
@@ -74,7 +68,14 @@ pub fn background(
 }
 
 /// One job's traffic on `hosts`: its messages, compute seconds per round (the slowest task's).
-fn traffic(job: &TaskGraph, hosts: &[u32], message_bytes: f64, compute: f64, speed: f64, rounds: u32) -> JobTraffic {
+fn traffic(
+    job: &TaskGraph,
+    hosts: &[u32],
+    message_bytes: f64,
+    compute: f64,
+    speed: f64,
+    rounds: u32,
+) -> JobTraffic {
     let messages = jobs::round_messages(&job.graph, message_bytes)
         .into_iter()
         .map(|(u, v, bytes)| Message {
@@ -131,9 +132,10 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     let total = (cases.len() * s.strategies.len()) as u64 * units_per_run + 1;
     progress.tick(0, total);
 
-    let bg = s.background.as_ref().map(|b| {
-        background(&sys.shape, b.fill, b.processes as u32, seed, quirks)
-    });
+    let bg = s
+        .background
+        .as_ref()
+        .map(|b| background(&sys.shape, b.fill, b.processes as u32, seed, quirks));
     let busy = bg
         .as_ref()
         .map_or_else(|| vec![false; p.hosts() as usize], |b| b.busy.clone());
@@ -197,7 +199,14 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
             match placement {
                 Placement::NotPlaced(why) => run.reason = Some(why),
                 Placement::Placed(hosts) => {
-                    let control = traffic(&job, &hosts, c.message_bytes, s.job.compute, s.system.speed, rounds);
+                    let control = traffic(
+                        &job,
+                        &hosts,
+                        c.message_bytes,
+                        s.job.compute,
+                        s.system.speed,
+                        rounds,
+                    );
                     let flows: Vec<Flow> = control
                         .messages
                         .iter()
@@ -228,10 +237,17 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                         Some(b) => {
                             let mut all = vec![control];
                             for (_, _, bj, bh) in &b.jobs {
-                                all.push(traffic(bj, bh, c.message_bytes, s.job.compute, s.system.speed, rounds));
+                                all.push(traffic(
+                                    bj,
+                                    bh,
+                                    c.message_bytes,
+                                    s.job.compute,
+                                    s.system.speed,
+                                    rounds,
+                                ));
                             }
-                            let r = simulate_rounds(&p, &all, model, &mut sub)
-                                .expect("valid traffic");
+                            let r =
+                                simulate_rounds(&p, &all, model, &mut sub).expect("valid traffic");
                             r.job_time[0]
                         }
                     };
@@ -283,7 +299,13 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     }
     progress.phase("end");
     progress.tick(total, total);
-    let averages = report::averages(&case_reports, &table, &s.strategies, experiment, sys.kind.id());
+    let averages = report::averages(
+        &case_reports,
+        &table,
+        &s.strategies,
+        experiment,
+        sys.kind.id(),
+    );
 
     let mut link_ends = Vec::with_capacity(links * 2);
     for l in 0..p.links() {
@@ -316,19 +338,23 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         model: s.model.id(),
         source_quirks: quirks,
         strategies: s.strategies.iter().map(|s| s.id()).collect(),
-        background: s.background.as_ref().zip(bg.as_ref()).map(|(spec, b)| BackgroundInfo {
-            fill: spec.fill,
-            busy_hosts: b.busy.iter().filter(|&&x| x).count() as u32,
-            jobs: b
-                .jobs
-                .iter()
-                .map(|(k, st, _, h)| BackgroundJob {
-                    kind: k.id(),
-                    strategy: st.id(),
-                    hosts: h.clone(),
-                })
-                .collect(),
-        }),
+        background: s
+            .background
+            .as_ref()
+            .zip(bg.as_ref())
+            .map(|(spec, b)| BackgroundInfo {
+                fill: spec.fill,
+                busy_hosts: b.busy.iter().filter(|&&x| x).count() as u32,
+                jobs: b
+                    .jobs
+                    .iter()
+                    .map(|(k, st, _, h)| BackgroundJob {
+                        kind: k.id(),
+                        strategy: st.id(),
+                        hosts: h.clone(),
+                    })
+                    .collect(),
+            }),
         cases: case_reports,
         table,
         averages,

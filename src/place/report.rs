@@ -69,7 +69,9 @@ pub fn averages(
                         ratios: Vec::new(),
                         source: strategies
                             .iter()
-                            .map(|s| source_ratio(experiment, system, c.kind, c.message_bytes, s.id()))
+                            .map(|s| {
+                                source_ratio(experiment, system, c.kind, c.message_bytes, s.id())
+                            })
                             .collect(),
                     },
                     vec![(0.0, 0); strategies.len()],
@@ -299,10 +301,22 @@ mod tests {
 
     #[test]
     fn source_cells_match_the_spec_quotes() {
-        assert_eq!(source_ratio(1, "torus2d", "GRID", 1.0, "random"), Some(6.002));
-        assert_eq!(source_ratio(1, "torus3d", "GRID", 1.0, "simple"), Some(2.148));
-        assert_eq!(source_ratio(1, "fatTree", "GRID", 1.0, "optimal"), Some(1.206));
-        assert_eq!(source_ratio(2, "thinTree", "TREE", 1e6, "optimal"), Some(2.862));
+        assert_eq!(
+            source_ratio(1, "torus2d", "GRID", 1.0, "random"),
+            Some(6.002)
+        );
+        assert_eq!(
+            source_ratio(1, "torus3d", "GRID", 1.0, "simple"),
+            Some(2.148)
+        );
+        assert_eq!(
+            source_ratio(1, "fatTree", "GRID", 1.0, "optimal"),
+            Some(1.206)
+        );
+        assert_eq!(
+            source_ratio(2, "thinTree", "TREE", 1e6, "optimal"),
+            Some(2.862)
+        );
         assert_eq!(source_ratio(1, "mesh2d", "GRID", 1.0, "simple"), None);
         assert_eq!(source_ratio(1, "torus2d", "FULL", 1.0, "simple"), None);
         assert_eq!(source_ratio(1, "torus2d", "GRID", 7.0, "simple"), None);

@@ -198,7 +198,12 @@ impl SystemSpec {
             });
         }
         let side = |name: &str, v: Option<u64>| -> Result<u32> {
-            let v = v.ok_or_else(|| ScenarioError::at(format!("system.{name}"), "missing: the number of nodes along this side"))?;
+            let v = v.ok_or_else(|| {
+                ScenarioError::at(
+                    format!("system.{name}"),
+                    "missing: the number of nodes along this side",
+                )
+            })?;
             check_range(&format!("system.{name}"), v, 1, MAX_HOSTS)?;
             Ok(v as u32)
         };
@@ -206,7 +211,10 @@ impl SystemSpec {
         let y = side("y", self.y)?;
         let z = if kind.is_3d() { side("z", self.z)? } else { 1 };
         if !kind.is_3d() && self.z.is_some() {
-            return Err(ScenarioError::at("system.z", format!("a {} has no z side", kind.id())));
+            return Err(ScenarioError::at(
+                "system.z",
+                format!("a {} has no z side", kind.id()),
+            ));
         }
         let hosts = u64::from(x) * u64::from(y) * u64::from(z);
         if hosts > MAX_HOSTS {
@@ -343,13 +351,7 @@ pub fn cases(s: &PlaceScenario) -> Vec<Case> {
 /// The task graph of a case.
 pub fn build_job(s: &PlaceScenario, c: &Case) -> Result<TaskGraph> {
     let kind = c.kind;
-    jobs::task_graph(
-        kind,
-        c.processes as u32,
-        s.job.wrap,
-        s.job.graph.as_deref(),
-    )
-    .map_err(|e| {
+    jobs::task_graph(kind, c.processes as u32, s.job.wrap, s.job.graph.as_deref()).map_err(|e| {
         let at = if kind.is_file() { "job.graph" } else { "job" };
         ScenarioError::at(at, e.to_string())
     })
@@ -365,7 +367,10 @@ pub fn validate_system(s: &SystemSpec) -> Result<System> {
             if v.is_some() {
                 return Err(ScenarioError::at(
                     format!("system.{name}"),
-                    format!("a {} has levels, down and up (or simgrid), not sides", s.kind.id()),
+                    format!(
+                        "a {} has levels, down and up (or simgrid), not sides",
+                        s.kind.id()
+                    ),
                 ));
             }
         }
@@ -380,12 +385,19 @@ pub fn validate_system(s: &SystemSpec) -> Result<System> {
             if v.is_some() {
                 return Err(ScenarioError::at(
                     format!("system.{name}"),
-                    format!("a {} has sides x, y{}, not tree levels", s.kind.id(), if s.kind.is_3d() { ", z" } else { "" }),
+                    format!(
+                        "a {} has sides x, y{}, not tree levels",
+                        s.kind.id(),
+                        if s.kind.is_3d() { ", z" } else { "" }
+                    ),
                 ));
             }
         }
         if s.simgrid.is_some() {
-            return Err(ScenarioError::at("system.simgrid", "only trees take SimGrid's FAT_TREE parameters"));
+            return Err(ScenarioError::at(
+                "system.simgrid",
+                "only trees take SimGrid's FAT_TREE parameters",
+            ));
         }
     }
     s.resolve()
@@ -435,11 +447,17 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
         if j.graph.is_some() {
             return Err(ScenarioError::at(
                 "job.graph",
-                format!("a {} job is generated; graph text belongs to kinds metis and edgeList", j.kind.id()),
+                format!(
+                    "a {} job is generated; graph text belongs to kinds metis and edgeList",
+                    j.kind.id()
+                ),
             ));
         }
     } else if j.graph.is_none() {
-        return Err(ScenarioError::at("job.graph", "missing: the METIS graph or edge list text"));
+        return Err(ScenarioError::at(
+            "job.graph",
+            "missing: the METIS graph or edge list text",
+        ));
     }
     check_range("job.rounds", j.rounds, 1, MAX_ROUNDS)?;
     check_number("job.messageBytes", j.message_bytes, 0.0, MAX_MESSAGE_BYTES)?;
@@ -465,7 +483,12 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
             }
         }
         for (i, &m) in sw.message_bytes.iter().enumerate() {
-            check_number(&format!("sweep.messageBytes[{i}]"), m, 0.0, MAX_MESSAGE_BYTES)?;
+            check_number(
+                &format!("sweep.messageBytes[{i}]"),
+                m,
+                0.0,
+                MAX_MESSAGE_BYTES,
+            )?;
         }
         for (i, &p) in sw.processes.iter().enumerate() {
             check_range(&format!("sweep.processes[{i}]"), p, 1, hosts)?;
@@ -500,7 +523,10 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
                 if u64::from(g.graph.n()) > hosts {
                     return Err(ScenarioError::at(
                         "job.graph",
-                        format!("the graph has {} tasks; the system has {hosts} hosts", g.graph.n()),
+                        format!(
+                            "the graph has {} tasks; the system has {hosts} hosts",
+                            g.graph.n()
+                        ),
                     ));
                 }
                 if g.graph.n() == 0 {
@@ -513,7 +539,10 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
         if e > MAX_TASK_EDGES {
             return Err(ScenarioError::at(
                 "job",
-                format!("the {} job has {e} edges; the limit is {MAX_TASK_EDGES}", c.kind.id()),
+                format!(
+                    "the {} job has {e} edges; the limit is {MAX_TASK_EDGES}",
+                    c.kind.id()
+                ),
             ));
         }
         edges = edges.max(e);
@@ -600,20 +629,29 @@ pub fn params() -> Vec<Param> {
         Param::new("job.compute", "Compute per round", "number", json!(0))
             .range(0.0, 1e18)
             .unit("flop"),
-        Param::new("strategies", "Strategies (side by side)", "multi", json!(default_strategies().iter().map(|s| s.id()).collect::<Vec<_>>()))
-            .options(&[
-                ("simple", "Simple (numbering order)"),
-                ("random", "Random"),
-                ("optimal", "Optimal (Hilbert window / lowest switch)"),
-                ("advanced", "Advanced (recursive partitioning)"),
-                ("identity", "Identity (shape-matched)"),
-            ]),
+        Param::new(
+            "strategies",
+            "Strategies (side by side)",
+            "multi",
+            json!(default_strategies()
+                .iter()
+                .map(|s| s.id())
+                .collect::<Vec<_>>()),
+        )
+        .options(&[
+            ("simple", "Simple (numbering order)"),
+            ("random", "Random"),
+            ("optimal", "Optimal (Hilbert window / lowest switch)"),
+            ("advanced", "Advanced (recursive partitioning)"),
+            ("identity", "Identity (shape-matched)"),
+        ]),
         Param::new("model", "Network model", "enum", json!("simgrid-lv08")).options(&[
             ("simgrid-lv08", "SimGrid LV08 (default model)"),
             ("max-min", "Plain max-min"),
         ]),
-        Param::new("sourceQuirks", "Source quirks", "bool", json!(false))
-            .help("the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve"),
+        Param::new("sourceQuirks", "Source quirks", "bool", json!(false)).help(
+            "the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve",
+        ),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("a whole number from 0 to 18446744073709551615"),
     ]
