@@ -408,7 +408,9 @@ pub fn validate_system(s: &SystemSpec) -> Result<System> {
 /// Per case and strategy: placing `20 N + 40 (P + 2E) log2 P` steps (the curve, the windows,
 /// the partitioning levels of Advanced, Identity's block search at `N P / 8` worst); simulating
 /// `rounds x F x D x 8` where `F` is the messages of a round (control and background jobs) and
-/// `D` the longest route (each flow's rate is recomputed on its links a few times per round).
+/// `D` the longest route, `R` the rounds simulated (1 without a background: every round is the
+/// same): `R x F x D x 8 x min(F, 100)` (an event recomputes the rates of the flows sharing
+/// links with the flows it starts or ends, at most all of them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     pub steps: f64,
@@ -431,7 +433,14 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
     let cases = cases(s).len() as f64;
     let strategies = s.strategies.len() as f64;
     let place = 20.0 * n + 40.0 * (p + 2.0 * e) * log2p + n * p / 8.0;
-    let sim = s.job.rounds as f64 * (2.0 * e + bg_flows) * diameter * 8.0;
+    // without a background one round is simulated (every round is the same)
+    let rounds = if s.background.is_some() {
+        s.job.rounds as f64
+    } else {
+        1.0
+    };
+    let flows = 2.0 * e + bg_flows;
+    let sim = rounds * flows * diameter * 8.0 * flows.min(100.0);
     Estimate {
         steps: cases * strategies * (place + sim),
     }

@@ -9,6 +9,7 @@
 // The text worker picks the importer for a file (importerFor) without any engine-specific code.
 import * as allocation from './allocation-data.js';
 import * as partition from './partition-data.js';
+import * as place from './place-data.js';
 import * as select from './select-data.js';
 
 const PREVIEW_CHARS = 200_000;
@@ -22,7 +23,7 @@ const generic = {
   csv() { return []; },
 };
 
-export const DATA = { allocation, partition, select };
+export const DATA = { allocation, partition, select, place };
 
 export function dataFor(engineId) {
   return Object.hasOwn(DATA, engineId) ? DATA[engineId] : generic;

@@ -4,12 +4,14 @@
 import * as allocation from './allocation.js';
 import * as generic from './generic.js';
 import * as partition from './partition.js';
+import * as place from './place.js';
 import * as select from './select.js';
 
 export const VIEWS = {
   allocation,
   partition,
   select,
+  place,
 };
 
 export function viewFor(engineId) {
