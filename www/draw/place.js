@@ -52,16 +52,15 @@ export function loadBin(f) { return LOAD_BINS.findIndex((b) => f <= b.max); }
  */
 export function gridLayout(dims, width) {
   const [X, Y, Z] = dims;
+  // the arrangement of slices giving the biggest cells within a square of side `width`
   let best = null;
   for (let cols = 1; cols <= Z; cols++) {
     const rows = Math.ceil(Z / cols);
-    const cell = Math.floor((width - SLICE_GAP * (cols - 1)) / (cols * X));
-    const c = Math.max(MIN_CELL, Math.min(MAX_CELL, cell));
-    const h = rows * (c * Y) + SLICE_GAP * (rows - 1);
-    // biggest cells that fit the width, then the flattest arrangement
-    if (cell >= MIN_CELL && (!best || c > best.cell || (c === best.cell && h < best.h))) best = { cols, rows, cell: c, h };
+    const cellW = Math.floor((width - SLICE_GAP * (cols - 1)) / (cols * X));
+    const cellH = Math.floor((width - SLICE_GAP * (rows - 1)) / (rows * Y));
+    const c = Math.max(MIN_CELL, Math.min(MAX_CELL, cellW, cellH));
+    if (!best || c > best.cell) best = { cols, cell: c };
   }
-  if (!best) best = { cols: Math.max(1, Math.floor(width / (X + SLICE_GAP))), cell: 1 };
   best.rows = Math.ceil(Z / best.cols);
   const { cols, rows, cell } = best;
   const sw = cell * X, sh = cell * Y;
