@@ -46,6 +46,7 @@
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
 
+pub mod cli;
 pub mod engine;
 pub mod fattree;
 pub mod metrics;
