@@ -99,6 +99,7 @@ pub const fn entry<E: Engine>() -> EngineEntry {
 pub const ENGINES: &[EngineEntry] = &[
     entry::<crate::alloc::Allocation>(),
     entry::<crate::partition::engine::Partitioning>(),
+    entry::<crate::place::Placement>(),
     entry::<crate::select::Selection>(),
     entry::<crate::moldable::Moldable>(),
 ];

@@ -3,8 +3,10 @@
 //! - [`mesh`]: 2D mesh `k1 x k2`, one router per node, XY (dimension-order) routing.
 //! - [`tree`]: trees with one arity per level, leaves are nodes, up/down routing.
 //! - [`hilbert`]: the generalized Hilbert curve (gilbert) used to order mesh nodes.
+//! - [`hilbert3d`]: its 3D counterpart for any cuboid (placement engine, torus3d/mesh3d).
 
 pub mod hilbert;
+pub mod hilbert3d;
 pub mod mesh;
 pub mod tree;
 

@@ -10,6 +10,7 @@
 import * as allocation from './allocation-data.js';
 import * as partition from './partition-data.js';
 import * as moldable from './moldable-data.js';
+import * as place from './place-data.js';
 import * as select from './select-data.js';
 
 const PREVIEW_CHARS = 200_000;
@@ -23,7 +24,7 @@ const generic = {
   csv() { return []; },
 };
 
-export const DATA = { allocation, partition, select, moldable };
+export const DATA = { allocation, partition, place, select, moldable };
 
 export function dataFor(engineId) {
   return Object.hasOwn(DATA, engineId) ? DATA[engineId] : generic;

@@ -5,6 +5,7 @@ import * as allocation from './allocation.js';
 import * as generic from './generic.js';
 import * as partition from './partition.js';
 import * as moldable from './moldable.js';
+import * as place from './place.js';
 import * as select from './select.js';
 
 export const VIEWS = {
@@ -12,6 +13,7 @@ export const VIEWS = {
   partition,
   select,
   moldable,
+  place,
 };
 
 export function viewFor(engineId) {

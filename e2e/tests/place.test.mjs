@@ -1,0 +1,109 @@
+// The placement engine's page (issue 7): the "Zhdanov & Korkhov, experiment 1" example shows one
+// panel per strategy with the nodes coloured by task position, the ratio table beside the
+// source's figures and the bar chart; the full 4,096-node example runs and draws without a long
+// main-thread task; a METIS task graph opened from a file becomes the job and runs.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
+
+const env = useBrowser();
+const GOAL_MS = 200; // longest main-thread task allowed
+
+function observe() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ at: Math.round(e.startTime), ms: Math.round(e.duration) });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+async function observedPage() {
+  const page = await env.page();
+  await page.addInitScript(observe);
+  await page.goto(env.url);
+  await page.waitForFunction(() => window.placelab, null, { timeout: 0 });
+  await page.evaluate(() => window.placelab.ready);
+  await waitSettled(page);
+  return page;
+}
+
+/** Pixels of a canvas that are neither white nor grey (coloured by a task, an edge or a link). */
+function colouredPixels(page, selector) {
+  return page.evaluate((sel) => {
+    const c = document.querySelector(sel);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let k = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 40) k++;
+    }
+    return k;
+  }, selector);
+}
+
+describe('place page', () => {
+  it('experiment 1: strategies side by side, ratios beside the source, bar chart', async () => {
+    const page = await observedPage();
+    await pickExample(page, 'place-zk-exp1-torus3d.json');
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const report = await page.evaluate(() => window.placelab.lastReport.report);
+    assert.equal(await page.getByTestId('place-caption').count(), 5);
+    // the ratio table: one row per job kind, ours / the source's in each strategy's cell
+    const cells = await page.evaluate(() => [...document.querySelectorAll('[data-testid=ratio-table] td[data-strategy]')]
+      .map((td) => ({ s: td.dataset.strategy, ratio: td.dataset.ratio, source: td.dataset.source })));
+    assert.equal(cells.length, report.averages.length * report.strategies.length);
+    const grid = report.averages.findIndex((a) => a.kind === 'GRID');
+    const simpleCell = cells[grid * report.strategies.length + report.strategies.indexOf('simple')];
+    assert.equal(simpleCell.source, '2.148', 'the source\'s torus3d GRID Simple figure');
+    assert.equal(Number(simpleCell.ratio), report.averages[grid].ratios[report.strategies.indexOf('simple')]);
+    // panels and chart are drawn in colour
+    for (const sel of ['[data-testid=canvas][data-strategy=advanced]', '[data-testid=canvas][data-strategy=random]', '[data-testid=ratio-chart]']) {
+      const k = await colouredPixels(page, sel);
+      assert.ok(k > 200, `${sel}: only ${k} coloured pixels`);
+    }
+    assert.ok((await page.getByTestId('place-differences').count()) >= 1, 'the page says where our figures differ');
+    // another case redraws the panels
+    const before = await page.evaluate(() => document.querySelector('[data-testid=canvas]').toDataURL());
+    await page.getByTestId('place-case').selectOption('3');
+    await page.waitForFunction((b) => document.querySelector('[data-testid=canvas]').toDataURL() !== b, before, { timeout: 0 });
+    await page.screenshot({ path: artifact('place-exp1.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('the full 4,096-node torus runs and draws without a long main-thread task', async () => {
+    const page = await observedPage();
+    const t0 = Date.now();
+    await pickExample(page, 'place-full-4096.json');
+    const ms = Date.now() - t0;
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    console.log(`# full 4,096-node example: run and draw ${ms} ms`);
+    const k = await colouredPixels(page, '[data-testid=canvas][data-strategy=identity]');
+    assert.ok(k > 1000, `identity panel: only ${k} coloured pixels`);
+    const tasks = await page.evaluate(() => window.__longTasks);
+    const worst = tasks.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
+    console.log(`# 4,096 nodes: ${tasks.length} long tasks, longest ${worst.ms} ms`);
+    assert.ok(worst.ms <= GOAL_MS, `main thread blocked ${worst.ms} ms`);
+    await page.screenshot({ path: artifact('place-4096.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('a METIS task graph opened from a file becomes the job', async () => {
+    const page = await observedPage();
+    await pickExample(page, 'place-zk-exp1-torus2d-1mb.json');
+    const text = '% 6 tasks in a ring, one heavy chord\n6 7 001\n2 1 6 1 4 9\n1 1 3 1\n2 1 4 1\n3 1 5 1 1 9\n4 1 6 1\n5 1 1 1\n';
+    const runs = await page.evaluate(() => window.placelab.runCount);
+    await page.getByTestId('open-file').setInputFiles({ name: 'ring.graph', mimeType: 'text/plain', buffer: Buffer.from(text) });
+    await page.waitForFunction((n) => window.placelab.runCount > n || window.placelab.lastError, runs, { timeout: 0 });
+    await waitSettled(page);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const r = await page.evaluate(() => window.placelab.lastReport);
+    assert.equal(r.engine, 'place');
+    assert.equal(r.report.cases.length, 1);
+    assert.equal(r.report.cases[0].kind, 'metis');
+    assert.equal(r.report.cases[0].processes, 6);
+    assert.equal(r.report.system.kind, 'torus2d', 'the system is kept');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,292 @@
+//! Bulk-synchronous jobs: each job repeats `rounds` times "compute, then send all its messages
+//! at once"; a round ends when its last message arrives. Several jobs run at the same time
+//! (a partially filled cluster) and share links.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::engine::{ModelParams, Net};
+use super::{check_flow, Model, Platform};
+use crate::progress::Progress;
+
+/// One message of a round: `bytes` from host `src` to host `dst`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Message {
+    pub src: u32,
+    pub dst: u32,
+    pub bytes: f64,
+}
+
+/// A job's traffic: the same `messages` every round, `compute` seconds of computation before
+/// them, `rounds` rounds, the first starting at `start` (s).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobTraffic {
+    pub messages: Vec<Message>,
+    pub compute: f64,
+    pub rounds: u32,
+    pub start: f64,
+}
+
+/// What [`simulate_rounds`] returns; vectors are indexed by job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundsResult {
+    /// When the job's last round ended (s); its `start` when it has no rounds.
+    pub job_end: Vec<f64>,
+    /// `job_end - start`: the job's run time.
+    pub job_time: Vec<f64>,
+    /// Sum over rounds of the communication phase (from sending to the last arrival).
+    pub comm_time: Vec<f64>,
+    /// Latest `job_end`.
+    pub makespan: f64,
+    /// Payload bytes carried by every directed link, all jobs and rounds.
+    pub link_bytes: Vec<f64>,
+    /// Sharing recomputations done, and the flows they covered in total.
+    pub solves: u64,
+    pub solved_flows: u64,
+}
+
+/// Runs `jobs` together on `p` under `model` (module doc).
+///
+/// # Errors
+/// A message with a host out of range or bad bytes, or a bad `compute`/`start` (named
+/// `jobs[j].messages[i]`, `jobs[j].compute`, `jobs[j].start`).
+///
+/// # Complexity
+/// Templates of all messages are built once (`O(total route length)` memory); each round
+/// re-launches them. Time: see [`super::engine`].
+pub fn simulate_rounds(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
+    for (j, job) in jobs.iter().enumerate() {
+        for (i, m) in job.messages.iter().enumerate() {
+            check_flow(p, m.src, m.dst, m.bytes)
+                .map_err(|e| format!("jobs[{j}].messages[{i}]: {e}"))?;
+        }
+        if !(job.compute.is_finite() && job.compute >= 0.0) {
+            return Err(format!(
+                "jobs[{j}].compute: must be a finite time >= 0, got {}",
+                job.compute
+            ));
+        }
+        if !(job.start.is_finite() && job.start >= 0.0) {
+            return Err(format!(
+                "jobs[{j}].start: must be a finite time >= 0, got {}",
+                job.start
+            ));
+        }
+    }
+    let mut net = Net::new(p, ModelParams::of(model));
+    // Templates of job j: first[j]..first[j+1].
+    let mut first = Vec::with_capacity(jobs.len() + 1);
+    for (j, job) in jobs.iter().enumerate() {
+        first.push(net.flows());
+        for m in &job.messages {
+            net.add_flow(p, m.src, m.dst, m.bytes, j as u32);
+        }
+    }
+    first.push(net.flows());
+    let total: u64 = jobs
+        .iter()
+        .map(|j| u64::from(j.rounds) * (j.messages.len() as u64).max(1))
+        .sum();
+    let tick_every = (total / 200).max(1);
+    let mut done_units = 0u64;
+
+    let nj = jobs.len();
+    let mut round = vec![0u32; nj];
+    let mut outstanding = vec![0u32; nj];
+    let mut comm_start = vec![0.0f64; nj];
+    let mut comm_time = vec![0.0f64; nj];
+    let mut job_end: Vec<f64> = jobs.iter().map(|j| j.start).collect();
+    // Wake-ups: (time bits, job) when a compute phase ends.
+    let mut wakes: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
+    for (j, job) in jobs.iter().enumerate() {
+        if job.rounds > 0 {
+            wakes.push(Reverse(((job.start + job.compute).to_bits(), j as u32)));
+        }
+    }
+    let mut done = Vec::new();
+    loop {
+        let limit = wakes
+            .peek()
+            .map(|Reverse((t, _))| f64::from_bits(*t))
+            .unwrap_or(f64::INFINITY);
+        done.clear();
+        let moved = net.step(limit, &mut done);
+        let now = net.now();
+        for &f in &done {
+            let j = net.tag(f) as usize;
+            outstanding[j] -= 1;
+            done_units += 1;
+            if done_units % tick_every == 0 {
+                progress.tick(done_units, total);
+            }
+            if outstanding[j] == 0 {
+                end_round(
+                    j,
+                    now,
+                    jobs,
+                    &mut round,
+                    &comm_start,
+                    &mut comm_time,
+                    &mut job_end,
+                    &mut wakes,
+                );
+            }
+        }
+        if moved {
+            continue;
+        }
+        // No network event before `limit`: wake the jobs due now.
+        let Some(&Reverse((t, _))) = wakes.peek() else {
+            break;
+        };
+        let t = f64::from_bits(t);
+        while let Some(&Reverse((tb, j))) = wakes.peek() {
+            if f64::from_bits(tb) > t {
+                break;
+            }
+            wakes.pop();
+            let j = j as usize;
+            comm_start[j] = now;
+            let (a, b) = (first[j], first[j + 1]);
+            if a == b {
+                done_units += 1;
+                end_round(
+                    j,
+                    now,
+                    jobs,
+                    &mut round,
+                    &comm_start,
+                    &mut comm_time,
+                    &mut job_end,
+                    &mut wakes,
+                );
+            } else {
+                outstanding[j] = b - a;
+                for f in a..b {
+                    net.launch(f);
+                }
+            }
+        }
+    }
+    progress.tick(total, total);
+    let makespan = job_end.iter().copied().fold(0.0, f64::max);
+    Ok(RoundsResult {
+        job_time: job_end.iter().zip(jobs).map(|(e, j)| e - j.start).collect(),
+        job_end,
+        comm_time,
+        makespan,
+        link_bytes: net.link_bytes().to_vec(),
+        solves: net.solves,
+        solved_flows: net.solved_flows,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn end_round(
+    j: usize,
+    now: f64,
+    jobs: &[JobTraffic],
+    round: &mut [u32],
+    comm_start: &[f64],
+    comm_time: &mut [f64],
+    job_end: &mut [f64],
+    wakes: &mut BinaryHeap<Reverse<(u64, u32)>>,
+) {
+    comm_time[j] += now - comm_start[j];
+    round[j] += 1;
+    if round[j] < jobs[j].rounds {
+        wakes.push(Reverse(((now + jobs[j].compute).to_bits(), j as u32)));
+    } else {
+        job_end[j] = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::netsim::{LinkParams, System};
+    use crate::progress::NoProgress;
+
+    #[test]
+    fn rounds_add_compute_and_the_slowest_message() {
+        let link = LinkParams {
+            bandwidth: 100.0,
+            latency: 1.0,
+        };
+        let p = Platform::build(&System::Mesh2d { x: 3, y: 1 }, link).unwrap();
+        let job = JobTraffic {
+            messages: vec![
+                Message {
+                    src: 0,
+                    dst: 2,
+                    bytes: 100.0,
+                },
+                Message {
+                    src: 1,
+                    dst: 0,
+                    bytes: 100.0,
+                },
+            ],
+            compute: 0.5,
+            rounds: 3,
+            start: 1.0,
+        };
+        let r = simulate_rounds(&p, &[job], Model::MaxMin, &mut NoProgress).unwrap();
+        // Each round: 0.5 compute, then 0->2 takes 2 + 1 = 3 s (no sharing with 1->0).
+        assert!((r.job_end[0] - (1.0 + 3.0 * 3.5)).abs() < 1e-9, "{:?}", r);
+        assert!((r.comm_time[0] - 9.0).abs() < 1e-9);
+        assert_eq!(r.link_bytes.iter().sum::<f64>(), 3.0 * 300.0);
+    }
+
+    #[test]
+    fn concurrent_jobs_slow_each_other_down_on_shared_links() {
+        let p = Platform::build(&System::Mesh2d { x: 4, y: 1 }, LinkParams::SOURCE).unwrap();
+        let a = JobTraffic {
+            messages: vec![Message {
+                src: 0,
+                dst: 2,
+                bytes: 1e6,
+            }],
+            compute: 0.0,
+            rounds: 2,
+            start: 0.0,
+        };
+        let b = JobTraffic {
+            messages: vec![Message {
+                src: 1,
+                dst: 3,
+                bytes: 1e6,
+            }],
+            ..a.clone()
+        };
+        let alone = simulate_rounds(
+            &p,
+            std::slice::from_ref(&a),
+            Model::SimgridLv08,
+            &mut NoProgress,
+        )
+        .unwrap();
+        let both = simulate_rounds(&p, &[a, b], Model::SimgridLv08, &mut NoProgress).unwrap();
+        assert!(both.job_time[0] > 1.8 * alone.job_time[0]);
+        assert!((both.job_time[0] - both.job_time[1]).abs() < 1e-9);
+    }
+
+    #[test]
+    fn jobs_without_messages_or_rounds_only_compute() {
+        let p = Platform::build(&System::Torus2d { x: 2, y: 2 }, LinkParams::SOURCE).unwrap();
+        let j = |rounds| JobTraffic {
+            messages: vec![],
+            compute: 2.0,
+            rounds,
+            start: 1.0,
+        };
+        let r = simulate_rounds(&p, &[j(3), j(0)], Model::MaxMin, &mut NoProgress).unwrap();
+        assert_eq!(r.job_end, vec![7.0, 1.0]);
+        assert_eq!(r.job_time, vec![6.0, 0.0]);
+    }
+}

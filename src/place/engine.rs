@@ -1,0 +1,369 @@
+//! The placement run: for each case (job kind x message size) and each strategy, the placement,
+//! its static metrics and its simulated time, then the ratio to Advanced beside the source's.
+//!
+//! Pipeline: [`super::scenario`] (fields, limits, admission) → the platform
+//! ([`crate::netsim::Platform`]) → experiment 2's background jobs (placed once, seeded) → per
+//! case: the task graph ([`super::jobs`]) → per strategy: [`super::strategy::place`] →
+//! [`crate::netsim::static_metrics`] on one round's messages → [`crate::netsim::simulate_rounds`]
+//! with the background jobs → [`super::report`].
+//!
+//! Without background jobs every round starts on an empty network and lasts the same, so one
+//! round is simulated and multiplied by `rounds` (exact); with them, every round of every job is
+//! simulated.
+
+use super::jobs::{self, JobKind, TaskGraph};
+use super::report::{
+    self, BackgroundInfo, BackgroundJob, CaseReport, Omitted, PlaceReport, RunReport, SystemInfo,
+    MAX_DRAWN_EDGES,
+};
+use super::scenario::{self, PlaceScenario, System};
+use super::strategy::{self, Options, Placement, Shape, StrategyId};
+use crate::netsim::{
+    simulate_rounds, static_metrics, Flow, JobTraffic, LinkParams, Message, Model, Platform,
+};
+use crate::progress::{NoProgress, Progress};
+use crate::rng::Rng;
+
+/// The background of experiment 2: every job's task graph and hosts.
+pub struct Background {
+    pub jobs: Vec<(JobKind, StrategyId, TaskGraph, Vec<u32>)>,
+    pub busy: Vec<bool>,
+}
+
+/// Fills `fill` of the hosts with jobs of `processes` tasks, kinds STAR/GRID/CUBE/TREE (wrapped
+/// GRID and CUBE) and strategies Simple/Random/Optimal/Advanced drawn from the seed, each placed
+/// by its strategy on what the earlier ones left free.
+pub fn background(shape: &Shape, fill: f64, processes: u32, seed: u64, quirks: bool) -> Background {
+    let hosts = shape.hosts();
+    let count = (fill * f64::from(hosts) / f64::from(processes.max(1))) as u32;
+    let mut busy = vec![false; hosts as usize];
+    let mut rng = Rng::seeded(seed ^ 0xba5e_6a0b);
+    let kinds = [JobKind::Star, JobKind::Grid, JobKind::Cube, JobKind::Tree];
+    let strategies = [
+        StrategyId::Simple,
+        StrategyId::Random,
+        StrategyId::Optimal,
+        StrategyId::Advanced,
+    ];
+    let mut out = Vec::new();
+    for i in 0..count {
+        let kind = kinds[rng.below(4) as usize];
+        let st = strategies[rng.below(4) as usize];
+        let job = jobs::task_graph(kind, processes, true, None).expect("built-in job");
+        let opts = Options {
+            seed: seed.wrapping_add(u64::from(i) + 1),
+            source_quirks: quirks,
+        };
+        match strategy::place(st, shape, &busy, &job, opts) {
+            Placement::Placed(h) => {
+                for &x in &h {
+                    busy[x as usize] = true;
+                }
+                out.push((kind, st, job, h));
+            }
+            Placement::NotPlaced(_) => break,
+        }
+    }
+    Background { jobs: out, busy }
+}
+
+/// One job's traffic on `hosts`: its messages, compute seconds per round (the slowest task's).
+fn traffic(
+    job: &TaskGraph,
+    hosts: &[u32],
+    message_bytes: f64,
+    compute: f64,
+    speed: f64,
+    rounds: u32,
+) -> JobTraffic {
+    let messages = jobs::round_messages(&job.graph, message_bytes)
+        .into_iter()
+        .map(|(u, v, bytes)| Message {
+            src: hosts[u as usize],
+            dst: hosts[v as usize],
+            bytes,
+        })
+        .collect();
+    let heaviest = job.graph.vwgt.iter().copied().max().unwrap_or(0);
+    JobTraffic {
+        messages,
+        compute: f64::from(heaviest) * compute / speed,
+        rounds,
+        start: 0.0,
+    }
+}
+
+/// Maps one part's own progress onto its span of the whole run.
+struct Span<'a> {
+    progress: &'a mut dyn Progress,
+    base: u64,
+    span: u64,
+    total: u64,
+}
+
+impl Progress for Span<'_> {
+    fn tick(&mut self, done: u64, total: u64) {
+        let f = if total == 0 {
+            1.0
+        } else {
+            (done as f64 / total as f64).clamp(0.0, 1.0)
+        };
+        let at = self.base + (self.span as f64 * f) as u64;
+        self.progress.tick(at.min(self.total), self.total);
+    }
+}
+
+/// Runs a validated scenario, keeping the report's JSON within `cap` bytes.
+pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize) -> PlaceReport {
+    let sys: System = scenario::validate_system(&s.system).expect("validated");
+    let link = LinkParams {
+        bandwidth: s.system.bandwidth,
+        latency: s.system.latency,
+    };
+    let p = Platform::build(&sys.net, link).expect("validated platform");
+    let model = match s.model {
+        scenario::ModelId::MaxMin => Model::MaxMin,
+        scenario::ModelId::SimgridLv08 => Model::SimgridLv08,
+    };
+    let quirks = s.source_quirks;
+    let cases = scenario::cases(s);
+    let rounds = s.job.rounds as u32;
+    let units_per_run = 1000u64;
+    let total = (cases.len() * s.strategies.len()) as u64 * units_per_run + 1;
+    progress.tick(0, total);
+
+    let bg = s
+        .background
+        .as_ref()
+        .map(|b| background(&sys.shape, b.fill, b.processes as u32, seed, quirks));
+    let busy = bg
+        .as_ref()
+        .map_or_else(|| vec![false; p.hosts() as usize], |b| b.busy.clone());
+    let experiment = if s.background.is_some() { 2 } else { 1 };
+
+    let mut omitted = Omitted::default();
+    let links = p.links() as usize;
+    // linkBytes share what the cap leaves after 1 MiB for the rest and the host lists
+    let host_bytes = (cases.len() * s.strategies.len()) * p.hosts() as usize * 6;
+    let mut link_budget = cap.saturating_sub((1 << 20) + host_bytes + links * 16);
+    let mut case_reports = Vec::with_capacity(cases.len());
+    let mut table: Vec<Vec<Option<f64>>> = Vec::new();
+    let mut done = 0u64;
+    for (ci, c) in cases.iter().enumerate() {
+        let job = scenario::build_job(s, c).expect("validated job");
+        let g = &job.graph;
+        let mut task_edges = Vec::new();
+        'edges: for v in 0..g.n() {
+            for &u in g.neighbors(v) {
+                if v < u {
+                    if task_edges.len() / 2 >= MAX_DRAWN_EDGES {
+                        break 'edges;
+                    }
+                    task_edges.push(v);
+                    task_edges.push(u);
+                }
+            }
+        }
+        omitted.task_edges += g.m() - task_edges.len() as u64 / 2;
+        let mut runs = Vec::with_capacity(s.strategies.len());
+        for (si, &st) in s.strategies.iter().enumerate() {
+            progress.phase(st.id());
+            let opts = Options {
+                seed,
+                source_quirks: quirks,
+            };
+            let placement = strategy::place(st, &sys.shape, &busy, &job, opts);
+            let source_ratio = report::source_ratio(
+                experiment,
+                sys.kind.id(),
+                c.kind.id(),
+                c.message_bytes,
+                st.id(),
+            );
+            let mut run = RunReport {
+                strategy: st.id(),
+                label: st.label(),
+                placed: false,
+                reason: None,
+                hosts: Vec::new(),
+                time: None,
+                ratio: None,
+                source_ratio,
+                hop_bytes: 0.0,
+                dilation_max: 0,
+                dilation_mean: 0.0,
+                congestion: 0.0,
+                edge_hops: Vec::new(),
+                link_bytes: Vec::new(),
+            };
+            match placement {
+                Placement::NotPlaced(why) => run.reason = Some(why),
+                Placement::Placed(hosts) => {
+                    let control = traffic(
+                        &job,
+                        &hosts,
+                        c.message_bytes,
+                        s.job.compute,
+                        s.system.speed,
+                        rounds,
+                    );
+                    let flows: Vec<Flow> = control
+                        .messages
+                        .iter()
+                        .map(|m| Flow {
+                            src: m.src,
+                            dst: m.dst,
+                            bytes: m.bytes,
+                            start: 0.0,
+                        })
+                        .collect();
+                    let stat = static_metrics(&p, &flows).expect("valid hosts");
+                    let mut sub = Span {
+                        progress: &mut *progress,
+                        base: done,
+                        span: units_per_run,
+                        total,
+                    };
+                    let time = match &bg {
+                        None => {
+                            let one = JobTraffic {
+                                rounds: 1,
+                                ..control
+                            };
+                            let r = simulate_rounds(&p, &[one], model, &mut sub)
+                                .expect("valid traffic");
+                            r.job_time[0] * f64::from(rounds)
+                        }
+                        Some(b) => {
+                            let mut all = vec![control];
+                            for (_, _, bj, bh) in &b.jobs {
+                                all.push(traffic(
+                                    bj,
+                                    bh,
+                                    c.message_bytes,
+                                    s.job.compute,
+                                    s.system.speed,
+                                    rounds,
+                                ));
+                            }
+                            let r =
+                                simulate_rounds(&p, &all, model, &mut sub).expect("valid traffic");
+                            r.job_time[0]
+                        }
+                    };
+                    run.placed = true;
+                    run.time = Some(time);
+                    run.hop_bytes = stat.hop_bytes;
+                    run.dilation_max = stat.max_hops;
+                    run.dilation_mean = stat.mean_hops;
+                    run.congestion = stat.congestion;
+                    run.edge_hops = task_edges
+                        .chunks(2)
+                        .map(|e| p.hops(hosts[e[0] as usize], hosts[e[1] as usize]))
+                        .collect();
+                    let bytes = links * 12;
+                    if bytes <= link_budget {
+                        link_budget -= bytes;
+                        run.link_bytes = stat.link_bytes;
+                    } else {
+                        omitted.link_bytes.push(format!("{ci}:{}", st.id()));
+                    }
+                    run.hosts = hosts;
+                }
+            }
+            runs.push(run);
+            done = ((ci * s.strategies.len() + si + 1) as u64) * units_per_run;
+            progress.tick(done, total);
+        }
+        let adv = runs
+            .iter()
+            .find(|r| r.strategy == "advanced")
+            .and_then(|r| r.time);
+        for r in &mut runs {
+            r.ratio = match (r.time, adv) {
+                (Some(t), Some(a)) if a > 0.0 => Some(t / a),
+                _ => None,
+            };
+        }
+        table.push(runs.iter().map(|r| r.ratio).collect());
+        case_reports.push(CaseReport {
+            kind: c.kind.id(),
+            processes: g.n(),
+            edges: g.m(),
+            message_bytes: c.message_bytes,
+            rounds,
+            shape: job.shape,
+            task_edges,
+            runs,
+        });
+    }
+    progress.phase("end");
+    progress.tick(total, total);
+    let averages = report::averages(
+        &case_reports,
+        &table,
+        &s.strategies,
+        experiment,
+        sys.kind.id(),
+    );
+
+    let mut link_ends = Vec::with_capacity(links * 2);
+    for l in 0..p.links() {
+        let i = p.link_info(l);
+        link_ends.push(i.from);
+        link_ends.push(i.to);
+    }
+    let switch_level = (p.hosts()..p.vertices())
+        .map(|v| p.tree_vertex(v).map_or(0, |(l, _)| l.saturating_sub(1)))
+        .collect();
+    let tree = p.tree_spec();
+    PlaceReport {
+        system: SystemInfo {
+            kind: sys.kind.id(),
+            hosts: p.hosts(),
+            dims: match &sys.shape {
+                Shape::Grid { dims, .. } => Some(*dims),
+                Shape::Tree { .. } => None,
+            },
+            simgrid: tree.map(|t| t.to_simgrid_string()),
+            down: tree.map(|t| t.down.clone()),
+            bandwidth: s.system.bandwidth,
+            latency: s.system.latency,
+            speed: s.system.speed,
+            links: p.links(),
+            switches: p.vertices() - p.hosts(),
+            link_ends,
+            switch_level,
+        },
+        model: s.model.id(),
+        source_quirks: quirks,
+        strategies: s.strategies.iter().map(|s| s.id()).collect(),
+        background: s
+            .background
+            .as_ref()
+            .zip(bg.as_ref())
+            .map(|(spec, b)| BackgroundInfo {
+                fill: spec.fill,
+                busy_hosts: b.busy.iter().filter(|&&x| x).count() as u32,
+                jobs: b
+                    .jobs
+                    .iter()
+                    .map(|(k, st, _, h)| BackgroundJob {
+                        kind: k.id(),
+                        strategy: st.id(),
+                        hosts: h.clone(),
+                    })
+                    .collect(),
+            }),
+        cases: case_reports,
+        table,
+        averages,
+        experiment,
+        omitted,
+    }
+}
+
+/// Keeps `NoProgress` reachable for library callers of [`run`].
+pub fn run_quiet(s: &PlaceScenario, seed: u64) -> PlaceReport {
+    run(s, seed, &mut NoProgress, report::REPORT_BYTE_CAP)
+}

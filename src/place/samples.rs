@@ -1,0 +1,55 @@
+//! The placement engine's sample matrix: small scenarios that together use every system kind,
+//! job kind (METIS and edge-list files included), strategy, model, the source quirks and the
+//! background of experiment 2, for several seeds (one above 2^53). The native tests pin their
+//! reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm
+//! reports with them.
+
+use serde_json::{json, Value};
+
+const SEEDS: [u64; 3] = [1, 42, 9_007_199_254_740_993];
+
+/// A small weighted METIS task graph: a ring of 6 with two heavy chords.
+pub const SAMPLE_METIS: &str = "% ring of 6, heavy chords 1-4 and 2-5\n6 8 011\n2 2 1 6 1 4 50\n1 1 1 3 1 5 50\n1 2 1 4 1\n3 3 1 5 1 1 50\n1 4 1 6 1 2 50\n1 5 1 1 1\n";
+
+fn systems() -> Vec<Value> {
+    vec![
+        json!({"kind": "torus2d", "x": 6, "y": 5}),
+        json!({"kind": "torus3d", "x": 4, "y": 3, "z": 3}),
+        json!({"kind": "mesh2d", "x": 7, "y": 4}),
+        json!({"kind": "mesh3d", "x": 3, "y": 3, "z": 3}),
+        json!({"kind": "fatTree", "levels": 3, "down": 3}),
+        json!({"kind": "thinTree", "simgrid": "2;4,8;1,2;1,2"}),
+    ]
+}
+
+/// The sample scenarios, as compact JSON texts, in a fixed order.
+pub fn sample_scenarios() -> Vec<String> {
+    let kinds = ["STAR", "GRID", "CUBE", "TREE", "FULL", "metis", "edgeList"];
+    let mut out = Vec::new();
+    for (si, &seed) in SEEDS.iter().enumerate() {
+        for (k, sys) in systems().into_iter().enumerate() {
+            let kind = kinds[(k + si * 3) % kinds.len()];
+            let mut job = json!({"kind": kind, "processes": 12 + k, "rounds": 3,
+                                 "messageBytes": if k % 2 == 0 { 1.0 } else { 1e6 },
+                                 "compute": 1e6 * si as f64, "wrap": k % 2 == 1});
+            if kind == "metis" {
+                job = json!({"kind": "metis", "graph": SAMPLE_METIS, "rounds": 2, "messageBytes": 1000});
+            } else if kind == "edgeList" {
+                job = json!({"kind": "edgeList", "graph": "0 1 2\n1 2\n2 3 5\n3 0\n0 4\n", "rounds": 2, "messageBytes": 100});
+            }
+            let mut s = json!({"version": 1, "engine": "place", "seed": seed,
+                               "system": sys, "job": job,
+                               "model": if k % 2 == 0 { "simgrid-lv08" } else { "max-min" },
+                               "sourceQuirks": (k + si) % 3 == 0});
+            if k == 1 || k == 4 {
+                s["background"] = json!({"fill": 0.4, "processes": 4});
+            }
+            if k == 0 && si == 0 {
+                s["sweep"] = json!({"kinds": ["STAR", "GRID", "CUBE", "TREE"], "messageBytes": [1, 1048576]});
+                s["strategies"] = json!(["advanced", "simple", "optimal", "random"]);
+            }
+            out.push(s.to_string());
+        }
+    }
+    out
+}

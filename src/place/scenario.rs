@@ -1,0 +1,667 @@
+//! The placement engine's scenario fields, their limits, the admission estimate and the form
+//! controls. Format reference: `docs/format.md` ("Placement").
+//!
+//! ```json
+//! {"version": 1, "engine": "place", "seed": 1,
+//!  "system": {"kind": "torus3d", "x": 8, "y": 8, "z": 8},
+//!  "job": {"kind": "GRID", "processes": 512, "rounds": 50, "messageBytes": 1, "wrap": true},
+//!  "strategies": ["simple", "random", "optimal", "advanced", "identity"]}
+//! ```
+
+use super::jobs::{self, JobKind, TaskGraph};
+use super::strategy::{Shape, StrategyId};
+use crate::error::{check_number, check_range, Result, ScenarioError};
+use crate::netsim::{parse_fat_tree, FatTreeSpec, System as NetSystem};
+use crate::params::Param;
+use serde::Deserialize;
+use serde_json::json;
+
+/// Most hosts of a system.
+pub const MAX_HOSTS: u64 = 16_384;
+/// Most levels of a tree.
+pub const MAX_LEVELS: u64 = 12;
+/// Most rounds of a job.
+pub const MAX_ROUNDS: u64 = 1_000;
+/// Largest message (bytes, per unit of edge weight).
+pub const MAX_MESSAGE_BYTES: f64 = 1e12;
+/// Most task-graph edges of a job (FULL of 1,024 tasks has 523,776).
+pub const MAX_TASK_EDGES: u64 = 600_000;
+/// Most cases (kinds x message sizes) of a sweep.
+pub const MAX_CASES: usize = 64;
+/// Largest share of the hosts the background jobs may fill.
+pub const MAX_FILL: f64 = 0.95;
+/// Estimated steps of work a scenario may need (see [`estimate`]).
+pub const MAX_STEPS: f64 = 2e10;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlaceScenario {
+    pub system: SystemSpec,
+    pub job: JobSpec,
+    /// Several cases at once: every kind x message size, in that order (the source's table).
+    pub sweep: Option<SweepSpec>,
+    #[serde(default = "default_strategies")]
+    pub strategies: Vec<StrategyId>,
+    /// Experiment 2: the cluster first filled with small jobs.
+    pub background: Option<BackgroundSpec>,
+    #[serde(default)]
+    pub model: ModelId,
+    /// The source's half shuffle and power-of-two 3D Hilbert curve.
+    #[serde(default)]
+    pub source_quirks: bool,
+}
+
+fn default_strategies() -> Vec<StrategyId> {
+    StrategyId::ALL.to_vec()
+}
+
+/// The network simulator's sharing model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub enum ModelId {
+    #[serde(rename = "max-min")]
+    MaxMin,
+    #[default]
+    #[serde(rename = "simgrid-lv08")]
+    SimgridLv08,
+}
+
+impl ModelId {
+    pub fn id(self) -> &'static str {
+        match self {
+            ModelId::MaxMin => "max-min",
+            ModelId::SimgridLv08 => "simgrid-lv08",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SystemKind {
+    Torus2d,
+    Torus3d,
+    Mesh2d,
+    Mesh3d,
+    FatTree,
+    ThinTree,
+}
+
+impl SystemKind {
+    pub fn id(self) -> &'static str {
+        match self {
+            SystemKind::Torus2d => "torus2d",
+            SystemKind::Torus3d => "torus3d",
+            SystemKind::Mesh2d => "mesh2d",
+            SystemKind::Mesh3d => "mesh3d",
+            SystemKind::FatTree => "fatTree",
+            SystemKind::ThinTree => "thinTree",
+        }
+    }
+    pub fn is_tree(self) -> bool {
+        matches!(self, SystemKind::FatTree | SystemKind::ThinTree)
+    }
+    pub fn is_3d(self) -> bool {
+        matches!(self, SystemKind::Torus3d | SystemKind::Mesh3d)
+    }
+}
+
+/// The machine: a torus or mesh of sides `x, y[, z]`, or a k:k'-ary n-tree (`levels`, `down`,
+/// `up`) or SimGrid's `FAT_TREE` string `levels;down;up;parallel` (`simgrid`); links of
+/// `bandwidth` bytes/s and `latency` s; hosts of `speed` flop/s.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SystemSpec {
+    pub kind: SystemKind,
+    pub x: Option<u64>,
+    pub y: Option<u64>,
+    pub z: Option<u64>,
+    pub levels: Option<u64>,
+    pub down: Option<u64>,
+    pub up: Option<u64>,
+    pub simgrid: Option<String>,
+    #[serde(default = "default_bandwidth")]
+    pub bandwidth: f64,
+    #[serde(default = "default_latency")]
+    pub latency: f64,
+    #[serde(default = "default_speed")]
+    pub speed: f64,
+}
+
+fn default_bandwidth() -> f64 {
+    125e6
+}
+fn default_latency() -> f64 {
+    50e-6
+}
+fn default_speed() -> f64 {
+    1e9
+}
+
+/// The resolved machine: its shape for the strategies and, for trees, SimGrid's parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct System {
+    pub kind: SystemKind,
+    pub shape: Shape,
+    /// The network simulator's description of the same machine.
+    pub net: NetSystem,
+}
+
+impl SystemSpec {
+    /// The machine, for a spec that passed [`validate_system`].
+    pub fn resolve(&self) -> std::result::Result<System, ScenarioError> {
+        let kind = self.kind;
+        if kind.is_tree() {
+            let tree = if let Some(t) = &self.simgrid {
+                parse_fat_tree(t).map_err(|m| ScenarioError::at("system.simgrid", m))?
+            } else {
+                let levels = self.levels.unwrap_or(2);
+                let down = self.down.unwrap_or(4);
+                let up = self
+                    .up
+                    .unwrap_or(if kind == SystemKind::FatTree { down } else { 2 });
+                check_range("system.levels", levels, 1, MAX_LEVELS)?;
+                check_range("system.down", down, 2, 64)?;
+                check_range("system.up", up, 1, down)?;
+                FatTreeSpec::k_ary_n_tree(down as u32, up as u32, levels as u32)
+                    .map_err(|m| ScenarioError::at("system", m))?
+            };
+            if kind == SystemKind::ThinTree && !tree.is_thin() {
+                return Err(ScenarioError::at(
+                    if self.simgrid.is_some() { "system.simgrid" } else { "system.up" },
+                    "a thin tree has fewer links up than down at some level (up < down); this is a fat tree",
+                ));
+            }
+            if kind == SystemKind::FatTree && tree.is_thin() {
+                return Err(ScenarioError::at(
+                    if self.simgrid.is_some() { "system.simgrid" } else { "system.up" },
+                    "a fat tree has as many links up as down above the leaves; this is a thin tree (kind thinTree)",
+                ));
+            }
+            if tree.levels as u64 > MAX_LEVELS {
+                return Err(ScenarioError::at(
+                    "system.simgrid",
+                    format!("at most {MAX_LEVELS} levels, got {}", tree.levels),
+                ));
+            }
+            let hosts = tree.hosts();
+            if hosts > MAX_HOSTS {
+                return Err(ScenarioError::at(
+                    "system",
+                    format!("the tree has {hosts} hosts; the limit is {MAX_HOSTS}"),
+                ));
+            }
+            return Ok(System {
+                kind,
+                shape: Shape::Tree {
+                    down: tree.down.clone(),
+                },
+                net: NetSystem::FatTree(tree),
+            });
+        }
+        let side = |name: &str, v: Option<u64>| -> Result<u32> {
+            let v = v.ok_or_else(|| {
+                ScenarioError::at(
+                    format!("system.{name}"),
+                    "missing: the number of nodes along this side",
+                )
+            })?;
+            check_range(&format!("system.{name}"), v, 1, MAX_HOSTS)?;
+            Ok(v as u32)
+        };
+        let x = side("x", self.x)?;
+        let y = side("y", self.y)?;
+        let z = if kind.is_3d() { side("z", self.z)? } else { 1 };
+        if !kind.is_3d() && self.z.is_some() {
+            return Err(ScenarioError::at(
+                "system.z",
+                format!("a {} has no z side", kind.id()),
+            ));
+        }
+        let hosts = u64::from(x) * u64::from(y) * u64::from(z);
+        if hosts > MAX_HOSTS {
+            return Err(ScenarioError::at(
+                "system",
+                format!("{x} x {y} x {z} = {hosts} hosts; the limit is {MAX_HOSTS}"),
+            ));
+        }
+        Ok(System {
+            kind,
+            shape: Shape::Grid {
+                dims: [x, y, z],
+                wrap: matches!(kind, SystemKind::Torus2d | SystemKind::Torus3d),
+            },
+            net: match kind {
+                SystemKind::Torus2d => NetSystem::Torus2d { x, y },
+                SystemKind::Torus3d => NetSystem::Torus3d { x, y, z },
+                SystemKind::Mesh2d => NetSystem::Mesh2d { x, y },
+                _ => NetSystem::Mesh3d { x, y, z },
+            },
+        })
+    }
+}
+
+/// The control job.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JobSpec {
+    pub kind: JobKind,
+    /// Tasks (built-in kinds; a file gives its own count).
+    #[serde(default = "default_processes")]
+    pub processes: u64,
+    #[serde(default = "default_rounds")]
+    pub rounds: u64,
+    /// Bytes per message per unit of edge weight.
+    #[serde(default = "default_message")]
+    pub message_bytes: f64,
+    /// Flops per round per unit of vertex weight.
+    #[serde(default)]
+    pub compute: f64,
+    /// GRID and CUBE: close rows and columns into rings.
+    #[serde(default)]
+    pub wrap: bool,
+    /// METIS graph or edge list text (kinds `metis`, `edgeList`).
+    pub graph: Option<String>,
+}
+
+fn default_processes() -> u64 {
+    64
+}
+fn default_rounds() -> u64 {
+    50
+}
+fn default_message() -> f64 {
+    1.0
+}
+
+/// Every `kinds` x `messageBytes` x `processes` case, replacing the job's kind, message size
+/// and size.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SweepSpec {
+    #[serde(default)]
+    pub kinds: Vec<JobKind>,
+    #[serde(default)]
+    pub message_bytes: Vec<f64>,
+    /// Job sizes (the source averages its ratios over the sizes it requests).
+    #[serde(default)]
+    pub processes: Vec<u64>,
+}
+
+/// Experiment 2: before the control job, jobs of `processes` tasks with kinds and strategies
+/// drawn from the seed (STAR/GRID/CUBE/TREE x Simple/Random/Optimal/Advanced) fill `fill` of
+/// the hosts; they run their rounds at the same time as the control job.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BackgroundSpec {
+    pub fill: f64,
+    #[serde(default = "default_background_processes")]
+    pub processes: u64,
+}
+
+fn default_background_processes() -> u64 {
+    32
+}
+
+/// One case of the run: the job with its kind and message size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub kind: JobKind,
+    pub message_bytes: f64,
+    pub processes: u64,
+}
+
+/// The cases of a scenario, in order.
+pub fn cases(s: &PlaceScenario) -> Vec<Case> {
+    let Some(sw) = &s.sweep else {
+        return vec![Case {
+            kind: s.job.kind,
+            message_bytes: s.job.message_bytes,
+            processes: s.job.processes,
+        }];
+    };
+    let kinds = if sw.kinds.is_empty() {
+        vec![s.job.kind]
+    } else {
+        sw.kinds.clone()
+    };
+    let sizes = if sw.message_bytes.is_empty() {
+        vec![s.job.message_bytes]
+    } else {
+        sw.message_bytes.clone()
+    };
+    let procs = if sw.processes.is_empty() {
+        vec![s.job.processes]
+    } else {
+        sw.processes.clone()
+    };
+    let mut out = Vec::new();
+    for &kind in &kinds {
+        for &message_bytes in &sizes {
+            for &processes in &procs {
+                out.push(Case {
+                    kind,
+                    message_bytes,
+                    processes,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The task graph of a case.
+pub fn build_job(s: &PlaceScenario, c: &Case) -> Result<TaskGraph> {
+    let kind = c.kind;
+    jobs::task_graph(kind, c.processes as u32, s.job.wrap, s.job.graph.as_deref()).map_err(|e| {
+        let at = if kind.is_file() { "job.graph" } else { "job" };
+        ScenarioError::at(at, e.to_string())
+    })
+}
+
+/// Checks the system's fields.
+pub fn validate_system(s: &SystemSpec) -> Result<System> {
+    check_number("system.bandwidth", s.bandwidth, 1.0, 1e15)?;
+    check_number("system.latency", s.latency, 0.0, 10.0)?;
+    check_number("system.speed", s.speed, 1.0, 1e18)?;
+    if s.kind.is_tree() {
+        for (name, v) in [("x", s.x), ("y", s.y), ("z", s.z)] {
+            if v.is_some() {
+                return Err(ScenarioError::at(
+                    format!("system.{name}"),
+                    format!(
+                        "a {} has levels, down and up (or simgrid), not sides",
+                        s.kind.id()
+                    ),
+                ));
+            }
+        }
+        if s.simgrid.is_some() && (s.levels.is_some() || s.down.is_some() || s.up.is_some()) {
+            return Err(ScenarioError::at(
+                "system.simgrid",
+                "give either simgrid or levels/down/up, not both",
+            ));
+        }
+    } else {
+        for (name, v) in [("levels", s.levels), ("down", s.down), ("up", s.up)] {
+            if v.is_some() {
+                return Err(ScenarioError::at(
+                    format!("system.{name}"),
+                    format!(
+                        "a {} has sides x, y{}, not tree levels",
+                        s.kind.id(),
+                        if s.kind.is_3d() { ", z" } else { "" }
+                    ),
+                ));
+            }
+        }
+        if s.simgrid.is_some() {
+            return Err(ScenarioError::at(
+                "system.simgrid",
+                "only trees take SimGrid's FAT_TREE parameters",
+            ));
+        }
+    }
+    s.resolve()
+}
+
+/// The admission estimate of one scenario: steps of work, an upper bound of what the run does.
+///
+/// Per case and strategy: placing `20 N + 40 (P + 2E) log2 P` steps (the curve, the windows,
+/// the partitioning levels of Advanced, Identity's block search at `N P / 8` worst); simulating
+/// `rounds x F x D x 8` where `F` is the messages of a round (control and background jobs) and
+/// `D` the longest route, `R` the rounds simulated (1 without a background: every round is the
+/// same): `R x F x D x 8 x min(F, 100)` (an event recomputes the rates of the flows sharing
+/// links with the flows it starts or ends, at most all of them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    pub steps: f64,
+}
+
+/// Estimates a scenario's work from its sizes.
+pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64) -> Estimate {
+    let n = f64::from(sys.shape.hosts());
+    let p = processes as f64;
+    let e = task_edges as f64;
+    let log2p = f64::from(64 - (processes.max(2)).leading_zeros());
+    let diameter = match &sys.shape {
+        Shape::Grid { dims, .. } => f64::from(dims[0] + dims[1] + dims[2]),
+        Shape::Tree { down } => 2.0 * down.len() as f64,
+    };
+    let bg_flows = s
+        .background
+        .as_ref()
+        .map_or(0.0, |b| n * b.fill * 2.0 * 3.0);
+    let cases = cases(s).len() as f64;
+    let strategies = s.strategies.len() as f64;
+    let place = 20.0 * n + 40.0 * (p + 2.0 * e) * log2p + n * p / 8.0;
+    // without a background one round is simulated (every round is the same)
+    let rounds = if s.background.is_some() {
+        s.job.rounds as f64
+    } else {
+        1.0
+    };
+    let flows = 2.0 * e + bg_flows;
+    let sim = rounds * flows * diameter * 8.0 * flows.min(100.0);
+    Estimate {
+        steps: cases * strategies * (place + sim),
+    }
+}
+
+/// Checks the whole scenario before any work starts.
+pub fn validate(s: &PlaceScenario) -> Result<()> {
+    let sys = validate_system(&s.system)?;
+    let hosts = u64::from(sys.shape.hosts());
+    let j = &s.job;
+    if !j.kind.is_file() {
+        check_range("job.processes", j.processes, 1, hosts)?;
+        if j.graph.is_some() {
+            return Err(ScenarioError::at(
+                "job.graph",
+                format!(
+                    "a {} job is generated; graph text belongs to kinds metis and edgeList",
+                    j.kind.id()
+                ),
+            ));
+        }
+    } else if j.graph.is_none() {
+        return Err(ScenarioError::at(
+            "job.graph",
+            "missing: the METIS graph or edge list text",
+        ));
+    }
+    check_range("job.rounds", j.rounds, 1, MAX_ROUNDS)?;
+    check_number("job.messageBytes", j.message_bytes, 0.0, MAX_MESSAGE_BYTES)?;
+    check_number("job.compute", j.compute, 0.0, 1e18)?;
+    if s.strategies.is_empty() || s.strategies.len() > StrategyId::ALL.len() {
+        return Err(ScenarioError::at("strategies", "give 1 to 5 strategies"));
+    }
+    for (i, st) in s.strategies.iter().enumerate() {
+        if s.strategies[..i].contains(st) {
+            return Err(ScenarioError::at(
+                format!("strategies[{i}]"),
+                format!("\"{}\" is listed twice", st.id()),
+            ));
+        }
+    }
+    if let Some(sw) = &s.sweep {
+        for (i, k) in sw.kinds.iter().enumerate() {
+            if k.is_file() {
+                return Err(ScenarioError::at(
+                    format!("sweep.kinds[{i}]"),
+                    "a sweep varies the built-in kinds STAR, GRID, CUBE, TREE, FULL",
+                ));
+            }
+        }
+        for (i, &m) in sw.message_bytes.iter().enumerate() {
+            check_number(
+                &format!("sweep.messageBytes[{i}]"),
+                m,
+                0.0,
+                MAX_MESSAGE_BYTES,
+            )?;
+        }
+        for (i, &p) in sw.processes.iter().enumerate() {
+            check_range(&format!("sweep.processes[{i}]"), p, 1, hosts)?;
+        }
+        if j.kind.is_file() && !sw.processes.is_empty() {
+            return Err(ScenarioError::at(
+                "sweep.processes",
+                "a graph file has its own number of tasks",
+            ));
+        }
+        let c = sw.kinds.len().max(1) * sw.message_bytes.len().max(1) * sw.processes.len().max(1);
+        if c > MAX_CASES {
+            return Err(ScenarioError::at(
+                "sweep",
+                format!("{c} cases (kinds x message sizes x processes); the limit is {MAX_CASES}"),
+            ));
+        }
+    }
+    if let Some(b) = &s.background {
+        check_number("background.fill", b.fill, 0.0, MAX_FILL)?;
+        check_range("background.processes", b.processes, 1, hosts)?;
+    }
+    // task graphs: edges bound before building, files read here so their errors come first
+    let mut edges = 0u64;
+    let mut procs = 0u64;
+    for c in cases(s) {
+        procs = procs.max(c.processes);
+        let e = match c.kind {
+            JobKind::Full => c.processes * (c.processes - 1) / 2,
+            JobKind::Metis | JobKind::EdgeList => {
+                let g = build_job(s, &c)?;
+                if u64::from(g.graph.n()) > hosts {
+                    return Err(ScenarioError::at(
+                        "job.graph",
+                        format!(
+                            "the graph has {} tasks; the system has {hosts} hosts",
+                            g.graph.n()
+                        ),
+                    ));
+                }
+                if g.graph.n() == 0 {
+                    return Err(ScenarioError::at("job.graph", "the graph has no vertex"));
+                }
+                g.graph.m()
+            }
+            _ => 3 * c.processes,
+        };
+        if e > MAX_TASK_EDGES {
+            return Err(ScenarioError::at(
+                "job",
+                format!(
+                    "the {} job has {e} edges; the limit is {MAX_TASK_EDGES}",
+                    c.kind.id()
+                ),
+            ));
+        }
+        edges = edges.max(e);
+    }
+    let est = estimate(s, &sys, procs, edges);
+    if est.steps > MAX_STEPS {
+        return Err(ScenarioError::at(
+            "job",
+            format!(
+                "refused before running: estimated {:.1e} steps of work (limit {MAX_STEPS:.0e}); use fewer processes, rounds, cases or strategies",
+                est.steps
+            ),
+        ));
+    }
+    Ok(())
+}
+
+const GRIDS: &[&str] = &["torus2d", "torus3d", "mesh2d", "mesh3d"];
+const TREES: &[&str] = &["fatTree", "thinTree"];
+
+/// The form controls of the placement engine.
+pub fn params() -> Vec<Param> {
+    let side = |path, label| {
+        Param::new(path, label, "int", json!(null))
+            .range(1.0, MAX_HOSTS as f64)
+            .unit("nodes")
+    };
+    vec![
+        Param::new("system.kind", "System", "enum", json!(null)).options(&[
+            ("torus3d", "3D torus"),
+            ("torus2d", "2D torus"),
+            ("mesh3d", "3D mesh"),
+            ("mesh2d", "2D mesh"),
+            ("fatTree", "Fat tree (k:k-ary n-tree)"),
+            ("thinTree", "Thin tree (k:k'-ary n-tree, k' < k)"),
+        ]),
+        side("system.x", "Side x").show_if_any("system.kind", GRIDS),
+        side("system.y", "Side y").show_if_any("system.kind", GRIDS),
+        side("system.z", "Side z").show_if_any("system.kind", &["torus3d", "mesh3d"]),
+        Param::new("system.levels", "Switch levels n", "int", json!(null))
+            .range(1.0, MAX_LEVELS as f64)
+            .empty("2")
+            .show_if_any("system.kind", TREES),
+        Param::new("system.down", "Links down k", "int", json!(null))
+            .range(2.0, 64.0)
+            .empty("4")
+            .show_if_any("system.kind", TREES),
+        Param::new("system.up", "Links up k'", "int", json!(null))
+            .range(1.0, 64.0)
+            .empty("k (fat), 2 (thin)")
+            .show_if_any("system.kind", TREES),
+        Param::new("system.simgrid", "SimGrid FAT_TREE", "string", json!(null))
+            .empty("from n, k, k'")
+            .help("levels;down;up;parallel, e.g. 6;4,4,4,4,4,4;1,4,4,4,4,4;1,1,1,1,1,1")
+            .show_if_any("system.kind", TREES),
+        Param::new("system.bandwidth", "Link bandwidth", "number", json!(125e6))
+            .range(1.0, 1e15)
+            .unit("B/s"),
+        Param::new("system.latency", "Link latency", "number", json!(50e-6))
+            .range(0.0, 10.0)
+            .unit("s"),
+        Param::new("system.speed", "Node speed", "number", json!(1e9))
+            .range(1.0, 1e18)
+            .unit("flop/s"),
+        Param::new("job.kind", "Job", "enum", json!(null)).options(&[
+            ("GRID", "GRID (2D nearest neighbour)"),
+            ("CUBE", "CUBE (3D nearest neighbour)"),
+            ("STAR", "STAR (all to task 0)"),
+            ("TREE", "TREE (binary tree)"),
+            ("FULL", "FULL (all to all)"),
+            ("metis", "METIS graph file (text)"),
+            ("edgeList", "Edge list (text: u v [w])"),
+        ]),
+        Param::new("job.processes", "Processes", "int", json!(64))
+            .range(1.0, MAX_HOSTS as f64)
+            .show_unless("job.kind", "metis"),
+        Param::new("job.wrap", "Wrap around (task torus)", "bool", json!(false))
+            .show_if_any("job.kind", &["GRID", "CUBE"]),
+        Param::new("job.rounds", "Rounds", "int", json!(50)).range(1.0, MAX_ROUNDS as f64),
+        Param::new("job.messageBytes", "Message size", "number", json!(1))
+            .range(0.0, MAX_MESSAGE_BYTES)
+            .unit("bytes")
+            .help("per message, per unit of edge weight"),
+        Param::new("job.compute", "Compute per round", "number", json!(0))
+            .range(0.0, 1e18)
+            .unit("flop"),
+        Param::new(
+            "strategies",
+            "Strategies (side by side)",
+            "multi",
+            json!(default_strategies()
+                .iter()
+                .map(|s| s.id())
+                .collect::<Vec<_>>()),
+        )
+        .options(&[
+            ("simple", "Simple (numbering order)"),
+            ("random", "Random"),
+            ("optimal", "Optimal (Hilbert window / lowest switch)"),
+            ("advanced", "Advanced (recursive partitioning)"),
+            ("identity", "Identity (shape-matched)"),
+        ]),
+        Param::new("model", "Network model", "enum", json!("simgrid-lv08")).options(&[
+            ("simgrid-lv08", "SimGrid LV08 (default model)"),
+            ("max-min", "Plain max-min"),
+        ]),
+        Param::new("sourceQuirks", "Source quirks", "bool", json!(false)).help(
+            "the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve",
+        ),
+        Param::new("seed", "Seed", "uint64", json!(1))
+            .help("a whole number from 0 to 18446744073709551615"),
+    ]
+}

@@ -1,0 +1,267 @@
+// Drawing of the placement engine: the machine (tori and meshes as grids, 3D as z-slices side by
+// side; trees by levels, hosts at the bottom), each host coloured by the position of the task it
+// runs, task-graph edges coloured by hop count, a heat map of link load, and the ratio bar chart.
+// Grids with small cells are written pixel by pixel into one ImageData (a 4,096-node map is one
+// pass over its pixels), then links and edges as one path per colour.
+import { PALETTE, setupCanvas, drawTitle, drawAxis, ticks, jobColor, FONT_SMALL } from './common.js';
+
+export const SLICE_GAP = 6;     // px between z-slices
+export const MIN_CELL = 1;      // px
+export const MAX_CELL = 28;     // px
+export const TITLE_H = 20;      // px
+export const TREE_H = 260;      // px
+export const MAX_EDGES_DRAWN = 20_000;
+export const IDLE = '#E3E6EA';
+export const BUSY = '#8A939C';  // hosts of experiment 2's background jobs
+
+/** Task position colour: a blue-to-yellow ramp (cividis-like, readable in grey), t in [0, 1]. */
+const RAMP = [[0, 34, 78], [59, 73, 108], [112, 111, 115], [165, 154, 112], [222, 202, 87], [253, 234, 69]];
+export function taskColor(t) {
+  const x = Math.max(0, Math.min(1, t)) * (RAMP.length - 1);
+  const i = Math.min(RAMP.length - 2, Math.floor(x));
+  const f = x - i;
+  return RAMP[i].map((c, k) => Math.round(c + (RAMP[i + 1][k] - c) * f));
+}
+const rgb = (c) => `rgb(${c[0]},${c[1]},${c[2]})`;
+export const TASK_FIRST = rgb(taskColor(0));
+export const TASK_LAST = rgb(taskColor(1));
+
+/** Hop-count colours of task-graph edges: 1, 2, 3-4, 5-8, 9+. */
+export const HOP_BINS = [
+  { max: 1, color: '#009E73', label: '1 hop' },
+  { max: 2, color: '#56B4E9', label: '2' },
+  { max: 4, color: '#E69F00', label: '3–4' },
+  { max: 8, color: '#D55E00', label: '5–8' },
+  { max: Infinity, color: '#7A0403', label: '9+' },
+];
+export function hopBin(h) { return HOP_BINS.findIndex((b) => h <= b.max); }
+
+/** Link load heat: share of the busiest link's bytes (ColorBrewer Reds). */
+export const LOAD_BINS = [
+  { max: 0.1, color: '#FEE0D2', label: '≤ 10 %' },
+  { max: 0.25, color: '#FCBBA1', label: '≤ 25 %' },
+  { max: 0.5, color: '#FB6A4A', label: '≤ 50 %' },
+  { max: 0.75, color: '#DE2D26', label: '≤ 75 %' },
+  { max: Infinity, color: '#99000D', label: '≤ 100 % of the busiest link' },
+];
+export function loadBin(f) { return LOAD_BINS.findIndex((b) => f <= b.max); }
+
+/**
+ * Geometry of a grid machine drawn in `width` CSS px: slices laid out in columns, each `x × y`
+ * cells of side `cell`. Returns {cell, cols, rows, width, height, center(h) → [px, py], slice(h)}.
+ */
+export function gridLayout(dims, width) {
+  const [X, Y, Z] = dims;
+  // the arrangement of slices giving the biggest cells within a square of side `width`
+  let best = null;
+  for (let cols = 1; cols <= Z; cols++) {
+    const rows = Math.ceil(Z / cols);
+    const cellW = Math.floor((width - SLICE_GAP * (cols - 1)) / (cols * X));
+    const cellH = Math.floor((width - SLICE_GAP * (rows - 1)) / (rows * Y));
+    const c = Math.max(MIN_CELL, Math.min(MAX_CELL, cellW, cellH));
+    if (!best || c > best.cell) best = { cols, cell: c };
+  }
+  best.rows = Math.ceil(Z / best.cols);
+  const { cols, rows, cell } = best;
+  const sw = cell * X, sh = cell * Y;
+  const w = cols * sw + SLICE_GAP * (cols - 1);
+  const h = rows * sh + SLICE_GAP * (rows - 1);
+  const origin = (z) => [(z % cols) * (sw + SLICE_GAP), TITLE_H + Math.floor(z / cols) * (sh + SLICE_GAP)];
+  const cellOf = (hh) => {
+    const x = hh % X, y = Math.floor(hh / X) % Y, z = Math.floor(hh / (X * Y));
+    const [ox, oy] = origin(z);
+    return [ox + x * cell, oy + y * cell, z];
+  };
+  return {
+    cell, cols, rows, width: w, height: TITLE_H + h,
+    cellOf,
+    center: (hh) => { const [px, py] = cellOf(hh); return [px + cell / 2, py + cell / 2]; },
+  };
+}
+
+/** Geometry of a tree drawn by levels: hosts on the bottom row, switches of each level above. */
+export function treeLayout(system, width) {
+  const hosts = system.hosts;
+  const levels = Math.max(0, ...system.switchLevel) + 1;
+  const count = new Array(levels).fill(0);
+  const pos = new Uint32Array(system.switchLevel.length);
+  system.switchLevel.forEach((l, i) => { pos[i] = count[l]++; });
+  const rowH = (TREE_H - TITLE_H - 16) / levels;
+  const yOf = (lvl) => TITLE_H + 8 + (levels - lvl) * rowH; // lvl 0 = hosts at the bottom
+  const cell = Math.max(1, Math.min(MAX_CELL, Math.floor(width / hosts)));
+  const center = (v) => {
+    if (v < hosts) return [(v + 0.5) * (width / hosts), yOf(0)];
+    const s = v - hosts, l = system.switchLevel[s];
+    return [(pos[s] + 0.5) * (width / count[l]), yOf(l + 1)];
+  };
+  return { width, height: TREE_H, cell, center, hosts };
+}
+
+/**
+ * Draws one strategy's placement: `scene` = {system, hosts (task → host, Uint32Array), busy (Set of
+ * background hosts), edges (Uint32Array u,v pairs), edgeHops (Uint8Array), linkBytes (Float64Array),
+ * layers: {tasks, edges, heat}, title}. Returns {layout, edgesDrawn}.
+ */
+export function drawPlacement(canvas, width, scene) {
+  const sys = scene.system;
+  const grid = !!sys.dims;
+  const layout = grid ? gridLayout(sys.dims, width) : treeLayout(sys, width);
+  const ctx = setupCanvas(canvas, Math.max(layout.width, 120), layout.height);
+  drawTitle(ctx, scene.title, 0, 2, layout.width);
+  const n = sys.hosts;
+  const taskOf = new Int32Array(n).fill(-1);
+  const hosts = scene.hosts || new Uint32Array(0);
+  for (let t = 0; t < hosts.length; t++) taskOf[hosts[t]] = t;
+  const tasks = Math.max(1, hosts.length - 1);
+  const hostColor = (h) => {
+    if (scene.layers.tasks && taskOf[h] >= 0) return taskColor(taskOf[h] / tasks);
+    if (taskOf[h] >= 0) return [190, 200, 214];
+    if (scene.busy && scene.busy.has(h)) return [138, 147, 156];
+    return [227, 230, 234];
+  };
+  if (grid) {
+    // hosts: one ImageData for the whole map
+    const dpr = window.devicePixelRatio || 1;
+    const c = layout.cell;
+    const img = ctx.createImageData(Math.max(1, Math.round(layout.width * dpr)), Math.max(1, Math.round((layout.height - TITLE_H) * dpr)));
+    const data = img.data;
+    const inset = c >= 4 ? 1 : 0;
+    for (let h = 0; h < n; h++) {
+      const col = hostColor(h);
+      const [px, py] = layout.cellOf(h);
+      const x0 = Math.round((px + inset) * dpr), y0 = Math.round((py - TITLE_H + inset) * dpr);
+      const x1 = Math.round((px + c - inset) * dpr), y1 = Math.round((py - TITLE_H + c - inset) * dpr);
+      for (let y = y0; y < Math.max(y1, y0 + 1); y++) {
+        let o = (y * img.width + x0) * 4;
+        for (let x = x0; x < Math.max(x1, x0 + 1); x++, o += 4) {
+          data[o] = col[0]; data[o + 1] = col[1]; data[o + 2] = col[2]; data[o + 3] = 255;
+        }
+      }
+    }
+    ctx.putImageData(img, 0, Math.round(TITLE_H * dpr));
+  }
+  // links: heat map (grid: between neighbouring cells, wrap links as stubs; tree: every link)
+  const ends = sys.linkEnds;
+  const bytes = scene.linkBytes;
+  if (scene.layers.heat && bytes && bytes.length) {
+    let max = 0;
+    for (let l = 0; l < bytes.length; l++) if (bytes[l] > max) max = bytes[l];
+    if (max > 0) {
+      const paths = LOAD_BINS.map(() => new Path2D());
+      for (let l = 0; l < bytes.length; l++) {
+        if (!(bytes[l] > 0)) continue;
+        const a = ends[2 * l], b = ends[2 * l + 1];
+        const [ax, ay] = layout.center(a);
+        let [bx, by] = layout.center(b);
+        if (grid) {
+          const d = Math.abs(ax - bx) + Math.abs(ay - by);
+          if (d > layout.cell * 1.5) { bx = ax + Math.sign(bx - ax) * layout.cell * 0.45; by = ay + Math.sign(by - ay) * layout.cell * 0.45; }
+          // the two directions of a link side by side
+          const off = a < b ? -0.15 : 0.15;
+          const ox = ay === by ? 0 : off * layout.cell, oy = ax === bx ? 0 : off * layout.cell;
+          paths[loadBin(bytes[l] / max)].moveTo(ax + ox, ay + oy);
+          paths[loadBin(bytes[l] / max)].lineTo(bx + ox, by + oy);
+        } else {
+          paths[loadBin(bytes[l] / max)].moveTo(ax, ay);
+          paths[loadBin(bytes[l] / max)].lineTo(bx, by);
+        }
+      }
+      ctx.lineWidth = grid ? Math.max(1, layout.cell * 0.22) : 1.5;
+      LOAD_BINS.forEach((b, i) => { ctx.strokeStyle = b.color; ctx.stroke(paths[i]); });
+    }
+  } else if (!grid) {
+    ctx.strokeStyle = '#D5DAE0'; ctx.lineWidth = 0.5;
+    ctx.beginPath();
+    for (let l = 0; l < ends.length / 2; l += 2) {
+      const [ax, ay] = layout.center(ends[2 * l]); const [bx, by] = layout.center(ends[2 * l + 1]);
+      ctx.moveTo(ax, ay); ctx.lineTo(bx, by);
+    }
+    ctx.stroke();
+  }
+  if (!grid) {
+    // switches as small squares, hosts as cells on the bottom row
+    ctx.fillStyle = PALETTE.router;
+    for (let v = n; v < sys.hosts + sys.switches; v++) { const [x, y] = layout.center(v); ctx.fillRect(x - 1.5, y - 1.5, 3, 3); }
+    const w = Math.max(1, layout.width / n);
+    for (let h = 0; h < n; h++) {
+      const [x, y] = layout.center(h);
+      ctx.fillStyle = rgb(hostColor(h));
+      ctx.fillRect(x - w / 2 + (w > 3 ? 0.5 : 0), y, Math.max(1, w - (w > 3 ? 1 : 0)), 10);
+    }
+  }
+  // task-graph edges by hop count (a sample of at most MAX_EDGES_DRAWN, evenly spread)
+  let edgesDrawn = 0;
+  if (scene.layers.edges && scene.edges && scene.edgeHops && scene.edgeHops.length) {
+    const m = scene.edgeHops.length;
+    const step = Math.max(1, Math.ceil(m / MAX_EDGES_DRAWN));
+    const paths = HOP_BINS.map(() => new Path2D());
+    for (let e = 0; e < m; e += step) {
+      const [ax, ay] = layout.center(hosts[scene.edges[2 * e]]);
+      const [bx, by] = layout.center(hosts[scene.edges[2 * e + 1]]);
+      const p = paths[hopBin(scene.edgeHops[e])];
+      if (grid) { p.moveTo(ax, ay); p.lineTo(bx, by); }
+      else { const my = Math.min(ay, by) - 14 - 6 * scene.edgeHops[e]; p.moveTo(ax, ay); p.quadraticCurveTo((ax + bx) / 2, my, bx, by); }
+      edgesDrawn++;
+    }
+    ctx.lineWidth = 1;
+    ctx.globalAlpha = 0.8;
+    HOP_BINS.forEach((b, i) => { ctx.strokeStyle = b.color; ctx.stroke(paths[i]); });
+    ctx.globalAlpha = 1;
+  }
+  if (grid && sys.dims[2] > 1 && layout.cell >= 6) {
+    ctx.fillStyle = PALETTE.muted; ctx.font = FONT_SMALL; ctx.textBaseline = 'top';
+    for (let z = 0; z < sys.dims[2]; z++) {
+      const [px, py] = layout.cellOf(z * sys.dims[0] * sys.dims[1]);
+      if (z < 1 || layout.cell * sys.dims[0] > 40) ctx.fillText(`z=${z}`, px + 1, py - 12 > TITLE_H - 4 ? py - 12 : py + 1);
+    }
+  }
+  return { layout, edgesDrawn };
+}
+
+/**
+ * Grouped bars of the averaged ratio table: per row (job kind and message size) one bar per
+ * strategy (time / Advanced's), the source's figure as a black tick on the bar, a line at 1.
+ */
+export function drawRatioBars(canvas, { width, height, rows, strategies, labels }) {
+  const ctx = setupCanvas(canvas, width, height);
+  const M = { left: 46, right: 12, top: 26, bottom: 40 };
+  const w = width - M.left - M.right, h = height - M.top - M.bottom;
+  drawTitle(ctx, 'Time / Advanced\'s time, mean over job sizes (black ticks: the source)', M.left, 4, w);
+  let yMax = 1.2;
+  for (const r of rows) for (let s = 0; s < strategies.length; s++) {
+    yMax = Math.max(yMax, r.ratios[s] ?? 0, r.source[s] ?? 0);
+  }
+  yMax *= 1.05;
+  const Y = (v) => M.top + h - (v / yMax) * h;
+  const groupW = w / Math.max(1, rows.length);
+  const barW = Math.max(2, (groupW - 10) / Math.max(1, strategies.length));
+  const yt = ticks(0, yMax, 5);
+  ctx.strokeStyle = '#EEF0F2'; ctx.lineWidth = 1; ctx.beginPath();
+  for (const v of yt) { const p = Math.round(Y(v)) + 0.5; ctx.moveTo(M.left, p); ctx.lineTo(M.left + w, p); }
+  ctx.stroke();
+  const bars = [];
+  rows.forEach((r, g) => {
+    const x0 = M.left + g * groupW + 5;
+    strategies.forEach((s, k) => {
+      const v = r.ratios[k];
+      const x = x0 + k * barW;
+      if (v !== null && v !== undefined) {
+        ctx.fillStyle = jobColor(k);
+        ctx.fillRect(x, Y(v), barW - 1, M.top + h - Y(v));
+        bars.push({ row: g, strategy: s, value: v, x, y: Y(v) });
+      }
+      const src = r.source[k];
+      if (src !== null && src !== undefined) {
+        ctx.fillStyle = PALETTE.text;
+        ctx.fillRect(x - 1, Math.round(Y(src)) - 1, barW + 1, 3);
+      }
+    });
+    ctx.fillStyle = PALETTE.text; ctx.font = FONT_SMALL; ctx.textAlign = 'center'; ctx.textBaseline = 'top';
+    ctx.fillText(labels[g], M.left + g * groupW + groupW / 2, M.top + h + 4, groupW - 2);
+  });
+  ctx.textAlign = 'left';
+  ctx.strokeStyle = PALETTE.contended; ctx.setLineDash([4, 3]); ctx.beginPath();
+  ctx.moveTo(M.left, Math.round(Y(1)) + 0.5); ctx.lineTo(M.left + w, Math.round(Y(1)) + 0.5); ctx.stroke(); ctx.setLineDash([]);
+  drawAxis(ctx, { side: 'left', at: M.left, from: M.top, to: M.top + h, values: yt, pos: Y, label: 'ratio', labelAt: 12 });
+  return { bars };
+}

@@ -1,0 +1,118 @@
+// The placement report as data, without the DOM (it runs in the workers): the bounded view the page
+// draws from (long lists as transferred typed arrays), the CSV exports built from the complete
+// report, and the task graphs this engine imports (METIS files, edge lists).
+import { csvLine } from '../dom.js';
+import { setLiteral, valueAt } from '../jsontext.js';
+
+/**
+ * The bounded view: system.linkEnds (Uint32Array), switchLevel (Uint32Array); per case taskEdges
+ * (Uint32Array); per run hosts (Uint32Array), edgeHops (Uint8Array, hops capped at 255) and
+ * linkBytes (Float64Array); the background jobs' hosts as one Set-friendly Uint32Array.
+ */
+export function bound(envelope) {
+  const transfer = [];
+  const r = envelope.report;
+  const sys = { ...r.system, linkEnds: Uint32Array.from(r.system.linkEnds), switchLevel: Uint32Array.from(r.system.switchLevel) };
+  transfer.push(sys.linkEnds.buffer, sys.switchLevel.buffer);
+  const cases = r.cases.map((c) => {
+    const taskEdges = Uint32Array.from(c.taskEdges);
+    transfer.push(taskEdges.buffer);
+    const runs = c.runs.map((x) => {
+      const hosts = Uint32Array.from(x.hosts);
+      const edgeHops = Uint8Array.from(x.edgeHops, (h) => Math.min(255, h));
+      const linkBytes = Float64Array.from(x.linkBytes);
+      transfer.push(hosts.buffer, edgeHops.buffer, linkBytes.buffer);
+      return { ...x, hosts, edgeHops, linkBytes };
+    });
+    return { ...c, taskEdges, runs };
+  });
+  let busy = new Uint32Array(0);
+  if (r.background) {
+    busy = Uint32Array.from(r.background.jobs.flatMap((j) => j.hosts));
+    transfer.push(busy.buffer);
+  }
+  const background = r.background ? { fill: r.background.fill, busyHosts: r.background.busyHosts, jobCount: r.background.jobs.length,
+    kinds: r.background.jobs.map((j) => `${j.kind}/${j.strategy}`), busy } : null;
+  return { view: { ...envelope, report: { ...r, system: sys, cases, background } }, transfer };
+}
+
+export const RUN_COLUMNS = ['kind', 'processes', 'messageBytes', 'rounds', 'strategy', 'placed', 'time', 'ratio', 'sourceRatio',
+  'hopBytes', 'dilationMax', 'dilationMean', 'congestion', 'reason'];
+
+/**
+ * Exports from the complete report: `summary` (the averaged ratio table beside the source's) and
+ * `runs` (one row per case and strategy with every figure).
+ */
+export function csv(envelope) {
+  const r = envelope.report;
+  const head = ['kind', 'messageBytes', 'cases'];
+  for (const s of r.strategies) head.push(`${s}Ratio`, `${s}Source`);
+  const summary = [csvLine(head)];
+  for (const a of r.averages) {
+    const row = [a.kind, a.messageBytes, a.cases];
+    r.strategies.forEach((_, k) => row.push(a.ratios[k] ?? '', a.source[k] ?? ''));
+    summary.push(csvLine(row));
+  }
+  const runs = [csvLine(RUN_COLUMNS)];
+  for (const c of r.cases) {
+    for (const x of c.runs) {
+      runs.push(csvLine([c.kind, c.processes, c.messageBytes, c.rounds, x.strategy, x.placed, x.time ?? '', x.ratio ?? '', x.sourceRatio ?? '',
+        x.hopBytes, x.dilationMax, x.dilationMean, x.congestion, x.reason ?? '']));
+    }
+  }
+  return [
+    { name: 'summary', text: summary.join('\n') + '\n' },
+    { name: 'runs', text: runs.join('\n') + '\n' },
+  ];
+}
+
+// ---- importers ----------------------------------------------------------------------------------
+
+/** A new placement scenario around a task graph when the current one is of another engine. */
+function freshScenario(name, kind, text) {
+  return `{\n  "version": 1,\n  "engine": "place",\n  "name": ${JSON.stringify(name)},\n  "seed": 1,\n  "system": {"kind": "torus2d", "x": 16, "y": 16},\n  "job": {"kind": ${JSON.stringify(kind)}, "rounds": 20, "messageBytes": 1000, "graph": ${JSON.stringify(text)}},\n  "strategies": ["simple", "random", "optimal", "advanced"]\n}\n`;
+}
+
+/** The current placement scenario with its job read from a file (system, strategies, rounds,
+ *  message size kept byte for byte; the sweep, sizes and wrap of built-in jobs dropped). */
+function withTaskGraph(base, name, kind, text) {
+  if (base === null) return freshScenario(name, kind, text);
+  let t = setLiteral(base, 'name', JSON.stringify(name));
+  t = setLiteral(t, 'description', undefined);
+  t = setLiteral(t, 'sweep', undefined);
+  t = setLiteral(t, 'job.processes', undefined);
+  t = setLiteral(t, 'job.wrap', undefined);
+  t = setLiteral(t, 'job.kind', JSON.stringify(kind));
+  t = setLiteral(t, 'job.graph', JSON.stringify(text));
+  if (valueAt(t, 'strategies') === undefined) t = setLiteral(t, 'strategies', '["simple", "random", "optimal", "advanced"]');
+  return t;
+}
+
+const WHOLE = /^\d+$/;
+
+export const importers = [
+  {
+    id: 'metisTaskGraph',
+    label: 'METIS task graph',
+    extensions: ['.graph', '.metis'],
+    /** A METIS file: its header `n m [fmt [ncon]]` is 2 to 4 whole numbers and n vertex lines follow. */
+    sniff(text) {
+      const lines = text.split('\n').filter((l) => !l.trimStart().startsWith('%'));
+      while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
+      const head = (lines[0] || '').trim().split(/\s+/);
+      return head.length >= 2 && head.length <= 4 && head.every((t) => WHOLE.test(t)) && Number(head[0]) === lines.length - 1;
+    },
+    scenario(base, text, fileName) {
+      return withTaskGraph(base, `${fileName} (METIS task graph)`, 'metis', text);
+    },
+  },
+  {
+    id: 'edgeListTaskGraph',
+    label: 'task graph edge list (u v [w])',
+    extensions: ['.edges', '.el'],
+    sniff() { return false; },
+    scenario(base, text, fileName) {
+      return withTaskGraph(base, `${fileName} (task graph edge list)`, 'edgeList', text);
+    },
+  },
+];

@@ -1,0 +1,172 @@
+// The placement engine's view: one panel per strategy side by side for the chosen case (the nodes
+// coloured by task position, task-graph edges by hop count, a heat map of link load, switchable
+// layers), the ratio table beside the source's figures with a bar chart, and the runs table.
+import { el, formatValue, formatCount } from '../dom.js';
+import { drawLegend, jobColor, PALETTE } from '../draw/common.js';
+import { drawPlacement, drawRatioBars, HOP_BINS, LOAD_BINS, TASK_FIRST, TASK_LAST, BUSY, IDLE } from '../draw/place.js';
+
+const MIN_FIGURE_W = 220;  // px, narrower panels wrap to the next row
+const MAX_FIGURE_W = 560;  // px
+const FIGURE_GAP = 20;     // px
+const CHART_H = 300;       // px
+
+/** The second CSV button exports every run. */
+export const SECOND_CSV = { label: 'Runs CSV', title: 'Every case and strategy with every figure' };
+
+const bytesLabel = (b) => (b >= 1048576 && b % 1048576 === 0 ? `${b / 1048576} MiB` : b >= 1e6 && b % 1e6 === 0 ? `${b / 1e6} MB` : `${formatValue(b)} B`);
+const caseLabel = (c) => `${c.kind} ${formatCount(c.processes)} tasks, ${bytesLabel(c.messageBytes)}`;
+const fmtTime = (t) => (typeof t !== 'number' ? '—' : t >= 1 ? `${t.toFixed(3)} s` : `${(t * 1000).toFixed(3)} ms`);
+const fmtRatio = (r) => (typeof r === 'number' ? r.toFixed(3) : '—');
+
+export function panelWidth(avail, n) {
+  const perRow = Math.max(1, Math.min(n, Math.floor((avail + FIGURE_GAP) / (MIN_FIGURE_W + FIGURE_GAP))));
+  return Math.max(1, Math.min(MAX_FIGURE_W, Math.floor((avail - FIGURE_GAP * (perRow - 1)) / perRow)));
+}
+
+function systemLine(r) {
+  const s = r.system;
+  const shape = s.dims ? (s.dims[2] > 1 ? `${s.dims.join(' x ')}` : `${s.dims[0]} x ${s.dims[1]}`) : `SimGrid FAT_TREE ${s.simgrid}`;
+  const bg = r.background ? `; experiment 2: ${r.background.jobCount} background job(s) on ${formatCount(r.background.busyHosts)} nodes (${Math.round(r.background.fill * 100)} % asked)` : '; experiment 1: empty cluster';
+  return `${s.kind} ${shape}: ${formatCount(s.hosts)} hosts, ${formatCount(s.links)} directed links of ${formatValue(s.bandwidth / 1e6)} MB/s and ${formatValue(s.latency * 1e6)} µs; model ${r.model}${r.sourceQuirks ? '; the source\'s quirks on (half shuffle, power-of-two 3D Hilbert)' : ''}${bg}`;
+}
+
+/** Where our figures differ from the source's, in words, from the averaged table. */
+function differences(r) {
+  const notes = [];
+  const k = (id) => r.strategies.indexOf(id);
+  const adv = k('advanced');
+  if (adv < 0) return notes;
+  let beatsUs = 0, rows = 0;
+  for (const a of r.averages) {
+    if (a.source.every((v) => v === null)) continue;
+    rows++;
+    for (const s of ['simple', 'optimal']) if (k(s) >= 0 && a.ratios[k(s)] !== null && a.ratios[k(s)] < 0.98) beatsUs++;
+  }
+  if (!rows) {
+    notes.push('The source has no figures for this system, job or message size (it ran torus2d, torus3d, fatTree and thinTree with STAR, GRID, CUBE and TREE jobs of 1 B and 1 MB messages).');
+    return notes;
+  }
+  if (!r.sourceQuirks && beatsUs) {
+    notes.push(`Here Simple or Optimal beats Advanced in ${beatsUs} cell(s). Our Simple and Optimal give the chosen nodes to tasks in numbering or curve order, which for GRID and CUBE jobs is already a good folding of the task grid; the source's code shuffles the first half of them (switch on sourceQuirks to see its ordering return).`);
+  }
+  notes.push('Our ratios are smaller than the source\'s: our machine is smaller (the source used 4,096 nodes), our network model is SimGrid\'s LV08 with max-min sharing reproduced flow by flow, and our Advanced passes message volumes to the partitioner as edge weights (the source passed none).');
+  return notes;
+}
+
+/** Draws the report into `host`; returns the handle {canvases, destroy, ...}. */
+export function draw(host, envelope) {
+  const r = envelope.report;
+  host.replaceChildren();
+  const info = el('p', { class: 'note', 'data-testid': 'place-info', text: systemLine(r) });
+  const caseSelect = el('select', { 'data-testid': 'place-case', 'aria-label': 'case drawn' },
+    r.cases.map((c, i) => el('option', { value: String(i), text: caseLabel(c) })));
+  const layer = (name, label, on) => {
+    const box = el('input', { type: 'checkbox', 'data-testid': `layer-${name}` });
+    box.checked = on;
+    return [box, el('label', { class: 'layer' }, box, ` ${label}`)];
+  };
+  const [tasksBox, tasksLabel] = layer('tasks', 'Tasks', true);
+  const [edgesBox, edgesLabel] = layer('edges', 'Task edges by hops', r.system.hosts <= 1024);
+  const [heatBox, heatLabel] = layer('heat', 'Link load', true);
+  host.append(info, el('div', { class: 'layers' }, el('span', { class: 'muted', text: 'Case' }), caseSelect, tasksLabel, edgesLabel, heatLabel));
+  const figuresRow = el('div', { class: 'figures' });
+  const legendCanvas = el('canvas', { 'data-testid': 'legend', class: 'legend' });
+  const chart = el('canvas', { 'data-testid': 'ratio-chart', class: 'util-chart' });
+  const notes = differences(r).map((t) => el('p', { class: 'note', 'data-testid': 'place-differences', text: t }));
+  host.append(figuresRow, legendCanvas, el('h3', { text: 'Ratio to Advanced beside the source' }), chart, ...notes);
+  const busy = new Set(r.background ? r.background.busy : []);
+  let figs = [];
+  let lastWidth = 0, rafId = 0;
+
+  function buildFigures() {
+    const c = r.cases[Number(caseSelect.value) || 0];
+    figuresRow.replaceChildren();
+    figs = c.runs.map((run, i) => {
+      const canvas = el('canvas', { 'data-testid': 'canvas', dataset: { run: String(i), strategy: run.strategy } });
+      const cap = el('div', { class: 'caption', 'data-testid': 'place-caption', dataset: { strategy: run.strategy, ratio: String(run.ratio ?? '') } });
+      figuresRow.append(el('figure', { class: 'figure' }, canvas, cap));
+      return { run, canvas, cap, c, drawn: null };
+    });
+  }
+  function drawAll() {
+    rafId = 0;
+    const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
+    lastWidth = avail;
+    const w = panelWidth(avail, figs.length);
+    const layers = { tasks: tasksBox.checked, edges: edgesBox.checked, heat: heatBox.checked };
+    for (const f of figs) {
+      f.canvas.parentElement.style.width = `${w}px`;
+      const run = f.run;
+      f.drawn = drawPlacement(f.canvas, w, { system: r.system, hosts: run.placed ? run.hosts : null, busy, edges: f.c.taskEdges,
+        edgeHops: run.edgeHops, linkBytes: run.linkBytes, layers, title: run.label });
+      f.cap.textContent = run.placed
+        ? `time ${fmtTime(run.time)} · ratio ${fmtRatio(run.ratio)}${run.sourceRatio != null ? ` (source ${fmtRatio(run.sourceRatio)})` : ''} · mean ${formatValue(run.dilationMean)} hops, max ${run.dilationMax}`
+        : `not placed: ${run.reason}`;
+    }
+    const entries = [{ label: 'task position: first', color: TASK_FIRST }, { label: 'last', color: TASK_LAST },
+      { label: 'free node', color: IDLE }];
+    if (r.background) entries.push({ label: 'background jobs', color: BUSY });
+    if (layers.edges) { entries.push({ label: 'task edge:', heading: true }); for (const b of HOP_BINS) entries.push({ label: b.label, color: b.color, line: true }); }
+    if (layers.heat) { entries.push({ label: 'link load:', heading: true }); for (const b of LOAD_BINS) entries.push({ label: b.label, color: b.color, line: true }); }
+    if (!r.system.dims) entries.push({ label: 'switch', color: PALETTE.router });
+    drawLegend(legendCanvas, entries, Math.min(avail, 1000));
+    legendCanvas.setAttribute('aria-label', `Legend: ${entries.map((e) => e.label).join('; ')}`);
+    const labels = r.averages.map((a) => `${a.kind} ${bytesLabel(a.messageBytes)}`);
+    drawRatioBars(chart, { width: Math.min(avail, 1100), height: CHART_H, rows: r.averages, strategies: r.strategies, labels });
+  }
+  const schedule = () => { if (!rafId) rafId = requestAnimationFrame(drawAll); };
+  caseSelect.addEventListener('change', () => { buildFigures(); schedule(); });
+  for (const b of [tasksBox, edgesBox, heatBox]) b.addEventListener('change', schedule);
+  const observer = new ResizeObserver(() => { if (Math.abs((host.clientWidth || 0) - lastWidth) > 8) schedule(); });
+  observer.observe(host);
+  buildFigures();
+  drawAll();
+  return {
+    canvases: () => [figs.map((f) => f.canvas), [legendCanvas], [chart]],
+    /** What panel `i` drew: {layout, edgesDrawn}. */
+    drawn: (i) => figs[i]?.drawn ?? null,
+    setCase(i) { caseSelect.value = String(i); buildFigures(); drawAll(); },
+    destroy() {
+      observer.disconnect();
+      if (rafId) cancelAnimationFrame(rafId);
+    },
+  };
+}
+
+function tableOf(testid, columns, rows) {
+  return el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': testid },
+    el('thead', {}, el('tr', {}, columns.map((c) => el('th', { scope: 'col', text: c })))),
+    el('tbody', {}, rows)));
+}
+
+/** Tables: the averaged ratio table (ours beside the source's), then every run. */
+export function table(host, envelope) {
+  const r = envelope.report;
+  host.replaceChildren();
+  const labels = { simple: 'Simple', random: 'Random', optimal: 'Optimal', advanced: 'Advanced', identity: 'Identity' };
+  const cols = ['Job', 'Message', 'Sizes'];
+  for (const s of r.strategies) cols.push(`${labels[s]} (ours / source)`);
+  const rows = r.averages.map((a) => el('tr', {},
+    el('td', { text: a.kind }), el('td', { text: bytesLabel(a.messageBytes) }), el('td', { text: String(a.cases) }),
+    r.strategies.map((s, k) => {
+      const td = el('td', { dataset: { strategy: s, ratio: String(a.ratios[k] ?? ''), source: String(a.source[k] ?? '') } });
+      td.append(el('span', { class: 'swatch', style: `background:${jobColor(k)}` }), `${fmtRatio(a.ratios[k])} / ${fmtRatio(a.source[k])}`);
+      return td;
+    })));
+  host.append(el('h3', { text: `Mean time ratio to Advanced (experiment ${r.experiment}); source: Zhdanov & Korkhov's table for the same system, job and message size` }),
+    tableOf('ratio-table', cols, rows));
+  const runRows = [];
+  for (const c of r.cases) {
+    for (const x of c.runs) {
+      runRows.push(el('tr', {}, [caseLabel(c), x.label, x.placed ? 'yes' : `no: ${x.reason}`, fmtTime(x.time), fmtRatio(x.ratio), fmtRatio(x.sourceRatio),
+        formatValue(x.hopBytes), String(x.dilationMax), formatValue(x.dilationMean), formatValue(x.congestion)].map((v) => el('td', { text: v }))));
+    }
+  }
+  const details = el('details', { class: 'jobs-details', open: r.cases.length <= 2 },
+    el('summary', { text: `Every case and strategy (${formatCount(runRows.length)})` }),
+    tableOf('runs-table', ['Case', 'Strategy', 'Placed', 'Time', 'Ratio', 'Source', 'Hop-bytes', 'Dilation max', 'Dilation mean', 'Congestion (B)'], runRows));
+  host.append(details);
+  if (r.omitted.linkBytes.length || r.omitted.taskEdges) {
+    host.append(el('p', { class: 'note', text: `Left out of the report to keep it within 32 MiB: link loads of ${r.omitted.linkBytes.length} run(s), ${formatCount(r.omitted.taskEdges)} task edge(s) of the drawing (the figures are complete).` }));
+  }
+}
