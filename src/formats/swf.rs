@@ -2,7 +2,9 @@
 //! whitespace-separated fields, `-1` for unknown, header comments starting with `;`.
 //!
 //! Fields used: 1 job number, 2 submit time (s), 4 run time (s), 5 allocated processors,
-//! 8 requested processors, 9 requested time (s, the walltime estimate). Jobs with a run time or
+//! 8 requested processors, 9 requested time (s, the walltime estimate). The allocation engine
+//! replays `processors` (allocated, else requested); the moldable engine schedules
+//! `requested_processors` (requested, else allocated). Jobs with a run time or
 //! processor count that is unknown or not positive are skipped and counted, as is customary when
 //! replaying archive logs. Submit times are shifted so that the first job arrives at 0.
 
@@ -13,6 +15,8 @@ pub struct SwfJob {
     pub arrival: f64,
     pub run_time: f64,
     pub processors: u64,
+    /// Requested processors (field 8), else the allocated ones.
+    pub requested_processors: u64,
     /// Requested time, at least the run time.
     pub walltime: f64,
 }
@@ -62,6 +66,11 @@ pub fn parse(text: &str, max_jobs: usize) -> Result<SwfLog, String> {
             fields[0], fields[1], fields[3], fields[4], fields[7], fields[8],
         );
         let procs = if alloc > 0.0 { alloc } else { req_procs };
+        let requested = if req_procs > 0.0 && req_procs <= (1u64 << 30) as f64 {
+            req_procs
+        } else {
+            procs
+        };
         if run <= 0.0 || procs <= 0.0 || submit < 0.0 || procs > (1u64 << 30) as f64 {
             log.skipped += 1;
             continue;
@@ -72,6 +81,7 @@ pub fn parse(text: &str, max_jobs: usize) -> Result<SwfLog, String> {
             arrival: (submit - t0).max(0.0),
             run_time: run,
             processors: procs as u64,
+            requested_processors: requested as u64,
             walltime: if req_time >= run { req_time } else { run },
         });
     }
@@ -101,6 +111,7 @@ mod tests {
                 arrival: 0.0,
                 run_time: 3600.0,
                 processors: 64,
+                requested_processors: 64,
                 walltime: 7200.0
             }
         );
@@ -112,9 +123,17 @@ mod tests {
                 arrival: 100.0,
                 run_time: 60.0,
                 processors: 16,
+                requested_processors: 16,
                 walltime: 60.0
             }
         );
+    }
+
+    #[test]
+    fn requested_processors_are_kept_beside_the_allocated_ones() {
+        let log = parse("1 0 0 100 8 -1 -1 12 200 -1 1 1 1 1 1 -1 -1 -1\n", 10).unwrap();
+        assert_eq!(log.jobs[0].processors, 8);
+        assert_eq!(log.jobs[0].requested_processors, 12);
     }
 
     #[test]

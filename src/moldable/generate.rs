@@ -46,7 +46,7 @@ pub fn from_swf(log: &SwfLog, n: u32, serial_fraction: Option<f64>, releases: bo
     log.jobs
         .iter()
         .map(|j| {
-            let p = j.processors.min(u32::MAX as u64) as u32;
+            let p = j.requested_processors.min(u32::MAX as u64) as u32;
             let variants = match serial_fraction {
                 Some(s) => amdahl_variants(p, j.run_time, s, n),
                 None => vec![Variant {

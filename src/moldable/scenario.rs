@@ -408,7 +408,7 @@ pub fn evaluations(s: &MoldableScenario) -> u64 {
 /// `m log m` for sorting; GA evaluations each cost one decoding.
 pub fn estimate_work(inst: &Instance, s: &MoldableScenario) -> f64 {
     let m = inst.jobs.len() as f64;
-    let sort = m * (m.max(2.0)).log2();
+    let sort = m * libm::log2(m.max(2.0));
     let shelf = m * m + sort;
     let list = 2.0 * m * m + sort;
     let per_eval = match s.ga.decoder {

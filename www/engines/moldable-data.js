@@ -134,7 +134,7 @@ export const importers = [{
     for (const line of log.split('\n')) {
       const f = line.trim().split(/\s+/);
       if (f.length < 9 || f[0].startsWith(';')) continue;
-      const p = Number(f[4]) > 0 ? Number(f[4]) : Number(f[7]);
+      const p = Number(f[7]) > 0 ? Number(f[7]) : Number(f[4]); // requested, else allocated
       if (Number.isFinite(p)) widest = Math.max(widest, p);
     }
     return scenarioWith(base, `${fileName} (SWF, moldable)`,
