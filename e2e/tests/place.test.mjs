@@ -77,8 +77,16 @@ describe('place page', () => {
     const ms = Date.now() - t0;
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
     console.log(`# full 4,096-node example: run and draw ${ms} ms`);
-    const k = await colouredPixels(page, '[data-testid=canvas][data-strategy=identity]');
-    assert.ok(k > 1000, `identity panel: only ${k} coloured pixels`);
+    // big machines are drawn one panel per frame: wait for the whole pass
+    await page.waitForFunction(() => Number(document.querySelector('[data-drawn]')?.dataset.drawn) >= 1, null, { timeout: 0 });
+    const k = await colouredPixels(page, '[data-testid=canvas][data-strategy=advanced]');
+    assert.ok(k > 1000, `advanced panel: only ${k} coloured pixels`);
+    // the CUBE case: Identity lays the cube on the machine's own shape
+    const drawnBefore = await page.evaluate(() => Number(document.querySelector('[data-drawn]').dataset.drawn));
+    await page.evaluate(() => window.placelab.view.setCase(1));
+    await page.waitForFunction((n) => Number(document.querySelector('[data-drawn]').dataset.drawn) > n, drawnBefore, { timeout: 0 });
+    const id = await colouredPixels(page, '[data-testid=canvas][data-strategy=identity]');
+    assert.ok(id > 1000, `identity panel: only ${id} coloured pixels`);
     const tasks = await page.evaluate(() => window.__longTasks);
     const worst = tasks.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
     console.log(`# 4,096 nodes: ${tasks.length} long tasks, longest ${worst.ms} ms`);

@@ -627,7 +627,7 @@ pub fn params() -> Vec<Param> {
         ]),
         Param::new("job.processes", "Processes", "int", json!(64))
             .range(1.0, MAX_HOSTS as f64)
-            .show_unless("job.kind", "metis"),
+            .show_if_any("job.kind", &["GRID", "CUBE", "STAR", "TREE", "FULL"]),
         Param::new("job.wrap", "Wrap around (task torus)", "bool", json!(false))
             .show_if_any("job.kind", &["GRID", "CUBE"]),
         Param::new("job.rounds", "Rounds", "int", json!(50)).range(1.0, MAX_ROUNDS as f64),
