@@ -4,6 +4,9 @@
 // main-thread task; a METIS task graph opened from a file becomes the job and runs.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { REPO } from '../lib/server.mjs';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
 
 const env = useBrowser();
@@ -40,7 +43,30 @@ function colouredPixels(page, selector) {
   }, selector);
 }
 
+/** The report's fingerprint as `api::fingerprint` computes it (FNV-1a 64 of the bytes, and the length). */
+function fingerprint(text) {
+  const bytes = new TextEncoder().encode(text);
+  let h = 0xcbf29ce484222325n;
+  for (const b of bytes) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  return `${h.toString(16).padStart(16, '0')} ${bytes.length}`;
+}
+
 describe('place page', () => {
+  it('every placement example gives in the browser the report pinned natively', async () => {
+    const page = await observedPage();
+    const files = (await fs.readdir(path.join(REPO, 'playground-examples'))).filter((f) => f.startsWith('place-')).sort();
+    assert.ok(files.length >= 5);
+    for (const f of files) {
+      await pickExample(page, f);
+      assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', `${f}: ${JSON.stringify(await page.evaluate(() => window.placelab.lastError))}`);
+      const text = await page.evaluate(() => window.placelab.reportText());
+      const want = (await fs.readFile(path.join(REPO, 'tests/golden', `${f}.fingerprint`), 'utf8')).trim();
+      assert.equal(fingerprint(text), want, `${f}: the browser's report differs from the native one`);
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('experiment 1: strategies side by side, ratios beside the source, bar chart', async () => {
     const page = await observedPage();
     await pickExample(page, 'place-zk-exp1-torus3d.json');
