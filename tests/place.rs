@@ -472,3 +472,30 @@ fn source_reproduction_shows_the_source_figures_beside_ours() {
     assert_eq!(a[0]["source"][3], 1.0);
     assert!(a[0]["source"][4].is_null());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// A sample scenario with one byte changed is refused with an error or runs; never a panic.
+    #[test]
+    fn mutated_placement_scenarios_never_panic(which in 0usize..18, pos in 0usize..600, byte in any::<u8>()) {
+        let samples = placelab::place::samples::sample_scenarios();
+        let mut bytes = samples[which % samples.len()].clone().into_bytes();
+        let at = pos % bytes.len();
+        bytes[at] = byte;
+        if let Ok(text) = String::from_utf8(bytes) {
+            let _ = placelab::api::run(&text, &mut placelab::progress::NoProgress);
+        }
+    }
+}
+
+#[test]
+fn trees_over_the_simulator_limits_are_refused_before_running() {
+    let text = scenario(serde_json::json!({
+        "system": {"kind": "fatTree", "simgrid": "12;2,2,2,2,2,2,2,2,2,2,2,2;1,64,64,64,64,64,64,64,64,64,64,64;1,1,1,1,1,1,1,1,1,1,1,1"}}));
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let sys = v["system"].as_object_mut().unwrap();
+    sys.remove("x");
+    sys.remove("y");
+    let e = placelab::api::run(&v.to_string(), &mut placelab::progress::NoProgress).unwrap_err();
+    assert!(e.path.starts_with("$.system"), "{e}");
+}
