@@ -499,3 +499,38 @@ fn trees_over_the_simulator_limits_are_refused_before_running() {
     let e = placelab::api::run(&v.to_string(), &mut placelab::progress::NoProgress).unwrap_err();
     assert!(e.path.starts_with("$.system"), "{e}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Random small systems, jobs, strategies and backgrounds run or are refused; never a panic,
+    /// and every run reports every strategy.
+    #[test]
+    fn random_small_scenarios_run_or_are_refused(
+        sys in 0usize..6, x in 1u64..6, y in 1u64..5, z in 1u64..4, kind in 0usize..5,
+        p in 1u64..40, wrap in any::<bool>(), fill in 0.0f64..0.9, bg in any::<bool>(),
+        quirks in any::<bool>(), model in any::<bool>(), bytes in 0u64..3, seed in any::<u64>(),
+    ) {
+        use serde_json::json;
+        let system = match sys {
+            0 => json!({"kind": "torus2d", "x": x, "y": y}),
+            1 => json!({"kind": "torus3d", "x": x, "y": y, "z": z}),
+            2 => json!({"kind": "mesh2d", "x": x, "y": y}),
+            3 => json!({"kind": "mesh3d", "x": x, "y": y, "z": z}),
+            4 => json!({"kind": "fatTree", "levels": z, "down": x.max(2)}),
+            _ => json!({"kind": "thinTree", "levels": z.max(2), "down": x.max(3), "up": 2}),
+        };
+        let kinds = ["STAR", "GRID", "CUBE", "TREE", "FULL"];
+        let message = [0.0, 1.0, 1e6][bytes as usize];
+        let mut doc = json!({"version": 1, "engine": "place", "seed": seed, "system": system,
+            "job": {"kind": kinds[kind], "processes": p, "rounds": 2, "wrap": wrap,
+                    "messageBytes": message},
+            "sourceQuirks": quirks, "model": if model { "max-min" } else { "simgrid-lv08" }});
+        if bg {
+            doc["background"] = json!({"fill": fill, "processes": 1 + p % 5});
+        }
+        if let Ok(out) = placelab::api::run(&doc.to_string(), &mut placelab::progress::NoProgress) {
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            prop_assert_eq!(v["report"]["cases"][0]["runs"].as_array().unwrap().len(), 5);
+        }
+    }
+}
