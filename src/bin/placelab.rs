@@ -568,7 +568,7 @@ fn peak_rss_mib() -> Option<f64> {
 /// `placelab netsim`: parses the flags ([`placelab::netsim::cli`]), runs the simulation, and
 /// prints one JSON object with its results and the wall time of the simulation alone.
 fn netsim_main(args: &[String]) -> ExitCode {
-    use placelab::netsim::{cli, simulate_rounds};
+    use placelab::netsim::{cli, simulate_every_round};
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{}", cli::USAGE);
         return ExitCode::SUCCESS;
@@ -592,7 +592,7 @@ fn netsim_main(args: &[String]) -> ExitCode {
     }
     let t0 = std::time::Instant::now();
     let jobs = [case.job];
-    let r = simulate_rounds(
+    let r = simulate_every_round(
         &case.platform,
         &jobs,
         case.model,
