@@ -472,3 +472,65 @@ fn source_reproduction_shows_the_source_figures_beside_ours() {
     assert_eq!(a[0]["source"][3], 1.0);
     assert!(a[0]["source"][4].is_null());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// A sample scenario with one byte changed is refused with an error or runs; never a panic.
+    #[test]
+    fn mutated_placement_scenarios_never_panic(which in 0usize..18, pos in 0usize..600, byte in any::<u8>()) {
+        let samples = placelab::place::samples::sample_scenarios();
+        let mut bytes = samples[which % samples.len()].clone().into_bytes();
+        let at = pos % bytes.len();
+        bytes[at] = byte;
+        if let Ok(text) = String::from_utf8(bytes) {
+            let _ = placelab::api::run(&text, &mut placelab::progress::NoProgress);
+        }
+    }
+}
+
+#[test]
+fn trees_over_the_simulator_limits_are_refused_before_running() {
+    let text = scenario(serde_json::json!({
+        "system": {"kind": "fatTree", "simgrid": "12;2,2,2,2,2,2,2,2,2,2,2,2;1,64,64,64,64,64,64,64,64,64,64,64;1,1,1,1,1,1,1,1,1,1,1,1"}}));
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let sys = v["system"].as_object_mut().unwrap();
+    sys.remove("x");
+    sys.remove("y");
+    let e = placelab::api::run(&v.to_string(), &mut placelab::progress::NoProgress).unwrap_err();
+    assert!(e.path.starts_with("$.system"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Random small systems, jobs, strategies and backgrounds run or are refused; never a panic,
+    /// and every run reports every strategy.
+    #[test]
+    fn random_small_scenarios_run_or_are_refused(
+        sys in 0usize..6, x in 1u64..6, y in 1u64..5, z in 1u64..4, kind in 0usize..5,
+        p in 1u64..40, wrap in any::<bool>(), fill in 0.0f64..0.9, bg in any::<bool>(),
+        quirks in any::<bool>(), model in any::<bool>(), bytes in 0u64..3, seed in any::<u64>(),
+    ) {
+        use serde_json::json;
+        let system = match sys {
+            0 => json!({"kind": "torus2d", "x": x, "y": y}),
+            1 => json!({"kind": "torus3d", "x": x, "y": y, "z": z}),
+            2 => json!({"kind": "mesh2d", "x": x, "y": y}),
+            3 => json!({"kind": "mesh3d", "x": x, "y": y, "z": z}),
+            4 => json!({"kind": "fatTree", "levels": z, "down": x.max(2)}),
+            _ => json!({"kind": "thinTree", "levels": z.max(2), "down": x.max(3), "up": 2}),
+        };
+        let kinds = ["STAR", "GRID", "CUBE", "TREE", "FULL"];
+        let message = [0.0, 1.0, 1e6][bytes as usize];
+        let mut doc = json!({"version": 1, "engine": "place", "seed": seed, "system": system,
+            "job": {"kind": kinds[kind], "processes": p, "rounds": 2, "wrap": wrap,
+                    "messageBytes": message},
+            "sourceQuirks": quirks, "model": if model { "max-min" } else { "simgrid-lv08" }});
+        if bg {
+            doc["background"] = json!({"fill": fill, "processes": 1 + p % 5});
+        }
+        if let Ok(out) = placelab::api::run(&doc.to_string(), &mut placelab::progress::NoProgress) {
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            prop_assert_eq!(v["report"]["cases"][0]["runs"].as_array().unwrap().len(), 5);
+        }
+    }
+}

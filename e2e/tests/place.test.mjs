@@ -4,6 +4,9 @@
 // main-thread task; a METIS task graph opened from a file becomes the job and runs.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { REPO } from '../lib/server.mjs';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
 
 const env = useBrowser();
@@ -40,7 +43,30 @@ function colouredPixels(page, selector) {
   }, selector);
 }
 
+/** The report's fingerprint as `api::fingerprint` computes it (FNV-1a 64 of the bytes, and the length). */
+function fingerprint(text) {
+  const bytes = new TextEncoder().encode(text);
+  let h = 0xcbf29ce484222325n;
+  for (const b of bytes) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  return `${h.toString(16).padStart(16, '0')} ${bytes.length}`;
+}
+
 describe('place page', () => {
+  it('every placement example gives in the browser the report pinned natively', async () => {
+    const page = await observedPage();
+    const files = (await fs.readdir(path.join(REPO, 'playground-examples'))).filter((f) => f.startsWith('place-')).sort();
+    assert.ok(files.length >= 5);
+    for (const f of files) {
+      await pickExample(page, f);
+      assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', `${f}: ${JSON.stringify(await page.evaluate(() => window.placelab.lastError))}`);
+      const text = await page.evaluate(() => window.placelab.reportText());
+      const want = (await fs.readFile(path.join(REPO, 'tests/golden', `${f}.fingerprint`), 'utf8')).trim();
+      assert.equal(fingerprint(text), want, `${f}: the browser's report differs from the native one`);
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('experiment 1: strategies side by side, ratios beside the source, bar chart', async () => {
     const page = await observedPage();
     await pickExample(page, 'place-zk-exp1-torus3d.json');
@@ -77,8 +103,16 @@ describe('place page', () => {
     const ms = Date.now() - t0;
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
     console.log(`# full 4,096-node example: run and draw ${ms} ms`);
-    const k = await colouredPixels(page, '[data-testid=canvas][data-strategy=identity]');
-    assert.ok(k > 1000, `identity panel: only ${k} coloured pixels`);
+    // big machines are drawn one panel per frame: wait for the whole pass
+    await page.waitForFunction(() => Number(document.querySelector('[data-drawn]')?.dataset.drawn) >= 1, null, { timeout: 0 });
+    const k = await colouredPixels(page, '[data-testid=canvas][data-strategy=advanced]');
+    assert.ok(k > 1000, `advanced panel: only ${k} coloured pixels`);
+    // the CUBE case: Identity lays the cube on the machine's own shape
+    const drawnBefore = await page.evaluate(() => Number(document.querySelector('[data-drawn]').dataset.drawn));
+    await page.evaluate(() => window.placelab.view.setCase(1));
+    await page.waitForFunction((n) => Number(document.querySelector('[data-drawn]').dataset.drawn) > n, drawnBefore, { timeout: 0 });
+    const id = await colouredPixels(page, '[data-testid=canvas][data-strategy=identity]');
+    assert.ok(id > 1000, `identity panel: only ${id} coloured pixels`);
     const tasks = await page.evaluate(() => window.__longTasks);
     const worst = tasks.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
     console.log(`# 4,096 nodes: ${tasks.length} long tasks, longest ${worst.ms} ms`);

@@ -557,10 +557,18 @@ mod partition_cmd {
     }
 }
 
+/// This process's peak resident memory (Linux `VmHWM`), in MiB; `None` elsewhere.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
 /// `placelab netsim`: parses the flags ([`placelab::netsim::cli`]), runs the simulation, and
 /// prints one JSON object with its results and the wall time of the simulation alone.
 fn netsim_main(args: &[String]) -> ExitCode {
-    use placelab::netsim::{cli, simulate_rounds};
+    use placelab::netsim::{cli, simulate_every_round};
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{}", cli::USAGE);
         return ExitCode::SUCCESS;
@@ -584,7 +592,7 @@ fn netsim_main(args: &[String]) -> ExitCode {
     }
     let t0 = std::time::Instant::now();
     let jobs = [case.job];
-    let r = simulate_rounds(
+    let r = simulate_every_round(
         &case.platform,
         &jobs,
         case.model,
@@ -601,6 +609,7 @@ fn netsim_main(args: &[String]) -> ExitCode {
                 "solves": r.solves,
                 "solvedFlows": r.solved_flows,
                 "wallSeconds": seconds,
+                "peakRssMiB": peak_rss_mib(),
             });
             println!("{report}");
             ExitCode::SUCCESS

@@ -41,7 +41,8 @@
 //!   `tree_path`, `subtree_hosts`, `tree_spec`, `tree_vertex`, `link_info` -> [`LinkInfo`]).
 //! - [`Model`] (`parse("max-min" | "simgrid-lv08")`, `name()`).
 //! - [`Flow`], [`simulate`] -> [`SimResult`].
-//! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`].
+//! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`] (a job alone is
+//!   simulated for one round and repeated; [`simulate_every_round`] simulates them all).
 //! - [`static_metrics`] -> [`StaticMetrics`].
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
@@ -56,7 +57,7 @@ pub mod rounds;
 pub use fattree::{parse_fat_tree, FatTreeSpec};
 pub use metrics::{static_metrics, StaticMetrics};
 pub use platform::{LinkInfo, Platform};
-pub use rounds::{simulate_rounds, JobTraffic, Message, RoundsResult};
+pub use rounds::{simulate_every_round, simulate_rounds, JobTraffic, Message, RoundsResult};
 
 use crate::progress::Progress;
 use engine::{ModelParams, Net};

@@ -51,6 +51,9 @@ pub struct RoundsResult {
 /// A message with a host out of range or bad bytes, or a bad `compute`/`start` (named
 /// `jobs[j].messages[i]`, `jobs[j].compute`, `jobs[j].start`).
 ///
+/// A job alone on the platform is simulated for one round, repeated `rounds` times (every
+/// round starts on an empty network, so all take the same time).
+///
 /// # Complexity
 /// Templates of all messages are built once (`O(total route length)` memory); each round
 /// re-launches them. Time: see [`super::engine`].
@@ -60,24 +63,51 @@ pub fn simulate_rounds(
     model: Model,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
-    for (j, job) in jobs.iter().enumerate() {
-        for (i, m) in job.messages.iter().enumerate() {
-            check_flow(p, m.src, m.dst, m.bytes)
-                .map_err(|e| format!("jobs[{j}].messages[{i}]: {e}"))?;
-        }
-        if !(job.compute.is_finite() && job.compute >= 0.0) {
-            return Err(format!(
-                "jobs[{j}].compute: must be a finite time >= 0, got {}",
-                job.compute
-            ));
-        }
-        if !(job.start.is_finite() && job.start >= 0.0) {
-            return Err(format!(
-                "jobs[{j}].start: must be a finite time >= 0, got {}",
-                job.start
-            ));
+    check_jobs(p, jobs)?;
+    // One job alone: every round starts on an empty network, so every round takes the same
+    // time; simulate one and repeat it.
+    if let [job] = jobs {
+        if job.rounds > 1 {
+            let one = JobTraffic {
+                rounds: 1,
+                ..job.clone()
+            };
+            let mut r = run(p, std::slice::from_ref(&one), model, progress)?;
+            let k = f64::from(job.rounds);
+            let round = r.job_end[0] - job.start;
+            r.job_end[0] = job.start + k * round;
+            r.job_time[0] = k * round;
+            r.comm_time[0] *= k;
+            r.makespan = r.job_end[0];
+            r.link_bytes.iter_mut().for_each(|b| *b *= k);
+            return Ok(r);
         }
     }
+    run(p, jobs, model, progress)
+}
+
+/// [`simulate_rounds`] without the one-job shortcut: every round of every job is simulated
+/// (benchmarks use it to compare like for like with SimGrid).
+///
+/// # Errors
+/// As [`simulate_rounds`].
+pub fn simulate_every_round(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
+    check_jobs(p, jobs)?;
+    run(p, jobs, model, progress)
+}
+
+/// [`simulate_every_round`] on checked inputs.
+fn run(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
     let mut net = Net::new(p, ModelParams::of(model));
     // Templates of job j: first[j]..first[j+1].
     let mut first = Vec::with_capacity(jobs.len() + 1);
@@ -186,6 +216,29 @@ pub fn simulate_rounds(
     })
 }
 
+/// Checks every job's messages, compute and start.
+fn check_jobs(p: &Platform, jobs: &[JobTraffic]) -> Result<(), String> {
+    for (j, job) in jobs.iter().enumerate() {
+        for (i, m) in job.messages.iter().enumerate() {
+            check_flow(p, m.src, m.dst, m.bytes)
+                .map_err(|e| format!("jobs[{j}].messages[{i}]: {e}"))?;
+        }
+        if !(job.compute.is_finite() && job.compute >= 0.0) {
+            return Err(format!(
+                "jobs[{j}].compute: must be a finite time >= 0, got {}",
+                job.compute
+            ));
+        }
+        if !(job.start.is_finite() && job.start >= 0.0) {
+            return Err(format!(
+                "jobs[{j}].start: must be a finite time >= 0, got {}",
+                job.start
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 fn end_round(
     j: usize,
@@ -274,6 +327,40 @@ mod tests {
         let both = simulate_rounds(&p, &[a, b], Model::SimgridLv08, &mut NoProgress).unwrap();
         assert!(both.job_time[0] > 1.8 * alone.job_time[0]);
         assert!((both.job_time[0] - both.job_time[1]).abs() < 1e-9);
+    }
+
+    #[test]
+    fn one_job_repeats_its_round_as_the_full_simulation_does() {
+        let p = Platform::build(&System::Torus2d { x: 4, y: 3 }, LinkParams::SOURCE).unwrap();
+        let job = JobTraffic {
+            messages: (0..12)
+                .map(|i| Message {
+                    src: i,
+                    dst: (i * 5 + 1) % 12,
+                    bytes: 1e6,
+                })
+                .collect(),
+            compute: 0.001,
+            rounds: 4,
+            start: 0.5,
+        };
+        let short = simulate_rounds(
+            &p,
+            std::slice::from_ref(&job),
+            Model::SimgridLv08,
+            &mut NoProgress,
+        )
+        .unwrap();
+        let full = run(
+            &p,
+            std::slice::from_ref(&job),
+            Model::SimgridLv08,
+            &mut NoProgress,
+        )
+        .unwrap();
+        assert!((short.job_end[0] - full.job_end[0]).abs() < 1e-12);
+        assert!((short.comm_time[0] - full.comm_time[0]).abs() < 1e-12);
+        assert_eq!(short.link_bytes, full.link_bytes);
     }
 
     #[test]

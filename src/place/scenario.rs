@@ -136,6 +136,28 @@ fn default_speed() -> f64 {
     1e9
 }
 
+/// Refuses a `FAT_TREE` string whose switch counts overflow before the simulator's parser sees
+/// it (its size checks multiply the `up` counts of all levels in `u64` unchecked): the product of
+/// the `down`, `up` and `parallel` numbers must stay under 2^48. Text that does not parse is left
+/// to the parser, whose messages say what is wrong.
+fn guard_tree_size(text: &str) -> std::result::Result<(), String> {
+    let mut product: u64 = 1;
+    for part in text.trim().split(';').skip(1) {
+        for t in part.split(',') {
+            let Ok(v) = t.trim().parse::<u64>() else {
+                return Ok(());
+            };
+            product = product
+                .checked_mul(v.max(1))
+                .filter(|&p| p < 1 << 48)
+                .ok_or_else(|| {
+                    "the tree is far too big: its down, up and parallel numbers multiply to more than 2^48".to_string()
+                })?;
+        }
+    }
+    Ok(())
+}
+
 /// The resolved machine: its shape for the strategies and, for trees, SimGrid's parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct System {
@@ -151,6 +173,7 @@ impl SystemSpec {
         let kind = self.kind;
         if kind.is_tree() {
             let tree = if let Some(t) = &self.simgrid {
+                guard_tree_size(t).map_err(|m| ScenarioError::at("system.simgrid", m))?;
                 parse_fat_tree(t).map_err(|m| ScenarioError::at("system.simgrid", m))?
             } else {
                 let levels = self.levels.unwrap_or(2);
@@ -161,6 +184,13 @@ impl SystemSpec {
                 check_range("system.levels", levels, 1, MAX_LEVELS)?;
                 check_range("system.down", down, 2, 64)?;
                 check_range("system.up", up, 1, down)?;
+                let hosts = down.checked_pow(levels as u32).filter(|&h| h <= MAX_HOSTS);
+                if hosts.is_none() {
+                    return Err(ScenarioError::at(
+                        "system",
+                        format!("a {down}-ary {levels}-tree has {down}^{levels} hosts; the limit is {MAX_HOSTS}"),
+                    ));
+                }
                 FatTreeSpec::k_ary_n_tree(down as u32, up as u32, levels as u32)
                     .map_err(|m| ScenarioError::at("system", m))?
             };
@@ -449,6 +479,12 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
 /// Checks the whole scenario before any work starts.
 pub fn validate(s: &PlaceScenario) -> Result<()> {
     let sys = validate_system(&s.system)?;
+    // the simulator's own limits (tree sizes, links) are checked by building the platform
+    let link = crate::netsim::LinkParams {
+        bandwidth: s.system.bandwidth,
+        latency: s.system.latency,
+    };
+    crate::netsim::Platform::build(&sys.net, link).map_err(|m| ScenarioError::at("system", m))?;
     let hosts = u64::from(sys.shape.hosts());
     let j = &s.job;
     if !j.kind.is_file() {
@@ -627,7 +663,7 @@ pub fn params() -> Vec<Param> {
         ]),
         Param::new("job.processes", "Processes", "int", json!(64))
             .range(1.0, MAX_HOSTS as f64)
-            .show_unless("job.kind", "metis"),
+            .show_if_any("job.kind", &["GRID", "CUBE", "STAR", "TREE", "FULL"]),
         Param::new("job.wrap", "Wrap around (task torus)", "bool", json!(false))
             .show_if_any("job.kind", &["GRID", "CUBE"]),
         Param::new("job.rounds", "Rounds", "int", json!(50)).range(1.0, MAX_ROUNDS as f64),

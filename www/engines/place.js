@@ -9,6 +9,7 @@ const MIN_FIGURE_W = 220;  // px, narrower panels wrap to the next row
 const MAX_FIGURE_W = 560;  // px
 const FIGURE_GAP = 20;     // px
 const CHART_H = 300;       // px
+const SYNC_HOST_PANELS = 20_000; // hosts x panels drawn in one task; more: one panel per frame
 
 /** The second CSV button exports every run. */
 export const SECOND_CSV = { label: 'Runs CSV', title: 'Every case and strategy with every figure' };
@@ -57,6 +58,7 @@ function differences(r) {
 export function draw(host, envelope) {
   const r = envelope.report;
   host.replaceChildren();
+  host.dataset.drawn = '0'; // counts finished drawings (the last panel, legend and chart)
   const info = el('p', { class: 'note', 'data-testid': 'place-info', text: systemLine(r) });
   const caseSelect = el('select', { 'data-testid': 'place-case', 'aria-label': 'case drawn' },
     r.cases.map((c, i) => el('option', { value: String(i), text: caseLabel(c) })));
@@ -67,13 +69,15 @@ export function draw(host, envelope) {
   };
   const [tasksBox, tasksLabel] = layer('tasks', 'Tasks', true);
   const [edgesBox, edgesLabel] = layer('edges', 'Task edges by hops', r.system.hosts <= 1024);
-  const [heatBox, heatLabel] = layer('heat', 'Link load', true);
+  // on big machines the cells are too small for both: the heat map starts off
+  const [heatBox, heatLabel] = layer('heat', 'Link load', r.system.hosts <= 1024);
   host.append(info, el('div', { class: 'layers' }, el('span', { class: 'muted', text: 'Case' }), caseSelect, tasksLabel, edgesLabel, heatLabel));
   const figuresRow = el('div', { class: 'figures' });
   const legendCanvas = el('canvas', { 'data-testid': 'legend', class: 'legend' });
   const chart = el('canvas', { 'data-testid': 'ratio-chart', class: 'util-chart' });
+  const chartLegend = el('canvas', { 'data-testid': 'ratio-legend', class: 'legend' });
   const notes = differences(r).map((t) => el('p', { class: 'note', 'data-testid': 'place-differences', text: t }));
-  host.append(figuresRow, legendCanvas, el('h3', { text: 'Ratio to Advanced beside the source' }), chart, ...notes);
+  host.append(figuresRow, legendCanvas, el('h3', { text: 'Ratio to Advanced beside the source' }), chart, chartLegend, ...notes);
   const busy = new Set(r.background ? r.background.busy : []);
   let figs = [];
   let lastWidth = 0, rafId = 0;
@@ -88,21 +92,20 @@ export function draw(host, envelope) {
       return { run, canvas, cap, c, drawn: null };
     });
   }
-  function drawAll() {
-    rafId = 0;
-    const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
-    lastWidth = avail;
-    const w = panelWidth(avail, figs.length);
-    const layers = { tasks: tasksBox.checked, edges: edgesBox.checked, heat: heatBox.checked };
-    for (const f of figs) {
-      f.canvas.parentElement.style.width = `${w}px`;
-      const run = f.run;
-      f.drawn = drawPlacement(f.canvas, w, { system: r.system, hosts: run.placed ? run.hosts : null, busy, edges: f.c.taskEdges,
-        edgeHops: run.edgeHops, linkBytes: run.linkBytes, layers, title: run.label });
-      f.cap.textContent = run.placed
-        ? `time ${fmtTime(run.time)} · ratio ${fmtRatio(run.ratio)}${run.sourceRatio != null ? ` (source ${fmtRatio(run.sourceRatio)})` : ''} · mean ${formatValue(run.dilationMean)} hops, max ${run.dilationMax}`
-        : `not placed: ${run.reason}`;
-    }
+  /** Hosts times panels up to which a redraw is one task; beyond, one panel per frame. */
+  const sync = r.system.hosts * r.strategies.length <= SYNC_HOST_PANELS;
+  let pass = null;
+  function layersNow() { return { tasks: tasksBox.checked, edges: edgesBox.checked, heat: heatBox.checked }; }
+  function drawFigure(f, w, layers) {
+    f.canvas.parentElement.style.width = `${w}px`;
+    const run = f.run;
+    f.drawn = drawPlacement(f.canvas, w, { system: r.system, hosts: run.placed ? run.hosts : null, busy, edges: f.c.taskEdges,
+      edgeHops: run.edgeHops, linkBytes: run.linkBytes, layers, title: run.label });
+    f.cap.textContent = run.placed
+      ? `time ${fmtTime(run.time)} · ratio ${fmtRatio(run.ratio)}${run.sourceRatio != null ? ` (source ${fmtRatio(run.sourceRatio)})` : ''} · mean ${formatValue(run.dilationMean)} hops, max ${run.dilationMax}`
+      : `not placed: ${run.reason}`;
+  }
+  function drawRest(avail, layers) {
     const entries = [{ label: 'task position: first', color: TASK_FIRST }, { label: 'last', color: TASK_LAST },
       { label: 'free node', color: IDLE }];
     if (r.background) entries.push({ label: 'background jobs', color: BUSY });
@@ -113,19 +116,58 @@ export function draw(host, envelope) {
     legendCanvas.setAttribute('aria-label', `Legend: ${entries.map((e) => e.label).join('; ')}`);
     const labels = r.averages.map((a) => `${a.kind} ${bytesLabel(a.messageBytes)}`);
     drawRatioBars(chart, { width: Math.min(avail, 1100), height: CHART_H, rows: r.averages, strategies: r.strategies, labels });
+    const names = { simple: 'Simple', random: 'Random', optimal: 'Optimal', advanced: 'Advanced', identity: 'Identity' };
+    drawLegend(chartLegend, [...r.strategies.map((st, k) => ({ label: names[st], color: jobColor(k) })),
+      { label: 'the source\'s ratio', color: PALETTE.text, line: true }, { label: 'Advanced = 1', color: PALETTE.contended, line: true, lineWidth: 1 }],
+    Math.min(avail, 1100));
+    host.dataset.drawn = String((Number(host.dataset.drawn) || 0) + 1);
   }
-  const schedule = () => { if (!rafId) rafId = requestAnimationFrame(drawAll); };
+  function drawAll() {
+    rafId = 0;
+    pass = null;
+    const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
+    lastWidth = avail;
+    const w = panelWidth(avail, figs.length);
+    const layers = layersNow();
+    for (const f of figs) drawFigure(f, w, layers);
+    drawRest(avail, layers);
+  }
+  /** Big machines: one panel per animation frame, so the page answers between panels. */
+  function drawStep() {
+    rafId = 0;
+    if (!pass) return;
+    if (pass.next < figs.length) {
+      drawFigure(figs[pass.next], pass.w, pass.layers);
+      pass.next++;
+      rafId = requestAnimationFrame(drawStep);
+      return;
+    }
+    drawRest(pass.avail, pass.layers);
+    pass = null;
+  }
+  function startPass() {
+    const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
+    lastWidth = avail;
+    pass = { next: 0, avail, w: panelWidth(avail, figs.length), layers: layersNow() };
+    if (rafId) cancelAnimationFrame(rafId);
+    rafId = requestAnimationFrame(drawStep);
+  }
+  const schedule = () => {
+    if (!sync) { startPass(); return; }
+    if (!rafId) rafId = requestAnimationFrame(drawAll);
+  };
   caseSelect.addEventListener('change', () => { buildFigures(); schedule(); });
   for (const b of [tasksBox, edgesBox, heatBox]) b.addEventListener('change', schedule);
   const observer = new ResizeObserver(() => { if (Math.abs((host.clientWidth || 0) - lastWidth) > 8) schedule(); });
   observer.observe(host);
   buildFigures();
-  drawAll();
+  if (sync) drawAll(); else startPass();
   return {
-    canvases: () => [figs.map((f) => f.canvas), [legendCanvas], [chart]],
+    canvases: () => [figs.map((f) => f.canvas), [legendCanvas], [chart], [chartLegend]],
     /** What panel `i` drew: {layout, edgesDrawn}. */
     drawn: (i) => figs[i]?.drawn ?? null,
-    setCase(i) { caseSelect.value = String(i); buildFigures(); drawAll(); },
+    /** Shows case `i` (drawn at once, or one panel per frame on big machines). */
+    setCase(i) { caseSelect.value = String(i); buildFigures(); schedule(); },
     destroy() {
       observer.disconnect();
       if (rafId) cancelAnimationFrame(rafId);

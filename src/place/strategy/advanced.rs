@@ -5,9 +5,10 @@
 //!    halving of the node list sorted by Hilbert position (the best of the four constructions
 //!    the authors compared);
 //! 3. the task graph mapped onto that tree recursively: at a vertex with `k` children of `c_i`
-//!    leaves, our partitioner ([`crate::partition::partition`]) cuts the (sub)graph into `k`
-//!    parts with targets `c_i / sum c` (unequal where the children differ), message volumes as
-//!    edge weights, minimum edge cut; a greedy pass then moves the best-gain vertices from
+//!    leaves, our partitioner ([`crate::partition::partition`], multilevel recursive bisection:
+//!    on the source's examples it gives Advanced slightly shorter times than k-way) cuts the
+//!    (sub)graph into `k` parts with targets `c_i / sum c` (unequal where the children differ),
+//!    message volumes as edge weights, minimum edge cut; a greedy pass then moves the best-gain vertices from
 //!    over-full to under-full parts so each part has exactly `c_i` tasks; recurse to the leaves.
 //!
 //! The source passes no edge weights to METIS; we pass the volumes, so a METIS job with heavy
@@ -208,7 +209,7 @@ impl Mapper<'_> {
             k: lens.len() as u32,
             tpwgts: lens.iter().map(|&l| l as f64 / total).collect(),
             ufactor: 10,
-            method: Method::Kway,
+            method: Method::Rb,
             seed: self.seed,
             ..PartOptions::default()
         };
