@@ -13,6 +13,9 @@ cargo test --lib --bins --tests
 cargo check --benches   # benchmarks compile; run them with: cargo bench --bench allocation
 
 echo "== browser tests (wasm32 in headless Chromium)"
+# The runner gives up on a test run after WASM_BINDGEN_TEST_TIMEOUT seconds (20 by default): every
+# example and sample scenario of every engine runs in one unoptimized wasm session.
+WASM_BINDGEN_TEST_TIMEOUT=900 \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER=/usr/bin/chromedriver \
   cargo test --target wasm32-unknown-unknown --test wasm
