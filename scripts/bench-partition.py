@@ -11,9 +11,11 @@ them, both imbalances), the geometric means of the cut and time ratios, the wors
 quality mode (`--strong`) against KaHIP's `strong` mode on the graphs of at most
 STRONG_MAX_N vertices (KaHIP strong takes minutes on the largest ones).
 
-Usage: scripts/bench-partition.py [--quick] [--keep DIR]
-  --quick   only the 10,000-vertex graphs (and KaHIP on k = 2, 8, 32)
-  --keep    write graphs and part files in DIR (default: a temporary directory)
+Usage: scripts/bench-partition.py [--quick] [--keep DIR] [--no-strong] [--only TEXT]
+  --quick      only the 10,000-vertex graphs (and KaHIP on k = 2, 8, 32)
+  --keep       write graphs and part files in DIR (default: a temporary directory)
+  --no-strong  skip the quality mode against KaHIP
+  --only       only the graphs whose name contains TEXT
 Python 3 standard library only.
 """
 import math
@@ -177,7 +179,10 @@ def main():
 
     rows = []
     print(f"\n{'graph':22} {'k':>3} {'ours':>8} {'gpmetis':>8} {'ratio':>6} {'t ours':>8} {'t metis':>8} {'imb ours':>8} {'imb metis':>9}")
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
     for name, args in graphs(quick):
+        if only not in name:
+            continue
         path = os.path.join(work, name + ".graph")
         if not os.path.exists(path):
             run([exe, "graph", *args, "-o", path]).check_returncode()
@@ -201,6 +206,8 @@ def main():
     print(f"  time ratio, geometric mean: {time_gm:.2f}x  (goal <= 2x)")
     print(f"  max imbalance: ours {max(r[8] for r in rows):.3f}, gpmetis {max(r[9] for r in rows):.3f}")
 
+    if "--no-strong" in sys.argv:
+        rows = []
     print(f"\nQuality mode (placelab --strong) vs KaHIP strong (graphs of <= {STRONG_MAX_N} vertices)")
     print(f"{'graph':22} {'k':>3} {'strong':>8} {'kahip':>8} {'ratio':>6} {'t ours':>8} {'t kahip':>8} {'imb ours':>8} {'imb kahip':>9}")
     srows = []

@@ -375,8 +375,10 @@ pub fn greedy(
 }
 
 /// k-way FM passes with hill climbing and rollback (module doc). Never returns a state with a
-/// larger cut or more overweight than it was given.
-pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
+/// larger cut or more overweight than it was given. States are ranked by (overweight, cut) when
+/// `balance_first`, else by (cut, overweight): on coarse levels the balance may wait for the
+/// finer ones, and a cut given up for it there is seldom won back.
+pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64, balance_first: bool) {
     let n = g.n();
     let limit = (n / 50).clamp(25, 400) as usize;
     let mut locked = vec![false; n as usize];
@@ -398,8 +400,15 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
                 ));
             }
         }
-        let start = (s.over(maxw), s.cut());
-        let mut cur = start;
+        let rank = |over: u64, cut: u64| {
+            if balance_first {
+                (over, cut)
+            } else {
+                (cut, over)
+            }
+        };
+        let start = rank(s.over(maxw), s.cut());
+        let mut cut = s.cut();
         let mut best = start;
         let mut best_len = 0usize;
         moves.clear();
@@ -429,8 +438,8 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
             let id = s.id[vi];
             s.move_to(g, v, q);
             moves.push((v, a));
-            cur.1 = (cur.1 + id).saturating_sub(c);
-            cur.0 = s.over(maxw);
+            cut = (cut + id).saturating_sub(c);
+            let cur = rank(s.over(maxw), cut);
             if cur < best {
                 best = cur;
                 best_len = moves.len();
