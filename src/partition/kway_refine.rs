@@ -467,3 +467,70 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64, ba
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `w` x `h` grid of unit vertices and edges.
+    fn grid(w: u32, h: u32) -> WGraph {
+        let mut g = WGraph {
+            xadj: vec![0],
+            ..WGraph::default()
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let mut nb = Vec::new();
+                if x > 0 {
+                    nb.push(y * w + x - 1);
+                }
+                if x + 1 < w {
+                    nb.push(y * w + x + 1);
+                }
+                if y > 0 {
+                    nb.push((y - 1) * w + x);
+                }
+                if y + 1 < h {
+                    nb.push((y + 1) * w + x);
+                }
+                g.ew.extend(nb.iter().map(|_| 1u64));
+                g.adj.extend(nb);
+                g.xadj.push(g.adj.len() as u32);
+                g.vw.push(1);
+                g.vs.push(1);
+            }
+        }
+        g
+    }
+
+    /// Columns `0..split` of an 8 x 8 grid in part 0, the rest in part 1: a straight cut of 8.
+    fn columns(split: u32) -> (WGraph, KwayState) {
+        let g = grid(8, 8);
+        let part = (0..64).map(|v| u32::from(v % 8 >= split)).collect();
+        let s = KwayState::new(&g, part, 2);
+        (g, s)
+    }
+
+    #[test]
+    fn fm_ranking_cut_first_never_gives_back_cut_for_balance() {
+        // Part 0 holds 40 of 64 vertices, 7 above its limit of 33.
+        let (g, mut s) = columns(5);
+        let maxw = [33u64, 33];
+        assert_eq!((s.cut(), s.over(&maxw)), (8, 7));
+        fm(&g, &mut s, &maxw, 4, 7, false);
+        assert!(s.cut() <= 8, "cut {} grew above 8", s.cut());
+        assert!(s.over(&maxw) <= 7);
+    }
+
+    #[test]
+    fn fm_ranking_balance_first_trades_cut_for_balance() {
+        let (g, mut s) = columns(5);
+        let maxw = [33u64, 33];
+        fm(&g, &mut s, &maxw, 4, 7, true);
+        assert!(
+            s.over(&maxw) < 7,
+            "overweight {} not reduced",
+            s.over(&maxw)
+        );
+    }
+}

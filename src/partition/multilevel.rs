@@ -57,7 +57,8 @@ const RUN_UNITS: u64 = 1000;
 /// Multilevel bisections tried for each bisection of the initial recursive bisection, the
 /// best (least overweight, then least cut) kept (METIS's `nIparts`); each keeps the best of 4
 /// grown tries on its coarsest graph (8 in the quality mode). Choosing per bisection compounds:
-/// it measured 7 % smaller initial cuts than the best of as many whole recursive bisections.
+/// on the 10,000-vertex geometric graph, k=64, the initial cut was 1931 against 2083 for the
+/// best of 4 whole recursive bisections.
 const INITIAL_CUTS: u32 = 4;
 const INITIAL_CUTS_STRONG: u32 = 8;
 
