@@ -375,8 +375,10 @@ pub fn greedy(
 }
 
 /// k-way FM passes with hill climbing and rollback (module doc). Never returns a state with a
-/// larger cut or more overweight than it was given.
-pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
+/// larger cut or more overweight than it was given. States are ranked by (overweight, cut) when
+/// `balance_first`, else by (cut, overweight): on coarse levels the balance may wait for the
+/// finer ones, and a cut given up for it there is seldom won back.
+pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64, balance_first: bool) {
     let n = g.n();
     let limit = (n / 50).clamp(25, 400) as usize;
     let mut locked = vec![false; n as usize];
@@ -398,8 +400,15 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
                 ));
             }
         }
-        let start = (s.over(maxw), s.cut());
-        let mut cur = start;
+        let rank = |over: u64, cut: u64| {
+            if balance_first {
+                (over, cut)
+            } else {
+                (cut, over)
+            }
+        };
+        let start = rank(s.over(maxw), s.cut());
+        let mut cut = s.cut();
         let mut best = start;
         let mut best_len = 0usize;
         moves.clear();
@@ -429,8 +438,8 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
             let id = s.id[vi];
             s.move_to(g, v, q);
             moves.push((v, a));
-            cur.1 = (cur.1 + id).saturating_sub(c);
-            cur.0 = s.over(maxw);
+            cut = (cut + id).saturating_sub(c);
+            let cur = rank(s.over(maxw), cut);
             if cur < best {
                 best = cur;
                 best_len = moves.len();
@@ -456,5 +465,72 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64) {
         if best >= start {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `w` x `h` grid of unit vertices and edges.
+    fn grid(w: u32, h: u32) -> WGraph {
+        let mut g = WGraph {
+            xadj: vec![0],
+            ..WGraph::default()
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let mut nb = Vec::new();
+                if x > 0 {
+                    nb.push(y * w + x - 1);
+                }
+                if x + 1 < w {
+                    nb.push(y * w + x + 1);
+                }
+                if y > 0 {
+                    nb.push((y - 1) * w + x);
+                }
+                if y + 1 < h {
+                    nb.push((y + 1) * w + x);
+                }
+                g.ew.extend(nb.iter().map(|_| 1u64));
+                g.adj.extend(nb);
+                g.xadj.push(g.adj.len() as u32);
+                g.vw.push(1);
+                g.vs.push(1);
+            }
+        }
+        g
+    }
+
+    /// Columns `0..split` of an 8 x 8 grid in part 0, the rest in part 1: a straight cut of 8.
+    fn columns(split: u32) -> (WGraph, KwayState) {
+        let g = grid(8, 8);
+        let part = (0..64).map(|v| u32::from(v % 8 >= split)).collect();
+        let s = KwayState::new(&g, part, 2);
+        (g, s)
+    }
+
+    #[test]
+    fn fm_ranking_cut_first_never_gives_back_cut_for_balance() {
+        // Part 0 holds 40 of 64 vertices, 7 above its limit of 33.
+        let (g, mut s) = columns(5);
+        let maxw = [33u64, 33];
+        assert_eq!((s.cut(), s.over(&maxw)), (8, 7));
+        fm(&g, &mut s, &maxw, 4, 7, false);
+        assert!(s.cut() <= 8, "cut {} grew above 8", s.cut());
+        assert!(s.over(&maxw) <= 7);
+    }
+
+    #[test]
+    fn fm_ranking_balance_first_trades_cut_for_balance() {
+        let (g, mut s) = columns(5);
+        let maxw = [33u64, 33];
+        fm(&g, &mut s, &maxw, 4, 7, true);
+        assert!(
+            s.over(&maxw) < 7,
+            "overweight {} not reduced",
+            s.over(&maxw)
+        );
     }
 }

@@ -1,18 +1,18 @@
 //! Multilevel bisection and recursive bisection (METIS `-ptype=rb`, SPEC §2); also the initial
 //! partition of the coarsest graph in multilevel k-way.
 //!
-//! [`bisect`]: coarsen the graph (heavy-edge matching, [`super::coarsen`]) to about
-//! [`BISECT_COARSEN_TO`] vertices, grow several bisections of the coarsest graph
-//! ([`super::initial`]), then project back level by level, refining each with two-way FM
-//! ([`super::fm2`]).
+//! [`bisect`]: the best (least overweight, then least cut) of `ncuts` tries, each coarsening
+//! the graph anew (heavy-edge matching, [`super::coarsen`]) to about [`BISECT_COARSEN_TO`]
+//! vertices, growing several bisections of the coarsest graph ([`super::initial`]), then
+//! projecting back level by level, refining each with two-way FM ([`super::fm2`]).
 //!
 //! [`recursive`]: bisect with the first `k / 2` parts' share of the target weight on side 0,
-//! then recurse on the two induced subgraphs with their own targets. The imbalance tolerance of
-//! each bisection is `(1 + eps)^(1 / ceil(log2 k)) - 1`, so that the product over the
-//! `ceil(log2 k)` levels stays within `1 + eps`, as METIS does.
+//! then recurse on the two induced subgraphs with their own targets, every bisection within the
+//! tolerance the caller gives: [`strict_eps`] keeps the product over the `ceil(log2 k)` levels
+//! within `1 + eps`, as METIS's recursive bisection does.
 //!
 //! # Complexity
-//! `O((V + E) log V)` per bisection, `O((V + E) log V log k)` for `k` parts.
+//! `O(ncuts (V + E) log V)` per bisection, `O(ncuts (V + E) log V log k)` for `k` parts.
 
 use super::coarsen::coarsen;
 use super::fm2::{self, Bisection};
@@ -30,6 +30,8 @@ pub struct BisectEffort {
     pub tries: u32,
     /// FM passes per level.
     pub niter: u32,
+    /// Independent multilevel bisections (each coarsened anew), the best kept.
+    pub ncuts: u32,
 }
 
 /// Weight limits of a bisection with `frac0` of `total` wanted on side 0, tolerance `eps`:
@@ -49,35 +51,54 @@ pub fn bisect(g: &WGraph, frac0: f64, eps: f64, effort: BisectEffort, rng: &mut 
     let (target0, maxw) = limits(total, frac0, eps);
     let ct = BISECT_COARSEN_TO;
     let maxvw = ((1.5 * total as f64 / f64::from(ct)) as u64).max(1);
-    let levels = coarsen(g, ct, maxvw, None, rng);
-    let coarsest = levels.last().map_or(g, |l| &l.graph);
-    let mut b = grow_bisection(coarsest, target0, maxw, effort.tries, effort.niter, rng);
-    for i in (0..levels.len()).rev() {
-        let finer = if i == 0 { g } else { &levels[i - 1].graph };
-        let part: Vec<u8> = levels[i].cmap.iter().map(|&c| b.part[c as usize]).collect();
-        b = Bisection::new(finer, part);
-        fm2::refine(finer, &mut b, target0, maxw, effort.niter, rng.next_u64());
+    let mut best: Option<Bisection> = None;
+    for _ in 0..effort.ncuts.max(1) {
+        let levels = coarsen(g, ct, maxvw, None, rng);
+        let coarsest = levels.last().map_or(g, |l| &l.graph);
+        let mut b = grow_bisection(coarsest, target0, maxw, effort.tries, effort.niter, rng);
+        for i in (0..levels.len()).rev() {
+            let finer = if i == 0 { g } else { &levels[i - 1].graph };
+            let part: Vec<u8> = levels[i].cmap.iter().map(|&c| b.part[c as usize]).collect();
+            b = Bisection::new(finer, part);
+            fm2::refine(finer, &mut b, target0, maxw, effort.niter, rng.next_u64());
+        }
+        if best
+            .as_ref()
+            .is_none_or(|o| (b.over(maxw), b.cut) < (o.over(maxw), o.cut))
+        {
+            best = Some(b);
+        }
+        if best
+            .as_ref()
+            .is_some_and(|b| b.cut == 0 && b.over(maxw) == 0)
+        {
+            break;
+        }
     }
-    b.part
+    best.map(|b| b.part).unwrap_or_default()
 }
 
-/// Recursive bisection of `g` into `targets.len()` parts with these target fractions (module
-/// doc); `eps` is the overall tolerance.
-pub fn recursive(
-    g: &WGraph,
-    targets: &[f64],
-    eps: f64,
-    effort: BisectEffort,
-    rng: &mut Rng,
-) -> Vec<u32> {
-    let k = targets.len() as u32;
-    let mut out = vec![0u32; g.n() as usize];
+/// The tolerance of each bisection when `k` parts must stay within `1 + eps` overall:
+/// `(1 + eps)^(1 / ceil(log2 k)) - 1` (module doc).
+pub fn strict_eps(eps: f64, k: u32) -> f64 {
     let depth = 32 - (k.max(1) - 1).leading_zeros();
-    let eps_level = if depth == 0 {
+    if depth == 0 {
         eps
     } else {
         libm::pow(1.0 + eps, 1.0 / f64::from(depth)) - 1.0
-    };
+    }
+}
+
+/// Recursive bisection of `g` into `targets.len()` parts with these target fractions (module
+/// doc); `eps_level` is the tolerance of each bisection (see [`strict_eps`]).
+pub fn recursive(
+    g: &WGraph,
+    targets: &[f64],
+    eps_level: f64,
+    effort: BisectEffort,
+    rng: &mut Rng,
+) -> Vec<u32> {
+    let mut out = vec![0u32; g.n() as usize];
     let ids: Vec<u32> = (0..g.n()).collect();
     split(g, &ids, targets, 0, eps_level, effort, rng, &mut out);
     out
