@@ -152,6 +152,9 @@ pub(crate) struct Net {
     /// Recomputations and the flows they covered (for benchmarks and tests).
     pub solves: u64,
     pub solved_flows: u64,
+    /// Elements of the flow-capacity incidence lists visited by recomputations, plus flows
+    /// rescheduled: the simulator's work, which a budget can bound.
+    pub work: u64,
     /// Recompute whole components at every event (the oracle the tests compare with).
     pub always_full: bool,
 }
@@ -204,6 +207,7 @@ impl Net {
             ended: Vec::new(),
             solves: 0,
             solved_flows: 0,
+            work: 0,
             always_full: false,
         }
     }
@@ -474,6 +478,7 @@ impl Net {
             qi += 1;
             let mut e = self.head[c];
             while e != NONE {
+                self.work += 1;
                 let g = self.e_flow[e as usize] as usize;
                 if self.f_mark[g] != st && self.f_level[g] >= floor {
                     self.f_mark[g] = st;
@@ -497,6 +502,7 @@ impl Net {
     fn fill(&mut self, st: u32) {
         self.solves += 1;
         self.solved_flows += self.set.len() as u64;
+        self.work += self.set.len() as u64;
         let now = self.now;
         // Bring the set's progress up to now.
         for &f in &self.set {
@@ -516,6 +522,7 @@ impl Net {
             let mut unfixed = 0u32;
             let mut e = self.head[c];
             while e != NONE {
+                self.work += 1;
                 let eu = e as usize;
                 let g = self.e_flow[eu] as usize;
                 if self.f_mark[g] == st {
@@ -563,6 +570,7 @@ impl Net {
             }
             let mut e = self.head[c];
             while e != NONE {
+                self.work += 1;
                 let eu = e as usize;
                 let g = self.e_flow[eu];
                 e = self.e_next[eu];

@@ -65,7 +65,10 @@ pub mod rounds;
 pub use fattree::{parse_fat_tree, FatTreeSpec};
 pub use metrics::{static_metrics, StaticMetrics};
 pub use platform::{LinkInfo, Platform};
-pub use rounds::{simulate_every_round, simulate_rounds, JobTraffic, Message, RoundsResult};
+pub use rounds::{
+    simulate_every_round, simulate_rounds, simulate_rounds_within, JobTraffic, Message,
+    RoundsResult,
+};
 
 use crate::progress::Progress;
 use engine::{ModelParams, Net};

@@ -63,6 +63,22 @@ pub fn simulate_rounds(
     model: Model,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
+    simulate_rounds_within(p, jobs, model, u64::MAX, progress)
+}
+
+/// [`simulate_rounds`] that gives up once its rate recomputations have covered more than
+/// `budget` flows in all (the engine's `solved_flows`, which its work follows): an engine that must finish in seconds whatever the placement passes its budget and
+/// reports the case as not simulated.
+///
+/// # Errors
+/// As [`simulate_rounds`], and a sentence saying where the budget ran out.
+pub fn simulate_rounds_within(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    budget: u64,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
     // One job alone: every round starts on an empty network, so every round takes the same
     // time; simulate one and repeat it.
@@ -72,7 +88,7 @@ pub fn simulate_rounds(
                 rounds: 1,
                 ..job.clone()
             };
-            let mut r = run(p, std::slice::from_ref(&one), model, progress)?;
+            let mut r = run(p, std::slice::from_ref(&one), model, budget, progress)?;
             let k = f64::from(job.rounds);
             let round = r.job_end[0] - job.start;
             r.job_end[0] = job.start + k * round;
@@ -83,7 +99,7 @@ pub fn simulate_rounds(
             return Ok(r);
         }
     }
-    run(p, jobs, model, progress)
+    run(p, jobs, model, budget, progress)
 }
 
 /// [`simulate_rounds`] without the one-job shortcut: every round of every job is simulated
@@ -98,7 +114,7 @@ pub fn simulate_every_round(
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    run(p, jobs, model, progress)
+    run(p, jobs, model, u64::MAX, progress)
 }
 
 /// [`simulate_every_round`] on checked inputs.
@@ -106,6 +122,7 @@ fn run(
     p: &Platform,
     jobs: &[JobTraffic],
     model: Model,
+    budget: u64,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     let mut net = Net::new(p, ModelParams::of(model));
@@ -147,6 +164,12 @@ fn run(
         done.clear();
         let moved = net.step(limit, &mut done);
         let now = net.now();
+        if net.solved_flows > budget {
+            return Err(format!(
+                "not simulated to the end: the sharing was recomputed {} times for {} flows in all, over the budget of {budget} flows that keeps a run to seconds (stopped at simulated time {now:.6} s)",
+                net.solves, net.solved_flows
+            ));
+        }
         for &f in &done {
             let j = net.tag(f) as usize;
             outstanding[j] -= 1;
