@@ -196,3 +196,50 @@ fn completion_times_are_within_5_percent_of_simgrid() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The work budget: within it the result is `simulate_rounds`'s exactly; over it, an error that
+/// says where it stopped (the placement engine reports such a run as not simulated).
+#[test]
+fn a_work_budget_stops_the_simulation_with_a_reason_and_otherwise_changes_nothing() {
+    let p = Platform::build(&System::Torus2d { x: 4, y: 4 }, LinkParams::SOURCE).unwrap();
+    let mut messages = Vec::new();
+    for a in 0..16u32 {
+        for b in 0..16u32 {
+            if a != b {
+                messages.push(Message {
+                    src: a,
+                    dst: (b * 7 + a) % 16,
+                    bytes: 1e6,
+                });
+            }
+        }
+    }
+    let job = JobTraffic {
+        messages,
+        compute: 0.0,
+        rounds: 3,
+        start: 0.0,
+    };
+    for model in [Model::MaxMin, Model::SimgridLv08] {
+        let full = simulate_rounds(&p, std::slice::from_ref(&job), model, &mut NoProgress).unwrap();
+        let within = placelab::netsim::simulate_rounds_within(
+            &p,
+            std::slice::from_ref(&job),
+            model,
+            u64::MAX / 2,
+            &mut NoProgress,
+        )
+        .unwrap();
+        assert_eq!(full, within);
+        let over = placelab::netsim::simulate_rounds_within(
+            &p,
+            std::slice::from_ref(&job),
+            model,
+            100,
+            &mut NoProgress,
+        )
+        .unwrap_err();
+        assert!(over.starts_with("not simulated to the end"), "{over}");
+        assert!(over.contains("budget of 100 flows"), "{over}");
+    }
+}
