@@ -381,3 +381,28 @@ fn different_seeds_give_valid_but_not_always_equal_partitions() {
         .collect();
     assert!(parts.windows(2).any(|w| w[0] != w[1]));
 }
+
+/// A case proptest found: two 4-vertex chains joined by one light edge, plus 4 isolated
+/// vertices; the best balanced bisection cuts only that edge (cut 1).
+#[test]
+fn a_bisection_finds_the_light_edge_between_two_chains_beside_isolated_vertices() {
+    let edges = [
+        (0, 2, 4),
+        (3, 2, 2),
+        (4, 0, 2),
+        (2, 8, 1),
+        (1, 6, 1),
+        (9, 8, 3),
+        (6, 8, 3),
+    ];
+    let g = build(12, &edges, &[]);
+    for seed in [11376487688421576863u64, 1, 2, 3] {
+        let o = Options {
+            ufactor: 100,
+            ..opts(2, seed, Method::Kway, Objective::Cut)
+        };
+        let out = partition::partition(&g, &o, &mut NoProgress);
+        let cut = metrics::edge_cut(&g, &out.part);
+        assert!(cut * 4 <= 5 + 4, "seed {seed}: cut {cut}, optimum 1");
+    }
+}

@@ -378,6 +378,7 @@ mod tests {
             &p,
             std::slice::from_ref(&job),
             Model::SimgridLv08,
+            u64::MAX,
             &mut NoProgress,
         )
         .unwrap();

@@ -217,11 +217,14 @@ impl MethodId {
     /// Estimated steps per element of the graph (`V + 2E`) at `k` parts, for admission and
     /// progress: the multilevel methods do a bounded number of passes per level over a hierarchy
     /// about twice the graph; recursive bisection repeats that on `log2 k` levels of halves;
-    /// the quality mode multiplies the tries and V-cycles.
+    /// the quality mode multiplies the tries and V-cycles; k-way's initial recursive bisection
+    /// of a coarsest graph of about `30 k` vertices adds `log2 k` terms.
     pub fn steps_per_element(self, k: u64) -> f64 {
         let log2k = 64 - k.max(1).leading_zeros() as u64; // ceil-ish log2, 1 for k = 1
         match self {
-            MethodId::Kway => 60.0,
+            // the coarsest graph grows with k (about 30 k vertices) and is cut by recursive
+            // bisection, so large k costs more per element (measured: k = 4,096 ~3x k = 64)
+            MethodId::Kway => 60.0 + 10.0 * log2k as f64,
             MethodId::Rb => 30.0 * log2k as f64 + 30.0,
             MethodId::Strong => 600.0,
             MethodId::Linear => 2.0,
