@@ -8,7 +8,6 @@ import { exportPng, exportBlob, safeFileName } from './export.js';
 import { createEngineClient, createTextClient } from './client.js';
 
 const PROGRESS_DELAY_MS = 500;   // runs shorter than this never flash a progress bar
-const LIVE_RUN_DELAY_MS = 0;     // engines whose view is LIVE re-run after the edit's task (edits in one task coalesce)
 const COMPLETE_AFTER_MS = 400;   // after a live preview, the complete report once typing has paused this long
 const EXAMPLES_DIR = 'examples/';
 
@@ -150,7 +149,8 @@ const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
  * for long; the run counts as done once all are shown (a live preview: once drawn).
  */
 async function handleResult({ view: envelope, blob, bytes, sha256, text: reportText, ms, preview = false }, run, scenarioText) {
-  await nextTask();
+  // a preview is small and drawn at once; a complete report first lets the page answer (Stop)
+  if (!preview) await nextTask();
   if (run.stopped) return;
   state.lastResult = { blob, bytes, sha256, text: reportText, preview };
   state.lastReport = envelope;
@@ -344,11 +344,14 @@ function handleEditorChange({ engineChanged } = {}) {
  * engine refuses shows its error and leaves the last good drawing in place.
  */
 function scheduleLiveRun() {
-  clearTimeout(scheduleLiveRun.timer);
-  scheduleLiveRun.timer = setTimeout(() => {
+  if (scheduleLiveRun.queued) return;
+  scheduleLiveRun.queued = true;
+  // at the end of the edit's task: the edits of one task coalesce, and no timer hop is paid
+  queueMicrotask(() => {
+    scheduleLiveRun.queued = false;
     const cur = editor.current();
     if (cur.ok) startRun(cur.text, { preview: true });
-  }, LIVE_RUN_DELAY_MS);
+  });
 }
 
 /** After a preview: the complete run of the same text, unless another edit or run comes first. */
