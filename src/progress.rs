@@ -23,6 +23,27 @@ pub trait Progress {
     fn partial(&mut self, _value: &serde_json::Value) {}
 }
 
+/// One part of a run seen as the whole: maps the part's own `tick(done, total)` onto its span
+/// `base .. base + span` of the run's `total` (engines that run several methods or cases in turn).
+pub struct Span<'a> {
+    pub progress: &'a mut dyn Progress,
+    pub base: u64,
+    pub span: u64,
+    pub total: u64,
+}
+
+impl Progress for Span<'_> {
+    fn tick(&mut self, done: u64, total: u64) {
+        let f = if total == 0 {
+            1.0
+        } else {
+            (done as f64 / total as f64).clamp(0.0, 1.0)
+        };
+        let at = self.base + (self.span as f64 * f) as u64;
+        self.progress.tick(at.min(self.total), self.total);
+    }
+}
+
 /// Discards progress.
 pub struct NoProgress;
 

@@ -1,6 +1,7 @@
 // Watching the page's main thread (issue 5 §2), shared by the tests that check the page stays
 // responsive: long tasks (a PerformanceObserver), Stop clicks and when the page became idle.
 import assert from 'node:assert/strict';
+import { waitSettled } from './browser.mjs';
 
 /** The issue's goal for the longest main-thread task and for Stop, in ms. */
 export const GOAL_MS = 200;
@@ -24,6 +25,15 @@ export async function observedPage(env, hash = '') {
   const page = await env.page();
   await page.addInitScript(observe);
   await page.goto(env.url + hash);
+  return page;
+}
+
+/** observedPage, once the page has loaded its engine and drawn its first example. */
+export async function readyPage(env) {
+  const page = await observedPage(env);
+  await page.waitForFunction(() => window.placelab, null, { timeout: 0 });
+  await page.evaluate(() => window.placelab.ready);
+  await waitSettled(page);
   return page;
 }
 

@@ -6,26 +6,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { useBrowser, pickExample, waitSettled, typeRawJson, artifact, moduleUrl } from '../lib/harness.mjs';
+import { readyPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
 
 const env = useBrowser();
-const GOAL_MS = 200; // longest main-thread task allowed
-
-function observe() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push({ at: Math.round(e.startTime), ms: Math.round(e.duration) });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
-async function observedPage() {
-  const page = await env.page();
-  await page.addInitScript(observe);
-  await page.goto(env.url);
-  await page.waitForFunction(() => window.placelab, null, { timeout: 0 });
-  await page.evaluate(() => window.placelab.ready);
-  await waitSettled(page);
-  return page;
-}
 
 async function open(page, name, text) {
   await page.evaluate(() => { window.__before = [window.placelab.lastReport, window.placelab.lastError]; });
@@ -36,7 +19,7 @@ async function open(page, name, text) {
 
 describe('moldable page', () => {
   it('draws the small set: four Gantt charts in job colours, makespans, bound and deltas', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     await pickExample(page, 'moldable-small.json');
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
     const report = await page.evaluate(() => window.placelab.lastReport.report);
@@ -80,7 +63,7 @@ describe('moldable page', () => {
   });
 
   it('shows the GA live while it runs, and Stop keeps the best schedule so far', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     await pickExample(page, 'moldable-small.json');
     const long = { version: 1, engine: 'moldable', name: 'long GA', seed: 3, machines: 1024, efficiency: 0.75,
       ga: { cycles: 20000 }, generate: { kind: 'random', jobs: 400 } };

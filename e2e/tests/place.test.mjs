@@ -8,26 +8,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { REPO } from '../lib/server.mjs';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
+import { readyPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
 
 const env = useBrowser();
-const GOAL_MS = 200; // longest main-thread task allowed
-
-function observe() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push({ at: Math.round(e.startTime), ms: Math.round(e.duration) });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
-async function observedPage() {
-  const page = await env.page();
-  await page.addInitScript(observe);
-  await page.goto(env.url);
-  await page.waitForFunction(() => window.placelab, null, { timeout: 0 });
-  await page.evaluate(() => window.placelab.ready);
-  await waitSettled(page);
-  return page;
-}
 
 /** Pixels of a canvas that are neither white nor grey (coloured by a task, an edge or a link). */
 function colouredPixels(page, selector) {
@@ -53,7 +36,7 @@ function fingerprint(text) {
 
 describe('place page', () => {
   it('every placement example gives in the browser the report pinned natively', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     const files = (await fs.readdir(path.join(REPO, 'playground-examples'))).filter((f) => f.startsWith('place-')).sort();
     assert.ok(files.length >= 5);
     for (const f of files) {
@@ -68,7 +51,7 @@ describe('place page', () => {
   });
 
   it('experiment 1: strategies side by side, ratios beside the source, bar chart', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     await pickExample(page, 'place-zk-exp1-torus3d.json');
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
     const report = await page.evaluate(() => window.placelab.lastReport.report);
@@ -97,7 +80,7 @@ describe('place page', () => {
   });
 
   it('the full 4,096-node torus runs and draws without a long main-thread task', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     const t0 = Date.now();
     await pickExample(page, 'place-full-4096.json');
     const ms = Date.now() - t0;
@@ -123,7 +106,7 @@ describe('place page', () => {
   });
 
   it('a METIS task graph opened from a file becomes the job', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     await pickExample(page, 'place-zk-exp1-torus2d-1mb.json');
     const text = '% 6 tasks in a ring, one heavy chord\n6 7 001\n2 1 6 1 4 9\n1 1 3 1\n2 1 4 1\n3 1 5 1 1 9\n4 1 6 1\n5 1 1 1\n';
     const runs = await page.evaluate(() => window.placelab.runCount);

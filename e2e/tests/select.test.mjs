@@ -6,35 +6,10 @@ import { describe, it } from 'node:test';
 import fs from 'node:fs/promises';
 import assert from 'node:assert/strict';
 import { useBrowser, pickExample, waitSettled, typeRawJson, artifact } from '../lib/harness.mjs';
+import { readyPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
 import { stationsScenario } from '../bench-select.mjs';
 
 const env = useBrowser();
-const GOAL_MS = 200; // longest main-thread task allowed
-
-/** Runs in the page before its scripts: records long tasks. */
-function observe() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push({ at: Math.round(e.startTime), ms: Math.round(e.duration) });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
-async function observedPage() {
-  const page = await env.page();
-  await page.addInitScript(observe);
-  await page.goto(env.url);
-  await page.waitForFunction(() => window.placelab, null, { timeout: 0 });
-  await page.evaluate(() => window.placelab.ready);
-  await waitSettled(page);
-  return page;
-}
-
-async function assertNoLongTask(page, label) {
-  const tasks = await page.evaluate(() => window.__longTasks);
-  const worst = tasks.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
-  console.log(`# ${label}: ${tasks.length} long tasks, longest ${worst.ms} ms`);
-  assert.ok(worst.ms <= GOAL_MS, `${label}: main thread blocked ${worst.ms} ms; all: ${JSON.stringify(tasks)}`);
-}
 
 const snapshot = (page, testid) => page.evaluate((id) => document.querySelector(`[data-testid=${id}]`)?.toDataURL() ?? null, testid);
 
@@ -59,7 +34,7 @@ export const PROTOCOL = {
 describe('select page', () => {
   for (const [file, want] of [['select-table2-run1.json', 'W1-W7'], ['select-table2-run2.json', 'W1-W6'], ['select-table2-run3.json', 'W1-W5']]) {
     it(`${file}: the chosen set ${want} is shown with the curve, the time lost and the source's figures`, async () => {
-      const page = await observedPage();
+      const page = await readyPage(env);
       await pickExample(page, file);
       assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
       const chosen = page.getByTestId('chosen-set');
@@ -86,7 +61,7 @@ describe('select page', () => {
   }
 
   it('follows a formula as it is typed, and keeps the last good drawing on a bad one', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     await pickExample(page, 'select-table2-run1.json');
     await page.getByTestId('param-model.preset').selectOption({ label: 'My own formulas' });
     await waitSettled(page);
@@ -135,7 +110,7 @@ describe('select page', () => {
   });
 
   it('previews a 10,000-station curve at each keystroke, then draws the complete report when typing pauses', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     const scenario = stationsScenario(10000);
     await typeRawJson(page, JSON.stringify(scenario));
     await page.getByTestId('run').click();
@@ -170,7 +145,7 @@ describe('select page', () => {
   });
 
   it('steps through the reservation protocol with the scrubber', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     await pickExample(page, 'select-table2-run1.json');
     const runs = await page.evaluate(() => window.placelab.runCount);
     await typeRawJson(page, JSON.stringify(PROTOCOL, null, 2));
@@ -217,7 +192,7 @@ describe('select page', () => {
   });
 
   it('shows the partial-reservation starvation and its fix side by side in the report', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     const scenario = (ordered) => JSON.stringify({
       version: 1, engine: 'select', name: `contention ${ordered}`, seed: 1,
       reservation: { stations: 40, initiators: [{ wants: 30, holdFor: 100 }, { wants: 30, holdFor: 100 }], delay: { min: 1, max: 20 }, maxRetries: 8, fixes: { orderedClaims: ordered } },
@@ -235,7 +210,7 @@ describe('select page', () => {
   });
 
   it('draws the all-to-all layouts and the subsystem tables', async () => {
-    const page = await observedPage();
+    const page = await readyPage(env);
     await pickExample(page, 'select-alltoall-layouts.json');
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done');
     assert.ok(await page.getByTestId('layouts-chart').isVisible());

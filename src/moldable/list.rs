@@ -178,32 +178,10 @@ pub fn schedule(inst: &Instance, order: &[u32], variants: &[u32]) -> Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moldable::model::{Job, Variant};
-
-    fn rigid(n: u32, jobs: &[(u32, f64)]) -> Instance {
-        Instance {
-            machines: n,
-            jobs: jobs
-                .iter()
-                .enumerate()
-                .map(|(i, &(r, t))| Job {
-                    name: format!("J{i}"),
-                    variants: vec![Variant {
-                        ranks: r,
-                        time: t,
-                        weight: 1.0,
-                    }],
-                    release: 0.0,
-                })
-                .collect(),
-            efficiency: None,
-            optimum: None,
-        }
-    }
 
     #[test]
     fn worked_case_of_the_module_doc_backfills() {
-        let inst = rigid(4, &[(3, 4.0), (2, 2.0), (1, 4.0)]);
+        let inst = Instance::rigid(4, &[(3, 4.0), (2, 2.0), (1, 4.0)]);
         let mut d = ListDecoder::default();
         let t = d.decode(&inst, &[0, 1, 2], &[0, 0, 0]);
         assert_eq!(t, 6.0);
@@ -217,7 +195,7 @@ mod tests {
     #[test]
     fn a_hole_is_filled_only_when_the_job_fits_in_it() {
         // (4,1) then (4,1) then (2,3): holes none; (1, 1) released at 0 cannot start before 2
-        let inst = rigid(4, &[(4, 1.0), (2, 3.0), (4, 1.0), (2, 1.0)]);
+        let inst = Instance::rigid(4, &[(4, 1.0), (2, 3.0), (4, 1.0), (2, 1.0)]);
         let mut d = ListDecoder::default();
         d.decode(&inst, &[0, 1, 2, 3], &[0, 0, 0, 0]);
         assert_eq!(d.starts(), &[0.0, 1.0, 4.0, 1.0]);

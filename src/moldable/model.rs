@@ -66,6 +66,29 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// Rigid jobs `J0, J1, ...` of `(ranks, time)` on `machines`, released at 0, weight 1, no
+    /// constraint (worked cases and tests).
+    pub fn rigid(machines: u32, jobs: &[(u32, f64)]) -> Instance {
+        Instance {
+            machines,
+            jobs: jobs
+                .iter()
+                .enumerate()
+                .map(|(i, &(ranks, time))| Job {
+                    name: format!("J{i}"),
+                    variants: vec![Variant {
+                        ranks,
+                        time,
+                        weight: 1.0,
+                    }],
+                    release: 0.0,
+                })
+                .collect(),
+            efficiency: None,
+            optimum: None,
+        }
+    }
+
     /// The heuristics' choice of variants ([`Job::preferred`]).
     pub fn preferred_variants(&self) -> Vec<u32> {
         self.jobs

@@ -119,32 +119,10 @@ pub fn pack(inst: &Instance, variants: &[u32], packer: Packer) -> Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moldable::model::{Job, Variant};
-
-    fn rigid(n: u32, jobs: &[(u32, f64)]) -> Instance {
-        Instance {
-            machines: n,
-            jobs: jobs
-                .iter()
-                .enumerate()
-                .map(|(i, &(r, t))| Job {
-                    name: format!("J{i}"),
-                    variants: vec![Variant {
-                        ranks: r,
-                        time: t,
-                        weight: 1.0,
-                    }],
-                    release: 0.0,
-                })
-                .collect(),
-            efficiency: None,
-            optimum: None,
-        }
-    }
 
     #[test]
     fn worked_case_of_the_module_doc() {
-        let inst = rigid(4, &[(2, 5.0), (3, 4.0), (2, 3.0), (1, 2.0)]);
+        let inst = Instance::rigid(4, &[(2, 5.0), (3, 4.0), (2, 3.0), (1, 2.0)]);
         let v = vec![0; 4];
         let (s, t) = pack_starts(&inst, &v, Packer::Ffdh);
         assert_eq!(t, 9.0);
@@ -159,7 +137,7 @@ mod tests {
     fn best_fit_prefers_the_fullest_shelf() {
         // shelves: s0 = {(2,9)} with 2 used, s1 = {(3,8)} with 3 used; the job (1,1) goes on s0
         // under FFDH (first) and on s1 under BFDH (least width left)
-        let inst = rigid(4, &[(2, 9.0), (3, 8.0), (1, 1.0)]);
+        let inst = Instance::rigid(4, &[(2, 9.0), (3, 8.0), (1, 1.0)]);
         let (ff, _) = pack_starts(&inst, &[0, 0, 0], Packer::Ffdh);
         let (bf, _) = pack_starts(&inst, &[0, 0, 0], Packer::Bfdh);
         assert_eq!(ff[2], (0.0, 2));

@@ -13,7 +13,7 @@ use super::{layout, partition, Options};
 use crate::engines::Engine;
 use crate::error::Result;
 use crate::params::Param;
-use crate::progress::Progress;
+use crate::progress::{Progress, Span};
 use crate::scenario::Meta;
 
 /// The partitioning engine.
@@ -39,26 +39,6 @@ impl Engine for Partitioning {
 
     fn sample_scenarios() -> Vec<String> {
         super::samples::sample_scenarios()
-    }
-}
-
-/// Maps one method's own progress onto its span of the whole run.
-struct Span<'a> {
-    progress: &'a mut dyn Progress,
-    base: u64,
-    span: u64,
-    total: u64,
-}
-
-impl Progress for Span<'_> {
-    fn tick(&mut self, done: u64, total: u64) {
-        let f = if total == 0 {
-            1.0
-        } else {
-            (done as f64 / total as f64).clamp(0.0, 1.0)
-        };
-        let at = self.base + (self.span as f64 * f) as u64;
-        self.progress.tick(at.min(self.total), self.total);
     }
 }
 

@@ -21,7 +21,7 @@ use super::strategy::{self, Options, Placement, Shape, StrategyId};
 use crate::netsim::{
     simulate_rounds_within, static_metrics, Flow, JobTraffic, LinkParams, Message, Model, Platform,
 };
-use crate::progress::{NoProgress, Progress};
+use crate::progress::{NoProgress, Progress, Span};
 use crate::rng::Rng;
 
 /// Flows whose sharing one simulation may recompute in all ([`simulate_rounds_within`]): the
@@ -97,26 +97,6 @@ fn traffic(
         compute: f64::from(heaviest) * compute / speed,
         rounds,
         start: 0.0,
-    }
-}
-
-/// Maps one part's own progress onto its span of the whole run.
-struct Span<'a> {
-    progress: &'a mut dyn Progress,
-    base: u64,
-    span: u64,
-    total: u64,
-}
-
-impl Progress for Span<'_> {
-    fn tick(&mut self, done: u64, total: u64) {
-        let f = if total == 0 {
-            1.0
-        } else {
-            (done as f64 / total as f64).clamp(0.0, 1.0)
-        };
-        let at = self.base + (self.span as f64 * f) as u64;
-        self.progress.tick(at.min(self.total), self.total);
     }
 }
 
