@@ -23,26 +23,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from simgrid_install import PYTHON, ensure_simgrid
 
-PYTHON = "/usr/bin/python3"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "placelab")
-
-
-def ensure_simgrid():
-    try:
-        import simgrid  # noqa: F401
-        return
-    except ImportError:
-        pass
-    if sys.executable != PYTHON and os.path.exists(PYTHON):
-        os.execv(PYTHON, [PYTHON] + sys.argv)
-    print("[bench] installing Debian python3-simgrid", file=sys.stderr)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                    "python3-simgrid"], check=True, env=env)
-    os.execv(PYTHON, [PYTHON] + sys.argv)
 
 
 def run_measured(cmd):
@@ -194,5 +178,5 @@ if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         simgrid_child(sys.argv[2])
     else:
-        ensure_simgrid()
+        ensure_simgrid("bench")
         main()

@@ -24,26 +24,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from simgrid_install import PYTHON, ensure_simgrid
 
-PYTHON = "/usr/bin/python3"  # the Debian module lives in the system interpreter
 BW = "125MBps"
 LAT = "50us"
-
-
-def ensure_simgrid():
-    try:
-        import simgrid  # noqa: F401
-        return
-    except ImportError:
-        pass
-    if sys.executable != PYTHON and os.path.exists(PYTHON):
-        os.execv(PYTHON, [PYTHON] + sys.argv)
-    print("[fixture] installing Debian python3-simgrid", file=sys.stderr)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                    "python3-simgrid"], check=True, env=env)
-    os.execv(PYTHON, [PYTHON] + sys.argv)
 
 
 def platform_xml(kind, params, hosts):
@@ -352,5 +336,5 @@ if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         run_child(sys.argv[2])
     else:
-        ensure_simgrid()
+        ensure_simgrid("fixture")
         main()
