@@ -93,18 +93,19 @@ pub fn heavy_edge_matching(
         let j = ((u128::from(r) * (i as u128 + 1)) >> 64) as usize;
         keyed.swap(i, j);
     }
-    let maxdeg = (0..n).map(|v| g.degree(v)).max().unwrap_or(0) as usize;
+    let band = |v: u32| (1 + g.degree(v) as u64).isqrt() as usize;
+    let maxdeg = (0..n).map(band).max().unwrap_or(0);
     let cap = maxdeg.min(4 * 1024);
     let mut count = vec![0u32; cap + 2];
     for &v in &keyed {
-        count[(g.degree(v) as usize).min(cap) + 1] += 1;
+        count[band(v).min(cap) + 1] += 1;
     }
     for i in 1..count.len() {
         count[i] += count[i - 1];
     }
     let mut order = vec![0u32; n as usize];
     for &v in &keyed {
-        let d = (g.degree(v) as usize).min(cap);
+        let d = band(v).min(cap);
         order[count[d] as usize] = v;
         count[d] += 1;
     }
