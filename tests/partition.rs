@@ -406,3 +406,36 @@ fn a_bisection_finds_the_light_edge_between_two_chains_beside_isolated_vertices(
         assert!(cut * 4 <= 5 + 4, "seed {seed}: cut {cut}, optimum 1");
     }
 }
+
+/// A heap-numbered binary tree of 1,000 vertices has exactly one balanced (3 %) bisection of cut
+/// 1: the root's edge to its left subtree (511 vertices against 489, or 512 with the root).
+/// One coarsening usually merges the root with a child and loses it; the small-graph tries of
+/// the default mode find it on most seeds (before them: 1 seed in 4).
+#[test]
+fn a_small_binary_tree_is_bisected_at_its_single_balanced_edge_on_most_seeds() {
+    let edges: Vec<(u32, u32, u32)> = (1..1000u32).map(|i| ((i - 1) / 2, i, 1)).collect();
+    let g = build(1000, &edges, &[1]);
+    let mut ones = 0;
+    for seed in 1..=8u64 {
+        let o = opts(2, seed, Method::Kway, Objective::Cut);
+        let part = partition::partition(&g, &o, &mut NoProgress).part;
+        check(&g, &o, &part);
+        if naive_cut(&g, &part) == 1 {
+            ones += 1;
+        }
+    }
+    assert!(ones >= 6, "cut 1 found on {ones} of 8 seeds");
+}
+
+#[test]
+fn small_graphs_get_up_to_four_tries_and_large_ones_one() {
+    use placelab::partition::multilevel::small_graph_tries;
+    let path = |n: u32| {
+        let edges: Vec<(u32, u32, u32)> = (1..n).map(|i| (i - 1, i, 1)).collect();
+        build(n, &edges, &[1])
+    };
+    assert_eq!(small_graph_tries(&path(100)), 4);
+    assert_eq!(small_graph_tries(&path(2000)), 2); // 2,000 + 3,998 units
+    assert_eq!(small_graph_tries(&path(6000)), 1);
+    assert_eq!(small_graph_tries(&build(0, &[], &[1])), 4);
+}

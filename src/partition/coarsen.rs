@@ -1,7 +1,10 @@
 //! Coarsening (SPEC §2): repeated heavy-edge matching and contraction, as METIS does.
 //!
-//! One level: vertices are visited in increasing degree (a random order within each degree, so
-//! low-degree vertices find a partner before hubs take them); each unmatched vertex `v` is
+//! One level: vertices are visited in increasing degree band `floor(sqrt(1 + degree))` (METIS's
+//! bands; a random order within each band, so low-degree vertices find a partner before hubs
+//! take them, while leaves and degree-2 vertices of a tree mix: sorting by exact degree matched
+//! a binary tree's root before its subtrees and lost its balanced cuts; on the 100,000-vertex
+//! tree, k = 32, the bands cut 69-82 edges against 106-112); each unmatched vertex `v` is
 //! matched with the unmatched neighbour `u` of the best rating `w(v,u)^2 / (c(v) c(u))` (KaHIP's
 //! "expansion*2": heavy edges first, light partners among equals, which keeps coarse vertices
 //! uniform; it measured 1 % smaller final cuts than METIS's plain heaviest edge) whose merged
