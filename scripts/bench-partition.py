@@ -14,11 +14,14 @@ Times: each tool's whole process (reading the graph, partitioning, writing the p
 CPU seconds (user + system), measured here. gpmetis reports CPU time and placelab wall-clock
 time, so on a shared machine their own reports are not comparable; their ratio is printed too.
 
-Usage: scripts/bench-partition.py [--quick] [--keep DIR] [--no-strong] [--only TEXT]
+Usage: scripts/bench-partition.py [--quick] [--keep DIR] [--no-strong] [--only TEXT] [--seeds N]
   --quick      only the 10,000-vertex graphs (and KaHIP on k = 2, 8, 32)
   --keep       write graphs and part files in DIR (default: a temporary directory)
   --no-strong  skip the quality mode against KaHIP
   --only       only the graphs whose name contains TEXT
+  --seeds N    also run both tools with seeds 1..N on every case and compare the median cuts
+               (one seed's cut on trees and random geometric graphs varies by +-20 % for both
+               tools, so a single run compares luck as much as method)
 Python 3 standard library only.
 """
 import math
@@ -141,20 +144,23 @@ def reported_time(text):
     return max(float(m.group(1)), MIN_TIME) if m else float("nan")
 
 
-def ours(exe, path, k, strong=False):
+def ours(exe, path, k, strong=False, seed=None):
     """(part vector, CPU seconds, partitioning time as reported) of placelab."""
     cmd = [exe, "partition", path, str(k), "--ufactor", str(UFACTOR)]
     if strong:
         cmd.append("--strong")
+    if seed is not None:
+        cmd += ["--seed", str(seed)]
     code, text, cpu = timed(cmd)
     if code != 0:
         raise SystemExit(f"placelab failed on {path} k={k}: {text}")
     return read_part(f"{path}.part.{k}"), cpu, reported_time(text)
 
 
-def gpmetis(path, k):
+def gpmetis(path, k, seed=None):
     """(part vector, CPU seconds, partitioning time as reported) of gpmetis."""
-    code, text, cpu = timed(["gpmetis", f"-ufactor={UFACTOR}", path, str(k)])
+    extra = [] if seed is None else [f"-seed={seed}"]
+    code, text, cpu = timed(["gpmetis", f"-ufactor={UFACTOR}", *extra, path, str(k)])
     if code != 0:
         raise SystemExit(f"gpmetis failed on {path} k={k}: {text}")
     return read_part(f"{path}.part.{k}"), cpu, reported_time(text)
@@ -178,6 +184,32 @@ def ratio(a, b):
     if b == 0:
         return 1.0 if a == 0 else float("inf")
     return a / b
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
+def seeds_table(exe, work, rows, nseeds):
+    """Both tools with seeds 1..nseeds on every case of `rows`: median cuts and their ratio."""
+    print(f"\nSeeds 1..{nseeds}: median cut of each tool (min-max)")
+    print(f"{'graph':22} {'k':>3} {'ours median':>12} {'(min-max)':>13} {'gpmetis median':>15} {'(min-max)':>13} {'ratio':>6}")
+    ratios = []
+    for name, _, k, _, _, _, _, _, _, _, g, _ in rows:
+        path = os.path.join(work, name + ".graph")
+        co, cm = [], []
+        for seed in range(1, nseeds + 1):
+            co.append(figures(g, ours(exe, path, k, seed=seed)[0], k)[0])
+            cm.append(figures(g, gpmetis(path, k, seed=seed)[0], k)[0])
+        r = ratio(median(co), median(cm))
+        ratios.append((r, name, k, median(co), median(cm)))
+        print(f"{name:22} {k:3} {median(co):12} {f'({min(co)}-{max(co)})':>13} {median(cm):15} {f'({min(cm)}-{max(cm)})':>13} {r:6.3f}", flush=True)
+    worst = max(ratios)
+    print(f"\nSummary (median of seeds 1..{nseeds}, both tools)")
+    print(f"  edge cut ratio of medians, geometric mean: {geomean([r[0] for r in ratios]):.3f}")
+    print(f"  worst case: {worst[1]} k={worst[2]}: {worst[3]} vs {worst[4]} = {worst[0]:.3f}")
+    print(f"  cases worse than 1.10: {sum(1 for r in ratios if r[0] > 1.10)} of {len(ratios)}")
 
 
 def main():
@@ -222,6 +254,9 @@ def main():
     print(f"  reported partitioning time ratio (placelab wall clock / METIS CPU), geometric mean: "
           f"{geomean([r[11] for r in rows]):.2f}x")
     print(f"  max imbalance: ours {max(r[8] for r in rows):.3f}, gpmetis {max(r[9] for r in rows):.3f}")
+
+    if "--seeds" in sys.argv:
+        seeds_table(exe, work, rows, int(sys.argv[sys.argv.index("--seeds") + 1]))
 
     if "--no-strong" in sys.argv:
         rows = []
