@@ -640,6 +640,13 @@ pub fn branch_and_bound(
         if bound > list.threshold() {
             break;
         }
+        let off = off as usize;
+        child.copy_from_slice(&arena[off..off + r]);
+        if !may_enter(&list, bound, &child, n) {
+            heap.pop();
+            stats.pruned += 1;
+            continue;
+        }
         if stats.steps >= budget {
             stop = Stop::Budget;
             break;
@@ -649,8 +656,6 @@ pub fn branch_and_bound(
             break;
         }
         heap.pop();
-        let off = off as usize;
-        child.copy_from_slice(&arena[off..off + r]);
         let depth = prob.order.iter().take_while(|&&x| child[x] != FREE).count();
         let x = prob.order[depth];
         let mut used = [false; 256];
@@ -678,7 +683,7 @@ pub fn branch_and_bound(
                 stats.bound_replays += 1;
                 stats.visited += 1;
                 stats.steps += c.steps();
-                if lb > list.threshold() {
+                if !may_enter(&list, lb, &child, n) {
                     stats.pruned += 1;
                 } else {
                     seq += 1;
@@ -691,15 +696,17 @@ pub fn branch_and_bound(
         child[x] = FREE;
     }
     let best = list.best().map_or(f64::INFINITY, |x| x.time);
-    let (proven, lower_bound) = match stop {
-        Stop::Complete => (true, best),
+    let lower_bound = match stop {
+        Stop::Complete => best,
         _ => {
             let open = heap
                 .peek()
                 .map_or(f64::INFINITY, |Reverse((bits, ..))| f64::from_bits(*bits));
-            (false, best.min(open).max(root_bound.min(best)))
+            best.min(open).max(root_bound.min(best))
         }
     };
+    // proven: nothing is faster than the best (ties may remain unexplored when stopped)
+    let proven = lower_bound >= best;
     Outcome {
         top: list,
         stats,
@@ -707,6 +714,38 @@ pub fn branch_and_bound(
         proven,
         lower_bound,
     }
+}
+
+/// Whether a subtree with bound `lb` whose placed ranks are those of `partial` may still hold
+/// an assignment that enters the ranking: its bound is below the threshold, or equal to it and
+/// its lexicographically least completion (free ranks, by index, take the least free node
+/// not yet taken) precedes the last row (a tie enters only when it precedes in [`order`]).
+fn may_enter(list: &TopList, lb: f64, partial: &[u8], n: usize) -> bool {
+    let th = list.threshold();
+    if lb < th {
+        return true;
+    }
+    if lb > th {
+        return false;
+    }
+    let last = &list.rows[list.rows.len() - 1].assign;
+    let mut used = [false; 256];
+    for &u in partial {
+        if u != FREE {
+            used[u as usize] = true;
+        }
+    }
+    let mut least = Vec::with_capacity(partial.len());
+    for &u in partial {
+        if u != FREE {
+            least.push(u);
+        } else {
+            let v = (0..n).find(|&v| !used[v]).unwrap_or(0);
+            used[v] = true;
+            least.push(v as u8);
+        }
+    }
+    least[..] < last[..]
 }
 
 /// Local search alone: no proof; the lower bound is the root's relaxed replay.
