@@ -160,9 +160,6 @@ proptest! {
         let lb = b.partial(&partial);
         // best completion by brute force
         let mut best = f64::INFINITY;
-        for r in brute(&c, &p).iter() {
-            let _ = r;
-        }
         let mut assign = partial.clone();
         fn rec(x: usize, assign: &mut Vec<u8>, n: usize, c: &Compiled, p: &Platform, best: &mut f64) {
             if x == assign.len() {

@@ -30,7 +30,7 @@
 //! open list would exceed [`MAX_OPEN_BYTES`]. Exhaustive search is admitted only when it fits
 //! the scenario's work limit and is never stopped.
 
-use super::replay::{Compiled, Platform, Tables};
+use super::replay::{Compiled, LaneTables, Platform, Tables, LANES};
 use crate::rng::Rng;
 use std::cmp::Ordering;
 use std::cmp::Reverse;
@@ -371,6 +371,12 @@ impl<'a> Bounds<'a> {
     /// The lower bound of a partial assignment (`FREE` for ranks not placed); exact when
     /// complete.
     pub fn partial(&mut self, assign: &[u8]) -> f64 {
+        self.relaxed_tables(assign);
+        self.c.replay(&self.tab, &mut self.scratch)
+    }
+
+    /// Fills the tables of the relaxed replay of `assign` (see [`Bounds`]).
+    fn relaxed_tables(&mut self, assign: &[u8]) {
         let p = self.p;
         let n = p.n;
         let r = self.c.ranks;
@@ -430,7 +436,26 @@ impl<'a> Bounds<'a> {
             self.tab.a0[pr as usize] = x0;
             self.tab.a1[pr as usize] = x1;
         }
-        self.c.replay(&self.tab, &mut self.scratch)
+    }
+
+    /// Bounds (or exact times, for complete assignments) of up to [`LANES`] assignments in
+    /// one pass ([`Compiled::replay_lanes`]); each result is bit-identical to
+    /// [`Bounds::partial`] of the same assignment.
+    pub fn partial_lanes(
+        &mut self,
+        assigns: &[Vec<u8>],
+        lanes: &mut LaneTables,
+        t: &mut [f64],
+    ) -> [f64; LANES] {
+        debug_assert!(!assigns.is_empty() && assigns.len() <= LANES);
+        for l in 0..LANES {
+            let a = &assigns[l.min(assigns.len() - 1)];
+            self.relaxed_tables(a);
+            lanes.set_lane(self.c, l, &self.tab);
+        }
+        let mut out = [0.0; LANES];
+        self.c.replay_lanes(lanes, t, &mut out);
+        out
     }
 }
 
@@ -635,6 +660,8 @@ pub fn branch_and_bound(
     let entry_bytes = std::mem::size_of::<Reverse<(u64, u32, u64, u32)>>() + r;
     let mut stop = Stop::Complete;
     let mut child = vec![FREE; r];
+    let mut lanes = LaneTables::new(r);
+    let mut lane_t = vec![0.0f64; r * LANES];
     while let Some(&Reverse((bits, _, _, off))) = heap.peek() {
         let bound = f64::from_bits(bits);
         if bound > list.threshold() {
@@ -665,6 +692,7 @@ pub fn branch_and_bound(
             }
         }
         let mut tried_class = vec![false; n];
+        let mut kids: Vec<Vec<u8>> = Vec::new();
         for u in 0..n {
             let cl = prob.class[u] as usize;
             if used[u] || tried_class[cl] {
@@ -672,28 +700,32 @@ pub fn branch_and_bound(
             }
             tried_class[cl] = true;
             child[x] = u as u8;
-            if depth + 1 == r {
-                let t = b.exact(&child);
-                stats.replays += 1;
+            kids.push(child.clone());
+        }
+        child[x] = FREE;
+        // all children replayed LANES at a time, then handled in order as one at a time
+        for chunk in kids.chunks(LANES) {
+            let times = b.partial_lanes(chunk, &mut lanes, &mut lane_t);
+            for (k, kid) in chunk.iter().enumerate() {
+                let v = times[k];
                 stats.visited += 1;
                 stats.steps += c.steps();
-                list.insert(t, &child);
-            } else {
-                let lb = b.partial(&child);
-                stats.bound_replays += 1;
-                stats.visited += 1;
-                stats.steps += c.steps();
-                if !may_enter(&list, lb, &child, n) {
-                    stats.pruned += 1;
+                if depth + 1 == r {
+                    stats.replays += 1;
+                    list.insert(v, kid);
                 } else {
-                    seq += 1;
-                    let o = arena.len() as u32;
-                    arena.extend_from_slice(&child);
-                    heap.push(Reverse((lb.to_bits(), (r - depth - 1) as u32, seq, o)));
+                    stats.bound_replays += 1;
+                    if !may_enter(&list, v, kid, n) {
+                        stats.pruned += 1;
+                    } else {
+                        seq += 1;
+                        let o = arena.len() as u32;
+                        arena.extend_from_slice(kid);
+                        heap.push(Reverse((v.to_bits(), (r - depth - 1) as u32, seq, o)));
+                    }
                 }
             }
         }
-        child[x] = FREE;
     }
     let best = list.best().map_or(f64::INFINITY, |x| x.time);
     let lower_bound = match stop {
