@@ -102,7 +102,7 @@ fn compare(name: &str, program: Program) {
     let ex = search::exhaustive(&prob, 1);
     let te = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let bb = search::branch_and_bound(&prob, 1, u64::MAX, 8, 1);
+    let bb = search::branch_and_bound(&prob, 1, u64::MAX);
     let tb = t1.elapsed().as_secs_f64();
     assert_eq!(
         ex.top.rows[0], bb.top.rows[0],
@@ -121,7 +121,7 @@ fn large(n: usize) {
     let p = platform(n);
     let prob = Problem::new(&t, &p);
     let t0 = Instant::now();
-    let bb = search::branch_and_bound(&prob, 1, DEFAULT_BUDGET as u64, 8, 1);
+    let bb = search::branch_and_bound(&prob, 1, DEFAULT_BUDGET as u64);
     let tb = t0.elapsed().as_secs_f64();
     let best = bb.top.rows[0].time;
     println!(

@@ -129,7 +129,7 @@ proptest! {
         let k = top.min(want.len());
         let ex = search::exhaustive(&prob, top);
         prop_assert_eq!(&ex.top.rows[..], &want[..k]);
-        let bb = search::branch_and_bound(&prob, top, u64::MAX, 2, seed);
+        let bb = search::branch_and_bound(&prob, top, u64::MAX);
         prop_assert_eq!(bb.stop, Stop::Complete);
         prop_assert!(bb.proven);
         prop_assert_eq!(&bb.top.rows[..], &want[..k]);
@@ -189,8 +189,8 @@ fn budget_stops_large_searches_with_a_valid_gap_and_is_deterministic() {
     for n in [12usize, 16] {
         let (c, p) = case(7, n, n, 16, 60);
         let prob = Problem::new(&c, &p);
-        let a = search::branch_and_bound(&prob, 5, 200_000, 2, 9);
-        let b = search::branch_and_bound(&prob, 5, 200_000, 2, 9);
+        let a = search::branch_and_bound(&prob, 5, 200_000);
+        let b = search::branch_and_bound(&prob, 5, 200_000);
         assert_eq!(a.stop, Stop::Budget, "{n} nodes");
         assert_eq!(a.top.rows, b.top.rows);
         assert_eq!(a.stats, b.stats);
@@ -224,7 +224,7 @@ fn identical_nodes_reduce_the_branching() {
     let (c, p) = case(11, 8, 8, 1, 30);
     let prob = Problem::new(&c, &p);
     assert_eq!(search::distinct(&prob.class, 8), 1.0);
-    let bb = search::branch_and_bound(&prob, 10, u64::MAX, 1, 1);
+    let bb = search::branch_and_bound(&prob, 10, u64::MAX);
     assert!(bb.proven);
     assert_eq!(bb.top.rows.len(), 1);
     assert_eq!(

@@ -631,22 +631,19 @@ pub fn local_search(
 /// and its first row is proven optimal. Stopped by the budget, the lower bound is the least
 /// of the best time and the open nodes' bounds.
 ///
-/// A [`local_search`] with at most a tenth of the budget runs first, for incumbents.
+/// First, a [`local_search`] climb from the greedy start only (at most a tenth of the
+/// budget) gives incumbents: best-first search opens the same nodes with or without them
+/// (exactly those whose bound is below the answer), so more restarts would only cost work;
+/// the incumbents matter when the budget stops the search, as its best found.
 ///
 /// # Complexity
 /// At most `n!/(n-R)!` leaves; each node opened costs one replay per child, `O(M + R + n^2)`.
-pub fn branch_and_bound(
-    prob: &Problem,
-    top: usize,
-    budget: u64,
-    restarts: u32,
-    seed: u64,
-) -> Outcome {
+pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
     let c = prob.c;
     let (r, n) = (c.ranks, prob.p.n);
     let mut list = TopList::new(top);
     let mut stats = Stats::default();
-    local_search(prob, restarts, seed, budget / 10, &mut list, &mut stats);
+    local_search(prob, 1, 0, budget / 10, &mut list, &mut stats);
     let mut b = Bounds::new(c, prob.p);
     // arena of partial assignments; heap of (bound, depth rank, sequence, arena offset)
     let mut arena: Vec<u8> = vec![FREE; r];
