@@ -295,3 +295,87 @@ proptest! {
         let _ = run(&s.to_string());
     }
 }
+
+#[test]
+fn measured_times_give_the_sources_error_a() {
+    // no messages: rank 0 computes 1 s, rank 1 computes 4 s; node a ratio 1, node b ratio 2:
+    // "a b" predicts max(1, 8) = 8, "b a" predicts max(2, 4) = 4 (our best)
+    let s = json!({"version": 1, "engine": "trace",
+        "trace": {"format": "text", "text": "0 compute 1\n1 compute 4\n"},
+        "nodes": [{"name": "a", "ratio": 1}, {"name": "b", "ratio": 2}],
+        "defaultLink": {"a0": 0, "a1": 0},
+        "measured": "assignment,time\na b,4.5\nb a,5\n"});
+    let rep = run(&s.to_string()).unwrap();
+    assert_eq!(rep["best"]["hosts"], "b a");
+    assert_eq!(rep["best"]["machinefile"], "b\na\n");
+    let m = &rep["measured"];
+    assert_eq!(m["predictedBestMeasured"], 5.0);
+    assert_eq!(m["measuredBest"], "a b");
+    assert_eq!(m["measuredBestTime"], 4.5);
+    assert!((m["a"].as_f64().unwrap() - 0.5 / 4.5).abs() < 1e-15);
+    assert_eq!(m["measuredBestPredictedPosition"], 2);
+    let mre = ((8.0f64 - 4.5).abs() / 4.5 + (4.0f64 - 5.0).abs() / 5.0) / 2.0;
+    assert!((m["meanRelativeError"].as_f64().unwrap() - mre).abs() < 1e-15);
+    assert_eq!(m["rankCorrelation"], -1.0);
+    assert_eq!(
+        m["pairs"][0],
+        json!({"hosts": "a b", "predicted": 8.0, "measured": 4.5})
+    );
+    let mut bad = s.clone();
+    bad["measured"] = json!("a b,1\na c,2\n");
+    let e = run(&bad.to_string()).unwrap_err();
+    assert_eq!(e.path, "$.measured");
+    assert!(
+        e.message.starts_with("line 2: no node is named \"c\""),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn fitted_links_are_reported_with_their_residuals() {
+    let s = json!({"version": 1, "engine": "trace",
+        "trace": {"format": "text", "text": "0 send 1 100\n1 recv 0 100\n"},
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [{"from": "a", "to": "b", "samples": [[0, 1.0], [100, 2.0], [200, 3.0]], "both": true}]});
+    let rep = run(&s.to_string()).unwrap();
+    let l = &rep["links"][0];
+    assert_eq!(l["origin"], "fit");
+    assert!((l["a0"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    assert!((l["a1"].as_f64().unwrap() - 0.01).abs() < 1e-15);
+    assert_eq!(l["fit"]["count"], 3);
+    assert!(l["fit"]["rms"].as_f64().unwrap() < 1e-12);
+    assert!((rep["best"]["time"].as_f64().unwrap() - 2.0).abs() < 1e-12);
+    let mut one = s.clone();
+    one["links"][0]["samples"] = json!([[5, 1.0], [5, 2.0]]);
+    let e = run(&one.to_string()).unwrap_err();
+    assert_eq!(e.path, "$.links[0].samples");
+    let mut missing = s.clone();
+    missing["links"][0]["both"] = json!(false);
+    let e = run(&missing.to_string()).unwrap_err();
+    assert!(
+        e.message.contains("no link from \"b\" to \"a\""),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn oversized_searches_are_refused_before_running() {
+    // 12 nodes, exhaustive: 479 million assignments of a 100-message trace
+    let mut text = String::from("ranks 12\n");
+    for i in 0..100 {
+        let (a, b) = (i % 12, (i + 1) % 12);
+        text.push_str(&format!("{a} send {b} 8\n{b} recv {a} 8\n"));
+    }
+    let s = json!({"version": 1, "engine": "trace", "trace": {"format": "text", "text": text},
+        "nodes": nodes(12), "defaultLink": {"a0": 1e-4, "a1": 1e-8},
+        "search": {"method": "exhaustive"}});
+    let e = api::check(&s.to_string()).unwrap_err();
+    assert_eq!(e.path, "$.search");
+    assert!(
+        e.message.starts_with("refused before running: estimated"),
+        "{}",
+        e.message
+    );
+}
