@@ -379,3 +379,34 @@ fn oversized_searches_are_refused_before_running() {
         e.message
     );
 }
+
+#[test]
+fn progress_rises_to_the_total_and_never_falls() {
+    struct Rec(Vec<(u64, u64)>);
+    impl placelab::progress::Progress for Rec {
+        fn tick(&mut self, done: u64, total: u64) {
+            self.0.push((done, total));
+        }
+    }
+    for f in ["trace-lu-uneven-8-proof.json", "trace-lu-block-4.json"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("playground-examples")
+            .join(f);
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut rec = Rec(Vec::new());
+        api::run(&text, &mut rec).unwrap();
+        // the long search ticks as it goes; the 24-assignment one only at its phases
+        assert!(
+            rec.0.len() > if f.contains("-8-") { 10 } else { 2 },
+            "{f}: too few ticks"
+        );
+        assert!(
+            rec.0
+                .windows(2)
+                .all(|w| w[0].0 <= w[1].0 && w[0].1 == w[1].1),
+            "{f}"
+        );
+        let last = rec.0.last().unwrap();
+        assert_eq!(last.0, last.1);
+    }
+}

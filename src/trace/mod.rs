@@ -486,27 +486,46 @@ fn parse_measured(
     Ok(out)
 }
 
-/// Runs the search the scenario asks for.
-pub fn search(s: &TraceScenario, b: &Built, seed: u64) -> Outcome {
+/// Runs the search the scenario asks for; `tick(steps)` reports the work spent.
+pub fn search(s: &TraceScenario, b: &Built, seed: u64, tick: &mut dyn FnMut(u64)) -> Outcome {
     let prob = Problem::new(&b.compiled, &b.platform);
     let top = s.search.top as usize;
     let budget = s.search.budget as u64;
     match b.method {
-        Method::Exhaustive => search::exhaustive(&prob, top),
+        Method::Exhaustive => search::exhaustive_with(&prob, top, true, tick),
         Method::LocalSearch => search::local_only(&prob, top, budget, s.search.restarts, seed),
-        Method::BranchAndBound | Method::Auto => search::branch_and_bound(&prob, top, budget),
+        Method::BranchAndBound | Method::Auto => {
+            search::branch_and_bound_with(&prob, top, budget, tick)
+        }
     }
 }
 
+/// Progress units: the search takes the first 900 (in proportion to steps over the budget, or
+/// over all assignments' steps for exhaustive search), the report the last 100.
+const PROGRESS_UNITS: u64 = 1000;
+
 /// Runs a built scenario.
 pub fn run(s: &TraceScenario, b: &Built, seed: u64, progress: &mut dyn Progress) -> TraceReport {
-    progress.tick(0, 3);
+    progress.tick(0, PROGRESS_UNITS);
     progress.phase("search");
-    let out = search(s, b, seed);
-    progress.tick(2, 3);
+    let expected = if b.method == Method::Exhaustive {
+        search::assignments(b.platform.n, b.compiled.ranks) * b.compiled.steps() as f64
+    } else {
+        s.search.budget
+    }
+    .max(1.0);
+    let mut done = 0u64;
+    let out = search(s, b, seed, &mut |steps| {
+        let at = ((steps as f64 / expected).min(1.0) * 900.0) as u64;
+        if at > done {
+            done = at;
+            progress.tick(done, PROGRESS_UNITS);
+        }
+    });
+    progress.tick(900, PROGRESS_UNITS);
     progress.phase("report");
     let rep = build_report(b, &out);
-    progress.tick(3, 3);
+    progress.tick(PROGRESS_UNITS, PROGRESS_UNITS);
     progress.phase("end");
     rep
 }

@@ -468,12 +468,18 @@ impl<'a> Bounds<'a> {
 /// # Complexity
 /// `O(n!/(n-R)! x (M + R))`.
 pub fn exhaustive(prob: &Problem, top: usize) -> Outcome {
-    exhaustive_with(prob, top, true)
+    exhaustive_with(prob, top, true, &mut |_| {})
 }
 
 /// Exhaustive search, with `lanes` replaying [`LANES`] assignments per pass, else one at a
 /// time (the plain baseline of the benchmark); both give the same outcome.
-pub fn exhaustive_with(prob: &Problem, top: usize, lanes: bool) -> Outcome {
+/// `tick(steps spent)` is called every 1024 assignments (for a progress bar).
+pub fn exhaustive_with(
+    prob: &Problem,
+    top: usize,
+    lanes: bool,
+    tick: &mut dyn FnMut(u64),
+) -> Outcome {
     let c = prob.c;
     let (r, n) = (c.ranks, prob.p.n);
     let mut b = Bounds::new(c, prob.p);
@@ -504,6 +510,9 @@ pub fn exhaustive_with(prob: &Problem, top: usize, lanes: bool) -> Outcome {
             stats.replays += 1;
             stats.visited += 1;
             stats.steps += c.steps();
+            if stats.replays % 1024 == 0 {
+                tick(stats.steps);
+            }
             if lanes {
                 batch.push(assign.clone());
                 if batch.len() == LANES {
@@ -672,6 +681,17 @@ pub fn local_search(
 /// # Complexity
 /// At most `n!/(n-R)!` leaves; each node opened costs one replay per child, `O(M + R + n^2)`.
 pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
+    branch_and_bound_with(prob, top, budget, &mut |_| {})
+}
+
+/// [`branch_and_bound`], calling `tick(steps spent)` after every node opened (for a progress
+/// bar; the outcome does not depend on it).
+pub fn branch_and_bound_with(
+    prob: &Problem,
+    top: usize,
+    budget: u64,
+    tick: &mut dyn FnMut(u64),
+) -> Outcome {
     let c = prob.c;
     let (r, n) = (c.ranks, prob.p.n);
     let mut list = TopList::new(top);
@@ -713,6 +733,7 @@ pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
             break;
         }
         heap.pop();
+        tick(stats.steps);
         let depth = prob.order.iter().take_while(|&&x| child[x] != FREE).count();
         let x = prob.order[depth];
         let mut used = [false; 256];
