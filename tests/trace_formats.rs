@@ -410,3 +410,44 @@ fn progress_rises_to_the_total_and_never_falls() {
         assert_eq!(last.0, last.1);
     }
 }
+
+#[test]
+fn parameter_table_defaults_match_the_parser() {
+    use placelab::trace::scenario::{params, TraceScenario};
+    let env = placelab::scenario::parse_envelope(
+        r#"{"version":1,"engine":"trace","generate":{"program":"luCyclic"},"trace":{"format":"alog","text":""},"nodes":[]}"#,
+        &placelab::engines::engine_ids(),
+    )
+    .unwrap();
+    let s: TraceScenario = placelab::scenario::parse_engine_fields(env.fields, &params()).unwrap();
+    let g = s.generate.as_ref().unwrap();
+    let want = |path: &str| -> Value {
+        match path {
+            "trace.format" => json!(s.trace.as_ref().unwrap().format.id()),
+            "generate.program" => json!(g.program.id()),
+            "generate.size" => json!(g.size),
+            "generate.ranks" => json!(g.ranks),
+            "generate.width" => json!(g.width),
+            "generate.iterations" => json!(g.iterations),
+            "referenceRate" => json!(s.reference_rate),
+            "search.method" => json!(s.search.method.id()),
+            "search.top" => json!(s.search.top),
+            "search.budget" => json!(s.search.budget),
+            "search.restarts" => json!(s.search.restarts),
+            "seed" => json!(1),
+            other => panic!("no parser default checked for {other}"),
+        }
+    };
+    for p in params() {
+        let d = serde_json::to_value(&p).unwrap()["default"].clone();
+        assert_eq!(
+            d.as_f64().map_or(d.clone(), |x| json!(x)),
+            {
+                let w = want(p.path);
+                w.as_f64().map_or(w.clone(), |x| json!(x))
+            },
+            "{}",
+            p.path
+        );
+    }
+}
