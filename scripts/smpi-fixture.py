@@ -11,12 +11,15 @@ Installs Debian's libsimgrid-dev (smpicc, smpirun) with apt-get when smpicc is m
 3. measures every ordered host pair of the heterogeneous platform (scripts/smpi/heterogeneous.xml)
    with the ping-pong: samples.csv, `src,dst,bytes,seconds` (half the mean round trip);
 4. runs the LU on the heterogeneous platform under all 24 rank-to-host assignments (the hostfile
-   lists the hosts in rank order) and writes lu-block/measured.csv and lu-cyclic5/measured.csv,
-   `assignment,time`: the hosts of ranks 0..3 separated by spaces, and the simulated time of the
-   last rank to finish (seconds);
+   lists the hosts in rank order), twice: every MPI_Send a rendezvous
+   (--cfg=smpi/send-is-detached-thresh:0: the send waits for its receive, the engine's blocking
+   semantics) into lu-*/measured.csv, and SMPI's default (eager below 64 KiB) into
+   lu-*/measured-eager.csv; `assignment,time`: the hosts of ranks 0..3 separated by spaces, and
+   the simulated time of the last rank to finish (seconds);
 5. writes hosts.csv (`host,speed_flops,ratio`, ratio = recording speed / speed), links.csv (each
-   pair's link as declared), version.txt (smpirun -version) and, for each program, scenario.json
-   (the engine's scenario built from all of the above, see build_scenario).
+   pair's link as declared), version.txt (smpirun -version) and, for each program and protocol,
+   lu-*/scenario.json and lu-*/scenario-eager.json (the engine's scenario built from all of the
+   above, see build_scenario).
 
 Every SimGrid run uses --cfg=smpi/simulate-computation:no: the LU declares its computation with
 smpi_execute_flops, so no time measured on this machine enters the simulation and a re-run writes
@@ -25,6 +28,7 @@ the same bytes. Standard library only.
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +42,11 @@ SPEEDS = {"h0": 100e6, "h1": 80e6, "h2": 50e6, "h3": 25e6}
 RECORD_SPEED = 100e6  # every host of homogeneous.xml
 N = 256  # matrix order of the LU
 PROGRAMS = [("lu-block", 0), ("lu-cyclic5", 5)]  # (folder, WIDTH argument of lu.c)
+# How MPI_Send behaves, each measured in its own CSV and scenario: `rendezvous`, every send waits
+# for its receive (the blocking semantics the engine replays); `eager`, SMPI's default: a send
+# below 64 KiB returns at once and the transfer starts when the receive is posted.
+PROTOCOLS = [("rendezvous", "measured.csv", "scenario.json", ["--cfg=smpi/send-is-detached-thresh:0"]),
+             ("eager", "measured-eager.csv", "scenario-eager.json", [])]
 # Sizes as the source measures (0..1000 step 25), then up to the LU's largest message (N*8).
 SIZES = list(range(0, 1001, 25)) + list(range(1250, N * 8 + 1, 250)) + [N * 8]
 REPS = 3
@@ -122,16 +131,16 @@ def record_trace(tmp, folder, width, out):
         shutil.copyfile(os.path.join(tmp, path), os.path.join(out, folder, f"rank-{r}.txt"))
 
 
-def measure_lu(tmp, folder, width, out):
+def measure_lu(tmp, folder, width, out, csv_name, cfg):
     rows, reference = [], None
     for perm in itertools.permutations(HOSTS):
-        t, checks = lu_end(smpirun(tmp, "heterogeneous.xml", list(perm), "lu", [N, width]))
+        t, checks = lu_end(smpirun(tmp, "heterogeneous.xml", list(perm), "lu", [N, width], cfg))
         if reference is None:
             reference = checks
         elif checks != reference:
             sys.exit(f"[smpi-fixture] {folder}: the LU's result depends on the assignment")
         rows.append((" ".join(perm), t))
-    with open(os.path.join(out, folder, "measured.csv"), "w") as f:
+    with open(os.path.join(out, folder, csv_name), "w") as f:
         f.write("assignment,time\n")
         for a, t in rows:
             f.write(f"{a},{t:.9f}\n")
@@ -165,6 +174,45 @@ def write_tables(out):
         f.write((version.stdout + version.stderr).strip() + "\n")
 
 
+def build_scenario(out, folder, width, name, protocol, csv_name):
+    """The engine's scenario (docs/format.md, engine `trace`) of one LU program: its TI trace
+    (one text per rank), the heterogeneous hosts as nodes (ratio = recording speed / speed, flops
+    turned into seconds at the recording speed), one fitted link per ordered host pair from its
+    ping-pong samples, and the 24 measured times."""
+    files = [open(os.path.join(out, folder, f"rank-{r}.txt")).read() for r in range(len(HOSTS))]
+    samples = {}
+    with open(os.path.join(out, "samples.csv")) as f:
+        next(f)
+        for line in f:
+            src, dst, size, sec = line.strip().split(",")
+            samples.setdefault((src, dst), []).append([int(size), float(sec)])
+    links = [{"from": s, "to": d, "samples": samples[(s, d)]}
+             for s, d in itertools.permutations(HOSTS, 2)]
+    measured = open(os.path.join(out, folder, csv_name)).read()
+    dist = "block rows" if width == 0 else f"block-cyclic rows of width {width}"
+    scenario = {
+        "version": 1,
+        "engine": "trace",
+        "name": name,
+        "description": (
+            f"Ground truth from SimGrid 3.32 SMPI (scripts/smpi-fixture.py): a blocking LU of order "
+            f"{N} over 4 ranks ({dist}), traced once on 4 identical hosts of 100 Mflop/s, then run "
+            f"under all 24 assignments on hosts of 100, 80, 50 and 25 Mflop/s with a link of its own "
+            f"per pair (ping-pong samples fitted to a0 + a1 N). Measured: SMPI's simulated times, "
+            + ("every MPI_Send waiting for its receive (rendezvous)." if protocol == "rendezvous"
+               else "SMPI's default eager sends below 64 KiB.")),
+        "trace": {"format": "ti", "files": files},
+        "referenceRate": RECORD_SPEED,
+        "nodes": [{"name": h, "ratio": RECORD_SPEED / SPEEDS[h]} for h in HOSTS],
+        "links": links,
+        "search": {"method": "exhaustive", "top": 24},
+        "measured": measured,
+    }
+    text = json.dumps(scenario, indent=1)
+    # one line per sample pair
+    return re.sub(r"\[\s+(-?[0-9.e+-]+),\s+(-?[0-9.e+-]+)\s+\]", r"[\1, \2]", text) + "\n"
+
+
 def main():
     out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                           os.path.join(ROOT, "tests", "fixtures", "smpi"))
@@ -177,12 +225,20 @@ def main():
                  os.path.join(SRC, prog + ".c")], tmp)
         for folder, width in PROGRAMS:
             record_trace(tmp, folder, width, out)
-            rows = measure_lu(tmp, folder, width, out)
-            best = min(rows, key=lambda r: r[1])
-            log(f"{folder}: best {best[0]} {best[1]:.6f} s, worst "
-                f"{max(r[1] for r in rows):.6f} s")
+            for protocol, csv_name, _, cfg in PROTOCOLS:
+                rows = measure_lu(tmp, folder, width, out, csv_name, cfg)
+                best = min(rows, key=lambda r: r[1])
+                log(f"{folder} {protocol}: best {best[0]} {best[1]:.6f} s, worst "
+                    f"{max(r[1] for r in rows):.6f} s")
         measure_links(tmp, out)
     write_tables(out)
+    for folder, width in PROGRAMS:
+        for protocol, csv_name, scenario_name, _ in PROTOCOLS:
+            name = ("SMPI LU, block" if width == 0 else f"SMPI LU, cyclic {width}") + (
+                "" if protocol == "rendezvous" else ", eager")
+            text = build_scenario(out, folder, width, name, protocol, csv_name)
+            with open(os.path.join(out, folder, scenario_name), "w") as f:
+                f.write(text)
     log(f"wrote {out}")
 
 
