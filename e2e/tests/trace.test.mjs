@@ -1,0 +1,166 @@
+// The trace engine's page (issue 9): every trace example draws its ranking, timeline and link
+// fits (and predicted against measured when measured times are given), the timeline's pixels
+// show each segment's kind where the report puts it, the machinefile download is the report's, a
+// dropped trace becomes the scenario's trace, a bad trace names its line while the last good
+// drawing stays, and the 8-node example leaves no main-thread task over 200 ms.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { useBrowser, pickExample, waitSettled, artifact, moduleUrl } from '../lib/harness.mjs';
+import { readyPage, assertNoLongTask } from '../lib/longtasks.mjs';
+import { REPO } from '../lib/server.mjs';
+
+const env = useBrowser();
+
+/** The trace examples of the menu: {file, nodes}. */
+const EXAMPLES = fs.readdirSync(path.join(REPO, 'playground-examples')).filter((f) => f.endsWith('.json')).sort().flatMap((file) => {
+  const doc = JSON.parse(fs.readFileSync(path.join(REPO, 'playground-examples', file), 'utf8'));
+  return doc.engine === 'trace' ? [{ file, nodes: doc.nodes.length }] : [];
+});
+
+async function open(page, name, text) {
+  await page.evaluate(() => { window.__before = [window.placelab.lastReport, window.placelab.lastError]; });
+  await page.getByTestId('open-file').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => window.placelab.lastReport !== window.__before[0] || window.placelab.lastError !== window.__before[1], null, { timeout: 0 });
+  await waitSettled(page);
+}
+
+/**
+ * Inside the page: for every rank and kind, the widest segment (at least 4 px) of the drawn
+ * timeline shows its kind's colour at its centre; returns the problems and how many were checked.
+ */
+function checkTimeline(page) {
+  return page.evaluate(async (url) => {
+    const { SEGMENT_KINDS } = await import(url);
+    const tl = window.placelab.lastReport.report.timeline;
+    const map = window.placelab.view.timeline;
+    const canvas = document.querySelector('[data-testid=trace-timeline]');
+    const ctx = canvas.getContext('2d');
+    const dpr = window.devicePixelRatio || 1;
+    const hex = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
+    const seg = tl.segments;
+    const widest = new Map();
+    for (let i = 0; i < seg.length; i++) {
+      const key = `${seg.rank[i]}:${seg.kind[i]}`;
+      const w = map.X(seg.end[i]) - map.X(seg.start[i]);
+      if (w >= 4 && (!widest.has(key) || w > widest.get(key).w)) widest.set(key, { i, w });
+    }
+    const problems = [];
+    const kindsSeen = new Set();
+    for (const { i } of widest.values()) {
+      const x = map.X((seg.start[i] + seg.end[i]) / 2), y = map.rowY(seg.rank[i]) + map.rowH / 2;
+      const p = ctx.getImageData(Math.floor(x * dpr), Math.floor(y * dpr), 1, 1).data;
+      const want = hex(SEGMENT_KINDS[seg.kind[i]].color);
+      kindsSeen.add(seg.kind[i]);
+      if (Math.abs(p[0] - want[0]) + Math.abs(p[1] - want[1]) + Math.abs(p[2] - want[2]) > 12) {
+        problems.push(`rank ${seg.rank[i]} ${SEGMENT_KINDS[seg.kind[i]].id} ${seg.start[i]}..${seg.end[i]} shows rgb(${[...p].slice(0, 3)}) not ${SEGMENT_KINDS[seg.kind[i]].color}`);
+      }
+    }
+    return { problems, checked: widest.size, kinds: [...kindsSeen].sort(), ranks: tl.nodes.length };
+  }, moduleUrl('draw/trace.js'));
+}
+
+describe('trace page', () => {
+  it('has trace examples, one of them on 8 nodes', () => {
+    assert.ok(EXAMPLES.length >= 2, JSON.stringify(EXAMPLES));
+    assert.ok(EXAMPLES.some((e) => e.nodes === 8), 'an 8-node example');
+  });
+
+  for (const { file } of EXAMPLES) {
+    it(`${file}: draws the ranking, the timeline (pixels as the report says), the links and the search's figures`, async () => {
+      const page = await readyPage(env);
+      await pickExample(page, file);
+      assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+      const report = await page.evaluate(() => window.placelab.lastReport.report);
+      for (const id of ['trace-ranking', 'trace-timeline', 'trace-links', 'legend']) {
+        const size = await page.evaluate((t) => { const c = document.querySelector(`[data-testid=${t}]`); return c ? [c.width, c.height] : null; }, id);
+        assert.ok(size && size[0] > 100 && size[1] > 20, `${id}: ${size}`);
+      }
+      assert.equal(await page.locator('[data-testid=trace-scatter]').count(), report.measured ? 1 : 0);
+      const tl = await checkTimeline(page);
+      assert.deepEqual(tl.problems, []);
+      assert.ok(tl.checked >= tl.ranks, `only ${tl.checked} segments checked for ${tl.ranks} ranks`);
+      assert.ok(tl.kinds.includes(0), 'computation drawn');
+      const best = page.getByTestId('trace-best');
+      assert.equal(await best.getAttribute('data-hosts'), report.best.hosts);
+      assert.equal(await best.getAttribute('data-hosts'), report.ranking[0].hosts);
+      const search = await page.getByTestId('trace-search').textContent();
+      assert.match(search, report.search.proven ? /the best is proven optimal/ : /not proven, the best is within .* of the lower bound/);
+      assert.match(search, new RegExp(`${report.search.visited.toLocaleString('en-US')} assignments visited`));
+      if (report.measured) assert.match(await page.getByTestId('trace-measured').textContent(), /error a = \|t_n − t_m\| \/ t_m = \d+\.\d %/);
+      assert.equal(await page.locator('[data-testid=trace-ranking-table] tbody tr').count(), Math.min(200, report.ranking.length));
+      await page.screenshot({ path: artifact(`trace-${file.replace('.json', '')}.png`), fullPage: true });
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    });
+  }
+
+  it('downloads the best assignment as the report\'s machinefile, and the PNG, JSON and CSV exports', async () => {
+    const page = await readyPage(env);
+    await pickExample(page, EXAMPLES[0].file);
+    const machinefile = await page.evaluate(async () => JSON.parse(await window.placelab.reportText()).report.best.machinefile);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-machinefile').click()]);
+    assert.match(dl.suggestedFilename(), /\.machinefile$/);
+    const file = artifact(`download-${dl.suggestedFilename()}`);
+    await dl.saveAs(file);
+    assert.equal(await fsp.readFile(file, 'utf8'), machinefile);
+    const ranks = await page.evaluate(() => window.placelab.lastReport.report.trace.ranks);
+    assert.equal(machinefile.trim().split('\n').length, ranks);
+    for (const [id, re] of [['export-png', /\.png$/], ['export-json', /\.report\.json$/], ['export-csv', /\.summary\.csv$/], ['export-jobs', /\.ranking\.csv$/]]) {
+      const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
+      assert.match(d.suggestedFilename(), re);
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('a dropped trace becomes the scenario\'s trace; a bad one names its line and the last drawing stays', async () => {
+    const page = await env.open();
+    await pickExample(page, EXAMPLES[0].file);
+    const nodes = await page.evaluate(() => window.placelab.lastReport.report.nodes.length);
+    // our text format, two ranks: the nodes of the example stay, the measured times go
+    await open(page, 'pingpong.txt', '# two ranks\nranks 2\n0 compute 0.01\n0 send 1 8000\n1 recv 0 8000\n1 compute 0.02\n1 send 0 8000\n0 recv 1 8000\n');
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    let report = await page.evaluate(() => window.placelab.lastReport.report);
+    assert.equal(report.source, 'text');
+    assert.equal(report.trace.ranks, 2);
+    assert.equal(report.nodes.length, nodes);
+    assert.equal(report.measured ?? null, null);
+    // the source's table 1 as an ALOG file: a new platform of one node per rank
+    const alog = ['-1 0 0 0 0 0', '161 0 0 1 0 1000', '-101 0 0 1 0 1000 0 7992', '162 0 0 1 0 1189', '155 1 0 0 0 0 0',
+      '-102 1 0 0 0 1189 0 7992', '156 1 0 0 0 1200 1200'].join('\n') + '\n';
+    await open(page, 'table1.alog', alog);
+    const status = await page.evaluate(() => document.body.dataset.status);
+    if (status === 'done') {
+      report = await page.evaluate(() => window.placelab.lastReport.report);
+      assert.equal(report.source, 'alog');
+    }
+    const before = await page.evaluate(() => ({ report: window.placelab.lastReport, png: document.querySelector('[data-testid=trace-timeline]').toDataURL() }));
+    // a bad trace: an unknown event on line 3
+    await open(page, 'bad.txt', 'ranks 2\n0 compute 0.01\n0 bcast 1 8000\n1 recv 0 8000\n');
+    const err = await page.evaluate(() => window.placelab.lastError);
+    assert.ok(err, 'an error');
+    assert.match(err.path, /^\$\.trace/);
+    assert.match(err.message, /line 3\b/);
+    assert.match(await page.getByTestId('error-text').textContent(), /line 3\b/);
+    const after = await page.evaluate(() => ({ same: window.placelab.lastReport === window.__before[0], png: document.querySelector('[data-testid=trace-timeline]').toDataURL() }));
+    assert.ok(after.same, 'the last good report stays');
+    assert.equal(after.png, before.png, 'the last good timeline stays');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('the 8-node example answers with no main-thread task over 200 ms', async () => {
+    const eight = EXAMPLES.find((e) => e.nodes === 8);
+    const page = await readyPage(env);
+    await pickExample(page, eight.file);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const search = await page.evaluate(() => window.placelab.lastReport.report.search);
+    console.log(`# ${eight.file}: ${JSON.stringify(search)}`);
+    await assertNoLongTask(page, eight.file);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+});
