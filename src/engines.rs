@@ -102,6 +102,7 @@ pub const ENGINES: &[EngineEntry] = &[
     entry::<crate::place::Placement>(),
     entry::<crate::select::Selection>(),
     entry::<crate::moldable::Moldable>(),
+    entry::<crate::trace::TracePrediction>(),
 ];
 
 /// Ids of all engines.

@@ -11,7 +11,9 @@
 //!    - [`select`]: which machines one job should get (workstation selection, all-to-all
 //!      subsystems and layouts);
 //!    - [`moldable`]: moldable job sets on `n` machines (FFDH/BFDH strip packing, a genetic
-//!      algorithm).
+//!      algorithm);
+//!    - [`trace`]: replays an MPI trace on heterogeneous nodes and searches the task-to-node
+//!      assignments (exhaustive, branch and bound, local search).
 //! 5. [`topology`]: machines, node numbering and routes, shared by the engines;
 //!    [`formats`]: readers for the field's file formats (SWF workload logs).
 
@@ -31,6 +33,7 @@ pub mod rng;
 pub mod scenario;
 pub mod select;
 pub mod topology;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

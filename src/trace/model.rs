@@ -1,0 +1,189 @@
+//! The trace as the parsers and generators produce it: per rank, a sequence of events in
+//! program order. Compute is in seconds on an unloaded node (ratio 1); messages carry their
+//! peer rank and size in bytes. Every event remembers where it came from (text and line), so
+//! that matching errors found later ([`super::replay::compile`]) can name the line.
+
+/// One event of one rank.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    /// Computation, seconds on an unloaded node.
+    Compute(f64),
+    /// A blocking `MPI_Send` to `peer` of `bytes` bytes.
+    Send { peer: u32, bytes: f64 },
+    /// A blocking `MPI_Recv` from `peer` of up to `bytes` bytes.
+    Recv { peer: u32, bytes: f64 },
+}
+
+/// An event and its origin: `file` (0 for a merged text, else the index in `trace.files`) and
+/// `line` (from 1; 0 for generated events).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Event {
+    pub op: Op,
+    pub file: u32,
+    pub line: u32,
+}
+
+/// Where the events came from, to name it in errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// `trace.text`.
+    Text,
+    /// `trace.files[i]`.
+    Files,
+    /// `generate`.
+    Generated,
+}
+
+/// A trace: `ranks[r]` is rank `r`'s events in program order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    pub ranks: Vec<Vec<Event>>,
+    pub origin: Origin,
+}
+
+impl Trace {
+    /// An empty trace of `n` ranks.
+    pub fn new(n: usize, origin: Origin) -> Self {
+        Trace {
+            ranks: vec![Vec::new(); n],
+            origin,
+        }
+    }
+
+    /// Appends `op` to rank `r`, merging it into a directly preceding compute when both are
+    /// computes (so `events` counts merged computes once).
+    pub fn push(&mut self, r: usize, op: Op, file: u32, line: u32) {
+        let v = &mut self.ranks[r];
+        if let (
+            Op::Compute(d),
+            Some(Event {
+                op: Op::Compute(prev),
+                ..
+            }),
+        ) = (op, v.last_mut())
+        {
+            *prev += d;
+            return;
+        }
+        if let Op::Compute(d) = op {
+            if d == 0.0 {
+                return;
+            }
+        }
+        v.push(Event { op, file, line });
+    }
+
+    /// Events of all ranks.
+    pub fn events(&self) -> u64 {
+        self.ranks.iter().map(|r| r.len() as u64).sum()
+    }
+
+    /// The JSON path (without `$.`) of the text an event came from.
+    pub fn path_of(&self, file: u32) -> String {
+        match self.origin {
+            Origin::Text => "trace.text".into(),
+            Origin::Files => format!("trace.files[{file}]"),
+            Origin::Generated => "generate".into(),
+        }
+    }
+
+    /// `line N: message` for an event, or the message alone for generated events.
+    pub fn at_line(line: u32, message: impl Into<String>) -> String {
+        let m = message.into();
+        if line == 0 {
+            m
+        } else {
+            format!("line {line}: {m}")
+        }
+    }
+}
+
+/// A parse error: the line (from 1) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: u32,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn new(line: u32, message: impl Into<String>) -> Self {
+        ParseError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Parses a whole number token, naming `what` in the error.
+pub fn int_token(tok: &str, what: &str, line: u32) -> Result<i64, ParseError> {
+    tok.parse::<i64>().map_err(|_| {
+        ParseError::new(
+            line,
+            format!("{what} must be a whole number, got {:?}", short(tok)),
+        )
+    })
+}
+
+/// Parses a rank or peer token: a whole number from 0 to `max - 1`.
+pub fn rank_token(tok: &str, what: &str, max: u32, line: u32) -> Result<u32, ParseError> {
+    let v = int_token(tok, what, line)?;
+    if v < 0 || v >= max as i64 {
+        return Err(ParseError::new(
+            line,
+            format!("{what} must be from 0 to {}, got {v}", max - 1),
+        ));
+    }
+    Ok(v as u32)
+}
+
+/// Parses a finite number from 0 to `max`, naming `what`; negative values are refused with
+/// their own message.
+pub fn amount_token(tok: &str, what: &str, max: f64, line: u32) -> Result<f64, ParseError> {
+    let v: f64 = tok.parse().map_err(|_| {
+        ParseError::new(
+            line,
+            format!("{what} must be a number, got {:?}", short(tok)),
+        )
+    })?;
+    if !v.is_finite() {
+        return Err(ParseError::new(
+            line,
+            format!("{what} must be finite, got {:?}", short(tok)),
+        ));
+    }
+    if v < 0.0 {
+        return Err(ParseError::new(
+            line,
+            format!(
+                "{what} must not be negative, got {}",
+                crate::error::compact_number(v)
+            ),
+        ));
+    }
+    if v > max {
+        return Err(ParseError::new(
+            line,
+            format!(
+                "{what} must be at most {}, got {}",
+                crate::error::compact_number(max),
+                crate::error::compact_number(v)
+            ),
+        ));
+    }
+    Ok(v)
+}
+
+/// A token cut to 30 characters for messages.
+pub fn short(tok: &str) -> String {
+    if tok.chars().count() <= 30 {
+        tok.to_string()
+    } else {
+        format!("{}…", tok.chars().take(30).collect::<String>())
+    }
+}

@@ -1,0 +1,473 @@
+//! Replay of a trace under a task-to-node assignment, with blocking semantics (SPEC §4).
+//!
+//! # The rule
+//! Each rank runs its events in program order from time 0. A computation of `d` seconds (on
+//! an unloaded node) takes `d x ratio(node)`. A message of `N` bytes from rank `a` (on node
+//! `u`) to rank `b` (on node `v`) costs `c = max(0, a0(u,v) + a1(u,v) N)`. If `a` calls
+//! `MPI_Send` at `s` and `b` calls the matching `MPI_Recv` at `r`, the data leaves at `s`, arrives
+//! at `s + c`, and **both calls complete at `e = max(r, s + c)`**: the receive when it has the
+//! data, the blocking send when the matching receive has it. So a late receiver delays its
+//! sender, a late sender delays its receiver, and every rank that later waits on either is
+//! delayed in turn (transitively, as SPEC §4 asks). Sends and receives match first-in
+//! first-out per ordered pair of ranks. The predicted run time is the latest end of any rank.
+//!
+//! This replaces the source's step (4): it shifts the receiver's later events by the
+//! difference between the link model's transfer time and the recorded one; here the recorded
+//! communication time is dropped and every time is rebuilt from computation and the model, so
+//! the delay propagates to every rank, not only the receiver.
+//!
+//! # Monotonicity (used by the branch and bound's lower bound)
+//! Every end time is built from durations with `+` and `max` only, so the run time is
+//! non-decreasing in every computation duration, every ratio and every message cost.
+//!
+//! # Compilation
+//! [`compile`] matches messages once, checks that the trace can run at all (a cycle of ranks
+//! each blocked on the next is a deadlock whatever the assignment, since the rule above makes
+//! every message a rendezvous), and flattens the trace into one array of messages in a
+//! topological order, each carrying the computation its two ranks did since their previous
+//! message. A replay is then one pass over flat arrays: [`Compiled::replay`].
+//!
+//! # Complexity
+//! Compile `O(E + R^2)` for `E` events and `R` ranks; one replay `O(M + R)` for `M` messages.
+
+use super::model::{Op, Trace};
+
+/// One message of the flattened trace.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Item {
+    /// Computation (seconds, unloaded) of the sender since its previous message.
+    pub cs: f64,
+    /// Computation of the receiver since its previous message.
+    pub cd: f64,
+    pub bytes: f64,
+    pub src: u16,
+    pub dst: u16,
+    /// `src * R + dst`.
+    pub pair: u32,
+}
+
+/// A compiled trace: messages in a topological order and each rank's final computation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    pub ranks: usize,
+    pub items: Vec<Item>,
+    /// Computation after each rank's last message.
+    pub tail: Vec<f64>,
+    /// Ordered rank pairs that exchange at least one message (`src * R + dst`), ascending.
+    pub pairs: Vec<u32>,
+    /// Events of the trace (computes merged).
+    pub events: u64,
+}
+
+/// Per-rank parameters of one replay: the compute ratio of each rank and the link of each
+/// ordered rank pair (`a0`, `a1` indexed by `src * R + dst`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tables {
+    pub ratio: Vec<f64>,
+    pub a0: Vec<f64>,
+    pub a1: Vec<f64>,
+}
+
+impl Tables {
+    pub fn new(ranks: usize) -> Self {
+        Tables {
+            ratio: vec![1.0; ranks],
+            a0: vec![0.0; ranks * ranks],
+            a1: vec![0.0; ranks * ranks],
+        }
+    }
+}
+
+/// The platform: `n` nodes, each with a compute ratio, and a link per ordered pair
+/// (`a0[u * n + v]`, `a1[u * n + v]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Platform {
+    pub n: usize,
+    pub ratio: Vec<f64>,
+    pub a0: Vec<f64>,
+    pub a1: Vec<f64>,
+}
+
+impl Platform {
+    /// The cost of `bytes` bytes from node `u` to node `v`.
+    pub fn cost(&self, u: usize, v: usize, bytes: f64) -> f64 {
+        let c = self.a0[u * self.n + v] + self.a1[u * self.n + v] * bytes;
+        if c > 0.0 {
+            c
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Matches and flattens a trace.
+///
+/// # Errors
+/// A message naming the line: a send never received, a receive never sent, a receive smaller
+/// than its message, a peer rank the trace does not have, or a deadlock (with the line where
+/// each of up to three blocked ranks waits). Returned as `(file, line, message)`.
+pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
+    let r = trace.ranks.len();
+    // Sends per ordered pair, in order.
+    let mut sends: Vec<Vec<(usize, usize)>> = vec![Vec::new(); r * r];
+    for (a, evs) in trace.ranks.iter().enumerate() {
+        for (k, ev) in evs.iter().enumerate() {
+            if let Op::Send { peer, .. } | Op::Recv { peer, .. } = ev.op {
+                if peer as usize >= r {
+                    return Err((
+                        ev.file,
+                        ev.line,
+                        format!("rank {a} names rank {peer}, but the trace has only {r} ranks (0 to {})", r - 1),
+                    ));
+                }
+            }
+            if let Op::Send { peer, .. } = ev.op {
+                sends[a * r + peer as usize].push((a, k));
+            }
+        }
+    }
+    // msg id per comm event: msg_of[rank][k].
+    let mut msg_of: Vec<Vec<u32>> = trace
+        .ranks
+        .iter()
+        .map(|e| vec![u32::MAX; e.len()])
+        .collect();
+    let mut msgs: Vec<(usize, usize, f64)> = Vec::new(); // (src, dst, bytes)
+    let mut used = vec![0usize; r * r];
+    for (b, evs) in trace.ranks.iter().enumerate() {
+        for (k, ev) in evs.iter().enumerate() {
+            if let Op::Recv { peer, bytes } = ev.op {
+                let a = peer as usize;
+                let q = &sends[a * r + b];
+                let i = used[a * r + b];
+                let Some(&(_, ks)) = q.get(i) else {
+                    return Err((
+                        ev.file,
+                        ev.line,
+                        format!(
+                            "rank {b} receives from rank {a} a message that is never sent (rank {a} sends {} message(s) to rank {b}; this is receive {})",
+                            q.len(),
+                            i + 1
+                        ),
+                    ));
+                };
+                used[a * r + b] += 1;
+                let sev = trace.ranks[a][ks];
+                let Op::Send { bytes: sb, .. } = sev.op else {
+                    unreachable!("queued events are sends")
+                };
+                if bytes < sb {
+                    return Err((
+                        ev.file,
+                        ev.line,
+                        format!(
+                            "rank {b} receives at most {} bytes from rank {a}, but the matching send{} has {} bytes",
+                            crate::error::compact_number(bytes),
+                            if sev.line > 0 { format!(" (line {})", sev.line) } else { String::new() },
+                            crate::error::compact_number(sb)
+                        ),
+                    ));
+                }
+                let id = msgs.len() as u32;
+                msgs.push((a, b, sb));
+                msg_of[b][k] = id;
+                msg_of[a][ks] = id;
+            }
+        }
+    }
+    for (p, q) in sends.iter().enumerate() {
+        if let Some(&(a, ks)) = q.get(used[p]) {
+            let ev = trace.ranks[a][ks];
+            return Err((
+                ev.file,
+                ev.line,
+                format!(
+                    "rank {a} sends to rank {} a message that is never received ({} sent, {} received)",
+                    p % r,
+                    q.len(),
+                    used[p]
+                ),
+            ));
+        }
+    }
+    // Topological order by simulating the blocking rule without times.
+    let mut pos = vec![0usize; r];
+    let mut pending = vec![0.0f64; r];
+    let mut waiting = vec![false; r];
+    let mut arrived = vec![0u8; msgs.len()];
+    let mut items = Vec::with_capacity(msgs.len());
+    let mut stack: Vec<usize> = (0..r).rev().collect();
+    while let Some(x) = stack.pop() {
+        loop {
+            if waiting[x] || pos[x] >= trace.ranks[x].len() {
+                break;
+            }
+            match trace.ranks[x][pos[x]].op {
+                Op::Compute(d) => {
+                    pending[x] += d;
+                    pos[x] += 1;
+                }
+                Op::Send { .. } | Op::Recv { .. } => {
+                    let m = msg_of[x][pos[x]] as usize;
+                    arrived[m] += 1;
+                    waiting[x] = true;
+                    if arrived[m] == 2 {
+                        let (a, b, bytes) = msgs[m];
+                        items.push(Item {
+                            cs: pending[a],
+                            cd: pending[b],
+                            bytes,
+                            src: a as u16,
+                            dst: b as u16,
+                            pair: (a * r + b) as u32,
+                        });
+                        pending[a] = 0.0;
+                        pending[b] = 0.0;
+                        for y in [a, b] {
+                            pos[y] += 1;
+                            waiting[y] = false;
+                        }
+                        let other = if x == a { b } else { a };
+                        stack.push(other);
+                    }
+                }
+            }
+        }
+    }
+    if items.len() < msgs.len() {
+        let mut parts = Vec::new();
+        for x in 0..r {
+            if waiting[x] && parts.len() < 3 {
+                let ev = trace.ranks[x][pos[x]];
+                let what = match ev.op {
+                    Op::Send { peer, .. } => format!("rank {x} waits in a send to rank {peer}"),
+                    Op::Recv { peer, .. } => {
+                        format!("rank {x} waits in a receive from rank {peer}")
+                    }
+                    Op::Compute(_) => format!("rank {x} waits"),
+                };
+                let at = if ev.line > 0 {
+                    if trace.ranks.len() > 1 && ev.file > 0 {
+                        format!(" (text {}, line {})", ev.file, ev.line)
+                    } else {
+                        format!(" (line {})", ev.line)
+                    }
+                } else {
+                    String::new()
+                };
+                parts.push(format!("{what}{at}"));
+            }
+        }
+        let first = (0..r).find(|&x| waiting[x]).unwrap_or(0);
+        let ev = trace.ranks[first].get(pos[first]).copied();
+        return Err((
+            ev.map_or(0, |e| e.file),
+            ev.map_or(0, |e| e.line),
+            format!(
+                "deadlock under blocking semantics (a send completes only when its receive has the data): {}; order the exchanges so that one side receives first",
+                parts.join(", ")
+            ),
+        ));
+    }
+    let mut pairs: Vec<u32> = items.iter().map(|i| i.pair).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    Ok(Compiled {
+        ranks: r,
+        items,
+        tail: pending,
+        pairs,
+        events: trace.events(),
+    })
+}
+
+impl Compiled {
+    /// Replay steps of one replay: messages plus ranks.
+    pub fn steps(&self) -> u64 {
+        self.items.len() as u64 + self.ranks as u64
+    }
+
+    /// Fills `tab` with the exact parameters of `assign` (node per rank).
+    pub fn exact_tables(&self, p: &Platform, assign: &[u8], tab: &mut Tables) {
+        let r = self.ranks;
+        for (x, &u) in assign.iter().enumerate() {
+            tab.ratio[x] = p.ratio[u as usize];
+        }
+        for &pr in &self.pairs {
+            let (a, b) = (pr as usize / r, pr as usize % r);
+            let k = assign[a] as usize * p.n + assign[b] as usize;
+            tab.a0[pr as usize] = p.a0[k];
+            tab.a1[pr as usize] = p.a1[k];
+        }
+    }
+
+    /// The run time under the parameters `tab` (`t` is scratch of `R` entries).
+    ///
+    /// # Complexity
+    /// `O(M + R)`.
+    pub fn replay(&self, tab: &Tables, t: &mut [f64]) -> f64 {
+        t.iter_mut().for_each(|x| *x = 0.0);
+        let ratio = &tab.ratio[..];
+        let a0 = &tab.a0[..];
+        let a1 = &tab.a1[..];
+        for it in &self.items {
+            let (a, b) = (it.src as usize, it.dst as usize);
+            let s = t[a] + it.cs * ratio[a];
+            let r = t[b] + it.cd * ratio[b];
+            let c = a0[it.pair as usize] + a1[it.pair as usize] * it.bytes;
+            let arr = if c > 0.0 { s + c } else { s };
+            let e = if arr > r { arr } else { r };
+            t[a] = e;
+            t[b] = e;
+        }
+        let mut end = 0.0f64;
+        for (x, &tx) in t.iter().enumerate() {
+            let f = tx + self.tail[x] * ratio[x];
+            if f > end {
+                end = f;
+            }
+        }
+        end
+    }
+
+    /// The run time of one assignment.
+    pub fn time_of(&self, p: &Platform, assign: &[u8]) -> f64 {
+        let mut tab = Tables::new(self.ranks);
+        self.exact_tables(p, assign, &mut tab);
+        let mut t = vec![0.0; self.ranks];
+        self.replay(&tab, &mut t)
+    }
+}
+
+/// One timeline segment: rank, kind (0 compute, 1 send, 2 recv, 3 wait), start, end, peer,
+/// bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seg {
+    pub rank: u32,
+    pub kind: u8,
+    pub start: f64,
+    pub end: f64,
+    pub peer: u32,
+    pub bytes: f64,
+}
+
+pub const KIND_NAMES: [&str; 4] = ["compute", "send", "recv", "wait"];
+
+/// The replay of `assign` with every segment: compute, the transfer on the sender (`send`,
+/// from `s` to `s + c`), the sender's wait for a late receiver (`wait`, to `e`), the
+/// receiver's wait for a late sender (`wait`, from `r` to `s`) and its receive (`recv`, to
+/// `e`). Segments of zero length are left out. At most `cap` segments are kept: the replay
+/// stops listing once the cap is reached, and segments are then complete up to the returned
+/// `shown_until` (the earliest time any rank had reached); segments starting later are
+/// dropped. Returns `(segments sorted by start then rank, total segments, shown_until,
+/// makespan)`.
+///
+/// # Complexity
+/// `O(M + R + S log S)` for `S` kept segments.
+pub fn timeline(
+    c: &Compiled,
+    p: &Platform,
+    assign: &[u8],
+    cap: usize,
+) -> (Vec<Seg>, u64, f64, f64) {
+    let r = c.ranks;
+    let mut tab = Tables::new(r);
+    c.exact_tables(p, assign, &mut tab);
+    let mut t = vec![0.0f64; r];
+    let mut segs: Vec<Seg> = Vec::new();
+    let mut total = 0u64;
+    let mut cut: Option<f64> = None;
+    let push = |segs: &mut Vec<Seg>, total: &mut u64, s: Seg| {
+        if s.end > s.start {
+            *total += 1;
+            segs.push(s);
+        }
+    };
+    for it in &c.items {
+        let (a, b) = (it.src as usize, it.dst as usize);
+        let s = t[a] + it.cs * tab.ratio[a];
+        let rr = t[b] + it.cd * tab.ratio[b];
+        let cost = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
+        let arr = if cost > 0.0 { s + cost } else { s };
+        let e = if arr > rr { arr } else { rr };
+        if cut.is_none() {
+            let (ra, rb) = (a as u32, b as u32);
+            let mk = |rank, kind, start, end, peer, bytes| Seg {
+                rank,
+                kind,
+                start,
+                end,
+                peer,
+                bytes,
+            };
+            push(&mut segs, &mut total, mk(ra, 0, t[a], s, u32::MAX, 0.0));
+            push(&mut segs, &mut total, mk(rb, 0, t[b], rr, u32::MAX, 0.0));
+            push(&mut segs, &mut total, mk(ra, 1, s, arr, rb, it.bytes));
+            push(&mut segs, &mut total, mk(ra, 3, arr, e, rb, 0.0));
+            push(&mut segs, &mut total, mk(rb, 3, rr, s, ra, 0.0));
+            push(
+                &mut segs,
+                &mut total,
+                mk(rb, 2, if rr > s { rr } else { s }, e, ra, it.bytes),
+            );
+            if segs.len() >= cap {
+                cut = Some(t.iter().copied().fold(f64::INFINITY, f64::min).min(e));
+            }
+        } else {
+            // count only
+            for (x0, x1) in [
+                (t[a], s),
+                (t[b], rr),
+                (s, arr),
+                (arr, e),
+                (rr, s),
+                (if rr > s { rr } else { s }, e),
+            ] {
+                if x1 > x0 {
+                    total += 1;
+                }
+            }
+        }
+        t[a] = e;
+        t[b] = e;
+    }
+    let mut end = 0.0f64;
+    for x in 0..r {
+        let f = t[x] + c.tail[x] * tab.ratio[x];
+        if cut.is_none() {
+            push(
+                &mut segs,
+                &mut total,
+                Seg {
+                    rank: x as u32,
+                    kind: 0,
+                    start: t[x],
+                    end: f,
+                    peer: u32::MAX,
+                    bytes: 0.0,
+                },
+            );
+        } else if f > t[x] {
+            total += 1;
+        }
+        if f > end {
+            end = f;
+        }
+    }
+    let shown_until = match cut {
+        Some(u) => {
+            segs.retain(|s| s.start < u);
+            segs.truncate(cap);
+            u
+        }
+        None => end,
+    };
+    segs.sort_by(|x, y| {
+        x.start
+            .total_cmp(&y.start)
+            .then(x.rank.cmp(&y.rank))
+            .then(x.end.total_cmp(&y.end))
+            .then(x.kind.cmp(&y.kind))
+    });
+    (segs, total, shown_until, end)
+}

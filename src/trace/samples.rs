@@ -1,0 +1,69 @@
+//! The trace engine's sample matrix: small scenarios that together use every trace format,
+//! every generated program and every search method, for several seeds (one above 2^53). The
+//! native tests pin their reports' fingerprints and the browser tests compare the wasm
+//! reports, so replay, search and report are checked byte for byte across targets.
+
+use serde_json::{json, Value};
+
+const SEEDS: [u64; 3] = [1, 42, 9_007_199_254_740_993];
+
+/// Four nodes of the source's kind: load programs 0, 1, 3, 3 (ratios 1, 2, 4, 4).
+fn nodes4() -> Value {
+    json!([{"name": "grid00", "ratio": 1}, {"name": "grid01", "ratio": 2},
+           {"name": "grid02", "ratio": 4}, {"name": "grid03", "ratio": 4}])
+}
+
+fn links4() -> Value {
+    let samples: Vec<Value> = (0..=40)
+        .map(|i| {
+            let n = 25.0 * i as f64;
+            json!([n, 2e-4 + 1.1e-7 * n + if i % 2 == 0 { 3e-6 } else { -3e-6 }])
+        })
+        .collect();
+    json!([
+        {"from": "grid00", "to": "grid01", "a0": 1e-4, "a1": 9e-9, "both": true},
+        {"from": "grid00", "to": "grid02", "samples": samples, "both": true},
+        {"from": "grid02", "to": "grid03", "a0": 3e-4, "a1": 8e-8}
+    ])
+}
+
+/// The sample scenarios, as compact JSON texts, in a fixed order.
+pub fn sample_scenarios() -> Vec<String> {
+    let mut out = Vec::new();
+    let text = "ranks 3\n0 compute 0.002\n0 send 1 8000\n1 recv 0 8000\n1 compute 0.001\n1 send 2 4000\n2 recv 1 4000\n2 compute 0.003\n2 send 0 16\n0 recv 2 16\n";
+    let ti = "0 init\n0 compute 2e6\n0 send 1 0 1000 0\n1 init\n1 recv 0 0 1000 0\n1 compute 5e6\n1 send 0 0 10 1\n0 recv 1 0 10 1\n0 finalize\n1 finalize\n";
+    for &seed in &SEEDS {
+        for (i, method) in ["auto", "exhaustive", "branchAndBound", "localSearch"]
+            .iter()
+            .enumerate()
+        {
+            let program = ["luCyclic", "luBlock", "luUneven", "matmul", "himeno"]
+                [(i + seed as usize % 5) % 5];
+            out.push(json!({"version": 1, "engine": "trace", "seed": seed,
+                "generate": {"program": program, "size": 60, "ranks": 4, "iterations": 3},
+                "nodes": nodes4(), "links": links4(), "defaultLink": {"a0": 5e-4, "a1": 2e-7},
+                "search": {"method": method, "top": 10, "budget": 20000, "restarts": 3},
+                "measured": "assignment,time\ngrid00 grid01 grid02 grid03,0.01\ngrid03 grid02 grid01 grid00,0.02\n"
+            }).to_string());
+        }
+        out.push(
+            json!({"version": 1, "engine": "trace", "seed": seed,
+            "trace": {"format": "alog", "text": super::alog::TABLE1},
+            "nodes": nodes4(), "defaultLink": {"a0": 1e-4, "a1": 1e-8}})
+            .to_string(),
+        );
+        out.push(
+            json!({"version": 1, "engine": "trace", "seed": seed,
+            "trace": {"format": "text", "text": text},
+            "nodes": nodes4(), "links": links4(), "defaultLink": {"a0": 1e-4, "a1": 1e-8},
+            "search": {"method": "branchAndBound", "top": 5}})
+            .to_string(),
+        );
+        out.push(json!({"version": 1, "engine": "trace", "seed": seed, "referenceRate": 1e8,
+            "trace": {"format": "ti", "text": ti},
+            "nodes": [{"name": "a", "ratio": 1}, {"name": "b", "ratio": 1}, {"name": "c", "ratio": 3}],
+            "defaultLink": {"a0": 1e-5, "a1": 1e-9},
+            "search": {"method": "localSearch", "restarts": 2}}).to_string());
+    }
+    out
+}

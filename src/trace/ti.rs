@@ -1,0 +1,226 @@
+//! SimGrid's time-independent traces (`smpirun -trace-ti`), one text per rank or merged.
+//!
+//! One action per line, `RANK ACTION ARGS...`, in program order per rank:
+//!
+//! | action | arguments | meaning |
+//! |---|---|---|
+//! | `compute` | `FLOPS` | computation, turned into seconds by the reference rate |
+//! | `send` | `DST BYTES`, `DST TAG BYTES` or `DST TAG COUNT DATATYPE` | blocking send |
+//! | `recv` | `SRC BYTES`, `SRC TAG BYTES` or `SRC TAG COUNT DATATYPE` | blocking receive |
+//! | `init`, `finalize`, `comm_size N` | | no effect on the replay |
+//!
+//! SimGrid 3.32 writes the last form, with `COUNT` elements of the datatype numbered as SMPI
+//! encodes it ([`datatype_bytes`], measured with SMPI 3.32); the shorter forms count bytes.
+//! `RANK` is a whole number, optionally written `pN` or `rankN`. Tags are read and ignored:
+//! messages match first-in first-out per ordered pair of ranks. Blank lines and `#` comments
+//! are skipped. Any other action (collectives, non-blocking calls) is refused naming the line,
+//! since only blocking point-to-point communication is modelled (SPEC §4).
+//!
+//! # Complexity
+//! `O(L)` for `L` lines.
+
+use super::model::{amount_token, int_token, rank_token, short, Op, Origin, ParseError, Trace};
+use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
+
+/// Bytes of one element of an SMPI 3.32 datatype id as written in `-trace-ti` output
+/// (0 double, 1 int, 2 char, 3 short, 4 long, 5 float, 6 byte, 7 long long, 8 signed char,
+/// 9 unsigned char, 10 unsigned short, 11 unsigned, 12 unsigned long, 14 long double on
+/// x86-64); None for ids not known.
+pub fn datatype_bytes(id: i64) -> Option<f64> {
+    Some(match id {
+        0 | 4 | 7 | 12 => 8.0,
+        1 | 5 | 11 => 4.0,
+        2 | 6 | 8 | 9 => 1.0,
+        3 | 10 => 2.0,
+        14 => 16.0,
+        _ => return None,
+    })
+}
+
+/// Parses a rank token: `N`, `pN` or `rankN`.
+fn rank_of(tok: &str, line: u32) -> Result<u32, ParseError> {
+    let digits = tok
+        .strip_prefix("rank")
+        .or_else(|| tok.strip_prefix('p'))
+        .unwrap_or(tok);
+    rank_token(digits, "the rank", MAX_NODES, line)
+}
+
+/// Appends the actions of one text to `trace` (`file` is its index in `trace.files`, 0 for a
+/// merged text); `rate` is the reference rate in flops per second.
+///
+/// # Errors
+/// The first problem with its line.
+pub fn parse_into(text: &str, file: u32, rate: f64, trace: &mut Trace) -> Result<(), ParseError> {
+    for (i, raw) in text.lines().enumerate() {
+        let line = (i + 1).min(u32::MAX as usize) as u32;
+        let body = raw.split('#').next().unwrap_or("");
+        let f: Vec<&str> = body.split_whitespace().collect();
+        if f.is_empty() {
+            continue;
+        }
+        if f.len() < 2 {
+            return Err(ParseError::new(
+                line,
+                format!("a line is `RANK ACTION ARGS`, got only {:?}", short(f[0])),
+            ));
+        }
+        let rank = rank_of(f[0], line)? as usize;
+        while trace.ranks.len() <= rank {
+            trace.ranks.push(Vec::new());
+        }
+        let args = &f[2..];
+        let op = match f[1] {
+            "init" | "finalize" => None,
+            "comm_size" => {
+                if args.len() != 1 {
+                    return Err(ParseError::new(line, "comm_size takes one number"));
+                }
+                int_token(args[0], "the communicator size", line)?;
+                None
+            }
+            "compute" => {
+                if args.len() != 1 {
+                    return Err(ParseError::new(
+                        line,
+                        format!("compute takes one number (flops), got {} arguments", args.len()),
+                    ));
+                }
+                let flops = amount_token(args[0], "the flop count", MAX_VALUE, line)?;
+                Some(Op::Compute(flops / rate))
+            }
+            a @ ("send" | "recv") => {
+                let peer = match args.first() {
+                    Some(t) => rank_of(t, line)?,
+                    None => {
+                        return Err(ParseError::new(
+                            line,
+                            format!("{a} needs the peer rank and the size"),
+                        ))
+                    }
+                };
+                if peer as usize == rank {
+                    return Err(ParseError::new(
+                        line,
+                        format!("rank {rank} sends to or receives from itself"),
+                    ));
+                }
+                let bytes = match args.len() {
+                    2 => amount_token(args[1], "the size in bytes", MAX_VALUE, line)?,
+                    3 => {
+                        int_token(args[1], "the tag", line)?;
+                        amount_token(args[2], "the size in bytes", MAX_VALUE, line)?
+                    }
+                    4 => {
+                        int_token(args[1], "the tag", line)?;
+                        let count = amount_token(args[2], "the element count", MAX_VALUE, line)?;
+                        let id = int_token(args[3], "the datatype", line)?;
+                        let Some(b) = datatype_bytes(id) else {
+                            return Err(ParseError::new(
+                                line,
+                                format!("unknown SMPI datatype id {id} (known: 0 to 12 and 14)"),
+                            ));
+                        };
+                        let bytes = count * b;
+                        if bytes > MAX_VALUE {
+                            return Err(ParseError::new(line, "the message is too large"));
+                        }
+                        bytes
+                    }
+                    n => {
+                        return Err(ParseError::new(
+                            line,
+                            format!(
+                                "{a} takes PEER BYTES, PEER TAG BYTES or PEER TAG COUNT DATATYPE, got {n} arguments"
+                            ),
+                        ))
+                    }
+                };
+                Some(if a == "send" {
+                    Op::Send { peer, bytes }
+                } else {
+                    Op::Recv { peer, bytes }
+                })
+            }
+            other => {
+                return Err(ParseError::new(
+                    line,
+                    format!(
+                        "action {:?} is not supported: only compute, send, recv (blocking point-to-point), init, finalize and comm_size",
+                        short(other)
+                    ),
+                ))
+            }
+        };
+        if let Some(op) = op {
+            trace.push(rank, op, file, line);
+            if trace.ranks[rank].len() as u64 > MAX_EVENTS {
+                return Err(ParseError::new(
+                    line,
+                    format!("more than {MAX_EVENTS} events"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses one merged text.
+///
+/// # Errors
+/// See [`parse_into`].
+pub fn parse(text: &str, rate: f64) -> Result<Trace, ParseError> {
+    let mut t = Trace::new(0, Origin::Text);
+    parse_into(text, 0, rate, &mut t)?;
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smpi_lines_are_read_with_datatype_sizes() {
+        let t = parse(
+            "0 init\n0 compute 2e9\n0 send 1 7 100 0\n1 init\n1 recv 0 7 100 0\n1 finalize\n0 finalize\n",
+            1e9,
+        )
+        .unwrap();
+        assert_eq!(t.ranks[0].len(), 2);
+        assert_eq!(t.ranks[0][0].op, Op::Compute(2.0));
+        assert_eq!(
+            t.ranks[0][1].op,
+            Op::Send {
+                peer: 1,
+                bytes: 800.0
+            }
+        );
+        assert_eq!(
+            t.ranks[1][0].op,
+            Op::Recv {
+                peer: 0,
+                bytes: 800.0
+            }
+        );
+        let t = parse("p0 send 1 64\nrank1 recv 0 3 64\n", 1.0).unwrap();
+        assert_eq!(
+            t.ranks[1][0].op,
+            Op::Recv {
+                peer: 0,
+                bytes: 64.0
+            }
+        );
+    }
+
+    #[test]
+    fn unsupported_actions_name_their_line() {
+        let e = parse("0 init\n0 barrier\n", 1.0).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("\"barrier\" is not supported"), "{e}");
+        assert_eq!(parse("0 compute -1\n", 1.0).unwrap_err().line, 1);
+        assert!(parse("0 send 1 1 1 13\n", 1.0)
+            .unwrap_err()
+            .message
+            .contains("datatype"));
+    }
+}
