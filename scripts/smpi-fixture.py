@@ -19,7 +19,8 @@ Installs Debian's libsimgrid-dev (smpicc, smpirun) with apt-get when smpicc is m
 5. writes hosts.csv (`host,speed_flops,ratio`, ratio = recording speed / speed), links.csv (each
    pair's link as declared), version.txt (smpirun -version) and, for each program and protocol,
    lu-*/scenario.json and lu-*/scenario-eager.json (the engine's scenario built from all of the
-   above, see build_scenario).
+   above, see build_scenario), the rendezvous ones also as playground-examples/trace-smpi-lu.json
+   and trace-smpi-lu-cyclic.json.
 
 Every SimGrid run uses --cfg=smpi/simulate-computation:no: the LU declares its computation with
 smpi_execute_flops, so no time measured on this machine enters the simulation and a re-run writes
@@ -42,6 +43,8 @@ SPEEDS = {"h0": 100e6, "h1": 80e6, "h2": 50e6, "h3": 25e6}
 RECORD_SPEED = 100e6  # every host of homogeneous.xml
 N = 256  # matrix order of the LU
 PROGRAMS = [("lu-block", 0), ("lu-cyclic5", 5)]  # (folder, WIDTH argument of lu.c)
+# The playground's copies of the rendezvous scenarios (written when OUTDIR is the default).
+EXAMPLES = {"lu-block": "trace-smpi-lu.json", "lu-cyclic5": "trace-smpi-lu-cyclic.json"}
 # How MPI_Send behaves, each measured in its own CSV and scenario: `rendezvous`, every send waits
 # for its receive (the blocking semantics the engine replays); `eager`, SMPI's default: a send
 # below 64 KiB returns at once and the transfer starts when the receive is posted.
@@ -214,8 +217,9 @@ def build_scenario(out, folder, width, name, protocol, csv_name):
 
 
 def main():
-    out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
-                          os.path.join(ROOT, "tests", "fixtures", "smpi"))
+    default = os.path.join(ROOT, "tests", "fixtures", "smpi")
+    out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
+    default_out = out == os.path.abspath(default)
     ensure_smpi()
     check_platform()
     os.makedirs(out, exist_ok=True)
@@ -239,6 +243,9 @@ def main():
             text = build_scenario(out, folder, width, name, protocol, csv_name)
             with open(os.path.join(out, folder, scenario_name), "w") as f:
                 f.write(text)
+            if protocol == "rendezvous" and default_out:
+                with open(os.path.join(ROOT, "playground-examples", EXAMPLES[folder]), "w") as f:
+                    f.write(text)
     log(f"wrote {out}")
 
 
