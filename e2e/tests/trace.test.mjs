@@ -20,6 +20,9 @@ const EXAMPLES = fs.readdirSync(path.join(REPO, 'playground-examples')).filter((
   return doc.engine === 'trace' ? [{ file, nodes: doc.nodes.length }] : [];
 });
 
+/** The SimGrid SMPI ground truth of the block LU (tests/fixtures/smpi/lu-block). */
+const SMPI_EXAMPLE = 'trace-smpi-lu.json';
+
 async function open(page, name, text) {
   await page.evaluate(() => { window.__before = [window.placelab.lastReport, window.placelab.lastError]; });
   await page.getByTestId('open-file').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
@@ -108,7 +111,7 @@ describe('trace page', () => {
     assert.equal(await fsp.readFile(file, 'utf8'), machinefile);
     const ranks = await page.evaluate(() => window.placelab.lastReport.report.trace.ranks);
     assert.equal(machinefile.trim().split('\n').length, ranks);
-    for (const [id, re] of [['export-png', /\.png$/], ['export-json', /\.report\.json$/], ['export-csv', /\.summary\.csv$/], ['export-jobs', /\.ranking\.csv$/]]) {
+    for (const [id, re] of [['export-png', /\.png$/], ['export-json', /\.report\.json$/], ['export-csv', /\.summary\.csv$/], ['export-jobs-csv', /\.ranking\.csv$/]]) {
       const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
       assert.match(d.suggestedFilename(), re);
     }
@@ -118,8 +121,16 @@ describe('trace page', () => {
 
   it('a dropped trace becomes the scenario\'s trace; a bad one names its line and the last drawing stays', async () => {
     const page = await env.open();
-    await pickExample(page, EXAMPLES[0].file);
-    const nodes = await page.evaluate(() => window.placelab.lastReport.report.nodes.length);
+    await pickExample(page, SMPI_EXAMPLE);
+    const first = await page.evaluate(() => window.placelab.lastReport.report);
+    const nodes = first.nodes.length;
+    // SimGrid's per-rank files of the example's own trace, merged into one file: the same answer
+    const merged = [0, 1, 2, 3].map((r) => fs.readFileSync(path.join(REPO, 'tests/fixtures/smpi/lu-block', `rank-${r}.txt`), 'utf8')).join('');
+    await open(page, 'smpi_simgrid.txt', merged);
+    const ti = await page.evaluate(() => window.placelab.lastReport.report);
+    assert.equal(ti.source, 'ti');
+    assert.equal(ti.best.hosts, first.best.hosts);
+    assert.equal(ti.best.time, first.best.time);
     // our text format, two ranks: the nodes of the example stay, the measured times go
     await open(page, 'pingpong.txt', '# two ranks\nranks 2\n0 compute 0.01\n0 send 1 8000\n1 recv 0 8000\n1 compute 0.02\n1 send 0 8000\n0 recv 1 8000\n');
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
@@ -128,15 +139,16 @@ describe('trace page', () => {
     assert.equal(report.trace.ranks, 2);
     assert.equal(report.nodes.length, nodes);
     assert.equal(report.measured ?? null, null);
-    // the source's table 1 as an ALOG file: a new platform of one node per rank
-    const alog = ['-1 0 0 0 0 0', '161 0 0 1 0 1000', '-101 0 0 1 0 1000 0 7992', '162 0 0 1 0 1189', '155 1 0 0 0 0 0',
-      '-102 1 0 0 0 1189 0 7992', '156 1 0 0 0 1200 1200'].join('\n') + '\n';
-    await open(page, 'table1.alog', alog);
-    const status = await page.evaluate(() => document.body.dataset.status);
-    if (status === 'done') {
-      report = await page.evaluate(() => window.placelab.lastReport.report);
-      assert.equal(report.source, 'alog');
-    }
+    // the six lines of the source's table 1 as an ALOG file: one 7992-byte message, rank 0 to 1
+    const table1 = '155 1 0 1 0 1189\n161 0 0 1 0 1335\n-101 0 0 1 0 1 1395 0 7992\n162 0 0 2 0 1 1575\n-102 1 0 0 0 1 2158 0 7992\n156 1 0 2 0 1 2198\n';
+    await open(page, 'table1.alog', table1);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    report = await page.evaluate(() => window.placelab.lastReport.report);
+    assert.equal(report.source, 'alog');
+    assert.deepEqual([report.trace.ranks, report.trace.messages, report.trace.bytes], [2, 1, 7992]);
+    // the same lines in a .txt file are recognised by their content
+    await open(page, 'table1.txt', table1.replace('1189', '1190'));
+    assert.equal(await page.evaluate(() => window.placelab.lastReport.report.source), 'alog');
     const before = await page.evaluate(() => ({ report: window.placelab.lastReport, png: document.querySelector('[data-testid=trace-timeline]').toDataURL() }));
     // a bad trace: an unknown event on line 3
     await open(page, 'bad.txt', 'ranks 2\n0 compute 0.01\n0 bcast 1 8000\n1 recv 0 8000\n');

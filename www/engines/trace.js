@@ -10,6 +10,7 @@ const MIN_FIGURE_W = 320;  // px
 const MAX_FIGURE_W = 1100; // px
 const SCATTER_W = 420;     // px
 const SCATTER_H = 340;     // px
+const FIGURE_GAP = 20;     // px, the gap of .figures
 /** Bars drawn in the ranking chart (the ranking table and CSV have every ranked assignment). */
 const MAX_BARS = 40;
 const ROWS_SHOWN = 200;
@@ -91,7 +92,8 @@ export function draw(host, envelope) {
     const w = Math.min(MAX_FIGURE_W, avail);
     drawLegend(legend, legendEntries(report), w);
     if (tl) handle.timeline = drawTimeline(timeline, { width: w, ranks: tl.nodes.length, labels, tMax: tl.makespan, seg: tl.segments, unit: 's', title: `Timeline of the best assignment (${best.hosts})` });
-    const rw = scatter ? Math.max(MIN_FIGURE_W, Math.min(w - SCATTER_W - 20, 640)) : Math.min(w, 760);
+    // the ranking and the scatter side by side when both fit (FIGURE_GAP between them)
+    const rw = scatter ? Math.max(MIN_FIGURE_W, Math.min(w - SCATTER_W - FIGURE_GAP - 4, 640)) : Math.min(w, 760);
     handle.ranking = drawRanking(ranking, { width: rw, items, best: 0, measuredBest, unit: 's', title: `Assignments by predicted time${(report.ranking || []).length > MAX_BARS ? ` (best ${MAX_BARS})` : ''}` });
     if (scatter) drawScatter(scatter, { width: Math.min(SCATTER_W, w), height: SCATTER_H, pts, best: pairs.findIndex((p) => p.hosts === report.measured.predictedBest), measuredBest: pairs.findIndex((p) => p.hosts === report.measured.measuredBest), unit: 's', title: 'Predicted and measured time' });
     drawLinkFits(links, { width: w, links: linkList, unit: 's' });
