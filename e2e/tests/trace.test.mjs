@@ -131,6 +131,12 @@ describe('trace page', () => {
     assert.equal(ti.source, 'ti');
     assert.equal(ti.best.hosts, first.best.hosts);
     assert.equal(ti.best.time, first.best.time);
+    // one rank's file dropped on the example (one text per rank): that rank's text replaced
+    await pickExample(page, SMPI_EXAMPLE);
+    await open(page, 'smpi_0_rank-3.txt', fs.readFileSync(path.join(REPO, 'tests/fixtures/smpi/lu-block/rank-2.txt'), 'utf8'));
+    const files = await page.evaluate(() => JSON.parse(window.placelab.scenarioText()).trace.files.map((f) => f.split('\n')[0]));
+    assert.deepEqual(files, ['0 init', '1 init', '2 init', '3 init']);
+    assert.equal(await page.evaluate(() => window.placelab.lastReport.report.best.hosts), first.best.hosts);
     // our text format, two ranks: the nodes of the example stay, the measured times go
     await open(page, 'pingpong.txt', '# two ranks\nranks 2\n0 compute 0.01\n0 send 1 8000\n1 recv 0 8000\n1 compute 0.02\n1 send 0 8000\n0 recv 1 8000\n');
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));

@@ -145,6 +145,19 @@ export function traceRanks(text, format) {
   return ranks;
 }
 
+/** The rank of a time-independent text whose every action line is of one rank, else null. */
+export function singleRank(text) {
+  let rank = null;
+  for (const line of text.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f[0] === '' || f[0].startsWith('#')) continue;
+    const m = /^(?:p|rank)?(\d+)$/.exec(f[0]);
+    if (!m || (rank !== null && Number(m[1]) !== rank)) return null;
+    rank = Number(m[1]);
+  }
+  return rank;
+}
+
 /** Most nodes a platform built for an imported trace gets (the engine's limit is 64). */
 const MAX_IMPORTED_NODES = 64;
 /** The link of every pair of a platform built for an imported trace: 100 us + 10 ns per byte. */
@@ -152,16 +165,25 @@ const DEFAULT_LINK = '{"a0": 0.0001, "a1": 1e-8}';
 
 /**
  * A trace scenario text for a dropped trace. With a trace scenario as `base` that has nodes for
- * every rank, only the trace changes (it replaces `trace` or `generate`; every other byte stays);
+ * every rank, only the trace changes (it replaces `trace` or `generate`; every other byte stays;
+ * one rank's time-independent file replaces that rank's text when the base keeps one per rank);
  * otherwise a new scenario: the base's search settings and reference rate kept, one node of
  * ratio 1 per rank and the same link between every pair. Measured times are dropped: they were
  * measured for the program traced before.
  */
 function traceScenario(base, text, fileName, format) {
-  const literal = JSON.stringify({ format, text });
+  let literal = JSON.stringify({ format, text });
   const ranks = Math.min(MAX_IMPORTED_NODES, Math.max(1, traceRanks(text, format)));
   const baseNodes = base === null ? undefined : valueAt(base, 'nodes');
   if (Array.isArray(baseNodes) && baseNodes.length >= ranks) {
+    // one rank's file of a time-independent trace kept as one file per rank: that file replaced
+    const own = format === 'ti' ? singleRank(text) : null;
+    const cur = own === null ? undefined : valueAt(base, 'trace');
+    if (cur?.format === 'ti' && Array.isArray(cur.files) && own < cur.files.length) {
+      const files = cur.files.slice();
+      files[own] = text;
+      literal = JSON.stringify({ format, files });
+    }
     // measured times belong to the program traced before: they go with it
     const kept = setLiteral(setLiteral(base, 'generate', undefined), 'measured', undefined);
     return setLiteral(kept, 'trace', literal);
