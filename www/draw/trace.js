@@ -62,39 +62,73 @@ export function drawRanking(canvas, { width, items, best = 0, measuredBest = -1,
   return { X, rowY, height };
 }
 
+/** Plot background of the timeline (a column no segment touches). */
+export const TIMELINE_BACKGROUND = '#F6F7F8';
+
 /**
- * The per-rank timeline of one replay: a row per rank (rank 0 on top), time across, each segment
- * filled in its kind's colour (SEGMENT_KINDS). `seg` = {length, rank: Uint32Array, kind:
- * Uint8Array, start: Float64Array, end: Float64Array}; `labels[r]` names rank r's row.
- * Returns {X, rowY, rowH} (CSS px) so a test can find a segment's pixels.
+ * The per-rank timeline of one replay: a row per rank (rank 0 on top), time across. Each pixel
+ * column of a row shows the kind (SEGMENT_KINDS) that covers the largest part of that column's
+ * time (ties to the lower kind code), so a long trace reads as a trace viewer's overview and a
+ * short one shows every segment; a column no segment touches stays TIMELINE_BACKGROUND.
+ * `seg` = {length, rank: Uint32Array, kind: Uint8Array, start: Float64Array, end: Float64Array};
+ * `labels[r]` names rank r's row. Returns {X, rowY, rowH, left, columns} (CSS px): column c of
+ * the plot spans x = left + c .. left + c + 1 and time c .. c + 1 in units of tMax / columns.
+ *
+ * # Complexity
+ * `O(S + R x C)` for `S` segments, `R` ranks and `C` columns (segments of a rank do not overlap).
  */
 export function drawTimeline(canvas, { width, ranks, labels, tMax, seg, unit, title }) {
   const rowH = ranks > 24 ? 10 : ranks > 12 ? 16 : 28;
   const M = { left: 110, right: 16, top: title ? 26 : 8, bottom: 40 };
   const height = M.top + M.bottom + ranks * rowH;
   const ctx = setupCanvas(canvas, width, height);
-  const w = width - M.left - M.right;
+  const columns = Math.max(1, Math.floor(width - M.left - M.right));
   const span = tMax > 0 ? tMax : 1;
-  const X = (t) => M.left + (t / span) * w;
+  const X = (t) => M.left + (t / span) * columns;
   const rowY = (r) => M.top + r * rowH;
   if (title) drawTitle(ctx, title, 4, 4, width - 8);
-  ctx.fillStyle = '#F6F7F8';
-  ctx.fillRect(M.left, M.top, w, ranks * rowH);
-  const pad = rowH > 12 ? 3 : 1;
-  SEGMENT_KINDS.forEach((k, code) => {
-    ctx.fillStyle = k.color;
-    for (let i = 0; i < seg.length; i++) {
-      if (seg.kind[i] !== code) continue;
-      const x0 = X(seg.start[i]), x1 = X(seg.end[i]);
-      ctx.fillRect(x0, rowY(seg.rank[i]) + pad, Math.max(0.5, x1 - x0), rowH - 2 * pad);
+  ctx.fillStyle = TIMELINE_BACKGROUND;
+  ctx.fillRect(M.left, M.top, columns, ranks * rowH);
+  const K = SEGMENT_KINDS.length;
+  const cover = new Float64Array(ranks * columns * K);
+  const scale = columns / span;
+  for (let i = 0; i < seg.length; i++) {
+    const r = seg.rank[i];
+    if (r >= ranks) continue;
+    const a = Math.max(0, seg.start[i] * scale), b = Math.min(columns, seg.end[i] * scale);
+    if (!(b > a)) continue;
+    for (let c = Math.floor(a); c < b && c < columns; c++) {
+      cover[(r * columns + c) * K + seg.kind[i]] += Math.min(b, c + 1) - Math.max(a, c);
     }
-  });
+  }
+  const pad = rowH > 12 ? 3 : 1;
+  for (let r = 0; r < ranks; r++) {
+    // runs of columns of one kind, one rectangle each
+    let runKind = -1, runStart = 0;
+    for (let c = 0; c <= columns; c++) {
+      let k = -1;
+      if (c < columns) {
+        let most = 0;
+        for (let q = 0; q < K; q++) {
+          const v = cover[(r * columns + c) * K + q];
+          if (v > most) { most = v; k = q; }
+        }
+      }
+      if (k !== runKind) {
+        if (runKind >= 0) {
+          ctx.fillStyle = SEGMENT_KINDS[runKind].color;
+          ctx.fillRect(M.left + runStart, rowY(r) + pad, c - runStart, rowH - 2 * pad);
+        }
+        runKind = k; runStart = c;
+      }
+    }
+  }
   ctx.font = FONT_SMALL; ctx.textBaseline = 'middle'; ctx.textAlign = 'right'; ctx.fillStyle = PALETTE.text;
   for (let r = 0; r < ranks; r++) {
     if (rowH >= 12 || r % 5 === 0) ctx.fillText(labels[r] ?? `rank ${r}`, M.left - 6, rowY(r) + rowH / 2);
   }
-  drawAxis(ctx, { side: 'bottom', at: M.top + ranks * rowH, from: M.left, to: M.left + w, values: ticks(0, span, 7), pos: X, label: timeLabel(unit) });
-  return { X, rowY, rowH, height };
+  drawAxis(ctx, { side: 'bottom', at: M.top + ranks * rowH, from: M.left, to: M.left + columns, values: ticks(0, span, 7), pos: X, label: timeLabel(unit) });
+  return { X, rowY, rowH, left: M.left, columns, height };
 }
 
 /** Links drawn as small charts, at most this many (the table lists them all). */

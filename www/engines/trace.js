@@ -18,7 +18,13 @@ const ROWS_SHOWN = 200;
 /** The second CSV button exports the ranking. */
 export const SECOND_CSV = { label: 'Ranking CSV', title: 'Every ranked assignment: position, hosts per rank, predicted and measured time' };
 
-const secs = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${formatValue(v)} s` : '—');
+/** A time in seconds with four significant digits, in s, ms or µs as its size asks. */
+export function secs(v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '—';
+  const a = Math.abs(v);
+  const [x, u] = a === 0 || a >= 1 ? [v, 's'] : a >= 1e-3 ? [v * 1e3, 'ms'] : [v * 1e6, 'µs'];
+  return `${Number(x.toPrecision(4))} ${u}`;
+}
 const pct = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).toFixed(1)} %` : '—');
 
 function searchSentence(s) {
@@ -64,6 +70,9 @@ export function draw(host, envelope) {
   const ranking = el('canvas', { 'data-testid': 'trace-ranking' });
   const links = el('canvas', { 'data-testid': 'trace-links' });
   const scatter = report.measured ? el('canvas', { 'data-testid': 'trace-scatter' }) : null;
+  const names = nodes.map((n) => n.name);
+  const linkList = linkCharts(report.links, names);
+  const linkCount = linkList.length;
   const tl = report.timeline;
   const tlNote = tl && tl.truncated ? ` (the first ${formatCount(tl.segments.length)} of ${formatCount(tl.total)} segments, up to ${secs(tl.shownUntil)})` : '';
   host.append(
@@ -73,15 +82,12 @@ export function draw(host, envelope) {
       el('figure', { class: 'figure' }, ranking, el('div', { class: 'caption', text: rankingCaption(report) })),
       scatter && el('figure', { class: 'figure' }, scatter, el('div', { class: 'caption', text: 'Each assignment with a measured time: predicted across, measured up; the diagonal is a perfect prediction.' }))),
     el('figure', { class: 'figure' }, links,
-      el('div', { class: 'caption', text: `Each link's samples (points) and its least-squares line a0 + a1·N${report.links.length > MAX_LINK_CHARTS ? ` (the first ${MAX_LINK_CHARTS} of ${report.links.length} links; the table lists them all)` : ''}.` })),
+      el('div', { class: 'caption', text: `Each fitted link's samples (points) and its least-squares line a0 + a1·N, each given link's line (pairs sharing one drawn once)${linkCount > MAX_LINK_CHARTS ? `; the first ${MAX_LINK_CHARTS} of ${linkCount} charts, the table lists every link` : ''}.` })),
   );
   const labels = (tl?.nodes || []).map((n, r) => `rank ${r} → ${nodes[n]?.name ?? n}`);
   const measuredOf = new Map((report.measured?.pairs || []).map((p) => [p.hosts, p.measured]));
   const items = (report.ranking || []).slice(0, MAX_BARS).map((row) => ({ label: row.hosts, predicted: row.time, measured: measuredOf.get(row.hosts) }));
   const measuredBest = report.measured ? items.findIndex((it) => it.label === report.measured.measuredBest) : -1;
-  const names = nodes.map((n) => n.name);
-  const fitted = report.links.filter((l) => l.n.length > 0);
-  const linkList = (fitted.length ? fitted : report.links).map((l) => ({ label: `${names[l.from]}→${names[l.to]}`, a0: l.a0, a1: l.a1, n: l.n, t: l.t }));
   const pairs = report.measured?.pairs || [];
   const pts = { predicted: pairs.map((p) => p.predicted), measured: pairs.map((p) => p.measured) };
   const handle = { timeline: null, ranking: null };
@@ -94,6 +100,8 @@ export function draw(host, envelope) {
     if (tl) handle.timeline = drawTimeline(timeline, { width: w, ranks: tl.nodes.length, labels, tMax: tl.makespan, seg: tl.segments, unit: 's', title: `Timeline of the best assignment (${best.hosts})` });
     // the ranking and the scatter side by side when both fit (FIGURE_GAP between them)
     const rw = scatter ? Math.max(MIN_FIGURE_W, Math.min(w - SCATTER_W - FIGURE_GAP - 4, 640)) : Math.min(w, 760);
+    ranking.parentElement.style.width = `${rw}px`;
+    if (scatter) scatter.parentElement.style.width = `${Math.min(SCATTER_W, w)}px`;
     handle.ranking = drawRanking(ranking, { width: rw, items, best: 0, measuredBest, unit: 's', title: `Assignments by predicted time${(report.ranking || []).length > MAX_BARS ? ` (best ${MAX_BARS})` : ''}` });
     if (scatter) drawScatter(scatter, { width: Math.min(SCATTER_W, w), height: SCATTER_H, pts, best: pairs.findIndex((p) => p.hosts === report.measured.predictedBest), measuredBest: pairs.findIndex((p) => p.hosts === report.measured.measuredBest), unit: 's', title: 'Predicted and measured time' });
     drawLinkFits(links, { width: w, links: linkList, unit: 's' });
@@ -104,6 +112,24 @@ export function draw(host, envelope) {
   handle.canvases = () => [[legend], [timeline], scatter ? [ranking, scatter] : [ranking], [links]];
   handle.destroy = () => observer.disconnect();
   return handle;
+}
+
+/**
+ * The links to chart: every fitted one (with its samples), then each distinct given or default
+ * model once, labelled with its first pair and how many more share it.
+ */
+export function linkCharts(links, names) {
+  const out = [];
+  const models = new Map();
+  for (const l of links) {
+    const label = `${names[l.from]}→${names[l.to]}`;
+    if (l.n.length > 0) { out.push({ label, a0: l.a0, a1: l.a1, n: l.n, t: l.t }); continue; }
+    const key = `${l.a0} ${l.a1}`;
+    if (models.has(key)) models.get(key).more++;
+    else models.set(key, { label, a0: l.a0, a1: l.a1, n: l.n, t: l.t, more: 0 });
+  }
+  for (const m of models.values()) out.push({ ...m, label: m.more ? `${m.label} and ${m.more} more` : m.label });
+  return out;
 }
 
 function rankingCaption(report) {
