@@ -59,7 +59,7 @@ pub fn estimate_events(spec: &GenerateSpec) -> u64 {
     let n = spec.size as u64;
     match spec.program {
         Program::LuCyclic | Program::LuBlock | Program::LuUneven => n * 3 * r,
-        Program::Matmul => 6 * r,
+        Program::Matmul => 8 * r,
         Program::Himeno => spec.iterations as u64 * 10 * r,
     }
 }

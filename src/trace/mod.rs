@@ -494,9 +494,7 @@ pub fn search(s: &TraceScenario, b: &Built, seed: u64) -> Outcome {
     match b.method {
         Method::Exhaustive => search::exhaustive(&prob, top),
         Method::LocalSearch => search::local_only(&prob, top, budget, s.search.restarts, seed),
-        Method::BranchAndBound | Method::Auto => {
-            search::branch_and_bound(&prob, top, budget, s.search.restarts, seed)
-        }
+        Method::BranchAndBound | Method::Auto => search::branch_and_bound(&prob, top, budget),
     }
 }
 

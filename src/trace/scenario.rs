@@ -21,12 +21,12 @@ pub const MAX_SAMPLES: usize = 100_000;
 /// Most assignments in the ranking.
 pub const MAX_TOP: u32 = 1000;
 /// Largest search budget, in replay steps (one step = one compute or message of one replay).
-pub const MAX_BUDGET: f64 = 4e9;
+pub const MAX_BUDGET: f64 = 2e9;
 /// Default search budget in replay steps.
 pub const DEFAULT_BUDGET: f64 = 3e8;
 /// Admission: the estimated work of the whole run (replay steps, see [`super::estimate_work`])
 /// must stay under this.
-pub const MAX_WORK: f64 = 5e9;
+pub const MAX_WORK: f64 = 2e9;
 /// Largest time, size, flop count or ratio accepted anywhere.
 pub const MAX_VALUE: f64 = 1e15;
 

@@ -30,7 +30,7 @@
 //! open list would exceed [`MAX_OPEN_BYTES`]. Exhaustive search is admitted only when it fits
 //! the scenario's work limit and is never stopped.
 
-use super::replay::{Compiled, Platform, Tables};
+use super::replay::{Compiled, LaneTables, Platform, Tables, LANES};
 use crate::rng::Rng;
 use std::cmp::Ordering;
 use std::cmp::Reverse;
@@ -371,6 +371,12 @@ impl<'a> Bounds<'a> {
     /// The lower bound of a partial assignment (`FREE` for ranks not placed); exact when
     /// complete.
     pub fn partial(&mut self, assign: &[u8]) -> f64 {
+        self.relaxed_tables(assign);
+        self.c.replay(&self.tab, &mut self.scratch)
+    }
+
+    /// Fills the tables of the relaxed replay of `assign` (see [`Bounds`]).
+    fn relaxed_tables(&mut self, assign: &[u8]) {
         let p = self.p;
         let n = p.n;
         let r = self.c.ranks;
@@ -430,7 +436,26 @@ impl<'a> Bounds<'a> {
             self.tab.a0[pr as usize] = x0;
             self.tab.a1[pr as usize] = x1;
         }
-        self.c.replay(&self.tab, &mut self.scratch)
+    }
+
+    /// Bounds (or exact times, for complete assignments) of up to [`LANES`] assignments in
+    /// one pass ([`Compiled::replay_lanes`]); each result is bit-identical to
+    /// [`Bounds::partial`] of the same assignment.
+    pub fn partial_lanes(
+        &mut self,
+        assigns: &[Vec<u8>],
+        lanes: &mut LaneTables,
+        t: &mut [f64],
+    ) -> [f64; LANES] {
+        debug_assert!(!assigns.is_empty() && assigns.len() <= LANES);
+        for l in 0..LANES {
+            let a = &assigns[l.min(assigns.len() - 1)];
+            self.relaxed_tables(a);
+            lanes.set_lane(self.c, l, &self.tab);
+        }
+        let mut out = [0.0; LANES];
+        self.c.replay_lanes(lanes, t, &mut out);
+        out
     }
 }
 
@@ -606,22 +631,19 @@ pub fn local_search(
 /// and its first row is proven optimal. Stopped by the budget, the lower bound is the least
 /// of the best time and the open nodes' bounds.
 ///
-/// A [`local_search`] with at most a tenth of the budget runs first, for incumbents.
+/// First, a [`local_search`] climb from the greedy start only (at most a tenth of the
+/// budget) gives incumbents: best-first search opens the same nodes with or without them
+/// (exactly those whose bound is below the answer), so more restarts would only cost work;
+/// the incumbents matter when the budget stops the search, as its best found.
 ///
 /// # Complexity
 /// At most `n!/(n-R)!` leaves; each node opened costs one replay per child, `O(M + R + n^2)`.
-pub fn branch_and_bound(
-    prob: &Problem,
-    top: usize,
-    budget: u64,
-    restarts: u32,
-    seed: u64,
-) -> Outcome {
+pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
     let c = prob.c;
     let (r, n) = (c.ranks, prob.p.n);
     let mut list = TopList::new(top);
     let mut stats = Stats::default();
-    local_search(prob, restarts, seed, budget / 10, &mut list, &mut stats);
+    local_search(prob, 1, 0, budget / 10, &mut list, &mut stats);
     let mut b = Bounds::new(c, prob.p);
     // arena of partial assignments; heap of (bound, depth rank, sequence, arena offset)
     let mut arena: Vec<u8> = vec![FREE; r];
@@ -635,10 +657,19 @@ pub fn branch_and_bound(
     let entry_bytes = std::mem::size_of::<Reverse<(u64, u32, u64, u32)>>() + r;
     let mut stop = Stop::Complete;
     let mut child = vec![FREE; r];
+    let mut lanes = LaneTables::new(r);
+    let mut lane_t = vec![0.0f64; r * LANES];
     while let Some(&Reverse((bits, _, _, off))) = heap.peek() {
         let bound = f64::from_bits(bits);
         if bound > list.threshold() {
             break;
+        }
+        let off = off as usize;
+        child.copy_from_slice(&arena[off..off + r]);
+        if !may_enter(&list, bound, &child, n) {
+            heap.pop();
+            stats.pruned += 1;
+            continue;
         }
         if stats.steps >= budget {
             stop = Stop::Budget;
@@ -649,8 +680,6 @@ pub fn branch_and_bound(
             break;
         }
         heap.pop();
-        let off = off as usize;
-        child.copy_from_slice(&arena[off..off + r]);
         let depth = prob.order.iter().take_while(|&&x| child[x] != FREE).count();
         let x = prob.order[depth];
         let mut used = [false; 256];
@@ -660,6 +689,7 @@ pub fn branch_and_bound(
             }
         }
         let mut tried_class = vec![false; n];
+        let mut kids: Vec<Vec<u8>> = Vec::new();
         for u in 0..n {
             let cl = prob.class[u] as usize;
             if used[u] || tried_class[cl] {
@@ -667,39 +697,45 @@ pub fn branch_and_bound(
             }
             tried_class[cl] = true;
             child[x] = u as u8;
-            if depth + 1 == r {
-                let t = b.exact(&child);
-                stats.replays += 1;
+            kids.push(child.clone());
+        }
+        child[x] = FREE;
+        // all children replayed LANES at a time, then handled in order as one at a time
+        for chunk in kids.chunks(LANES) {
+            let times = b.partial_lanes(chunk, &mut lanes, &mut lane_t);
+            for (k, kid) in chunk.iter().enumerate() {
+                let v = times[k];
                 stats.visited += 1;
                 stats.steps += c.steps();
-                list.insert(t, &child);
-            } else {
-                let lb = b.partial(&child);
-                stats.bound_replays += 1;
-                stats.visited += 1;
-                stats.steps += c.steps();
-                if lb > list.threshold() {
-                    stats.pruned += 1;
+                if depth + 1 == r {
+                    stats.replays += 1;
+                    list.insert(v, kid);
                 } else {
-                    seq += 1;
-                    let o = arena.len() as u32;
-                    arena.extend_from_slice(&child);
-                    heap.push(Reverse((lb.to_bits(), (r - depth - 1) as u32, seq, o)));
+                    stats.bound_replays += 1;
+                    if !may_enter(&list, v, kid, n) {
+                        stats.pruned += 1;
+                    } else {
+                        seq += 1;
+                        let o = arena.len() as u32;
+                        arena.extend_from_slice(kid);
+                        heap.push(Reverse((v.to_bits(), (r - depth - 1) as u32, seq, o)));
+                    }
                 }
             }
         }
-        child[x] = FREE;
     }
     let best = list.best().map_or(f64::INFINITY, |x| x.time);
-    let (proven, lower_bound) = match stop {
-        Stop::Complete => (true, best),
+    let lower_bound = match stop {
+        Stop::Complete => best,
         _ => {
             let open = heap
                 .peek()
                 .map_or(f64::INFINITY, |Reverse((bits, ..))| f64::from_bits(*bits));
-            (false, best.min(open).max(root_bound.min(best)))
+            best.min(open).max(root_bound.min(best))
         }
     };
+    // proven: nothing is faster than the best (ties may remain unexplored when stopped)
+    let proven = lower_bound >= best;
     Outcome {
         top: list,
         stats,
@@ -707,6 +743,38 @@ pub fn branch_and_bound(
         proven,
         lower_bound,
     }
+}
+
+/// Whether a subtree with bound `lb` whose placed ranks are those of `partial` may still hold
+/// an assignment that enters the ranking: its bound is below the threshold, or equal to it and
+/// its lexicographically least completion (free ranks, by index, take the least free node
+/// not yet taken) precedes the last row (a tie enters only when it precedes in [`order`]).
+fn may_enter(list: &TopList, lb: f64, partial: &[u8], n: usize) -> bool {
+    let th = list.threshold();
+    if lb < th {
+        return true;
+    }
+    if lb > th {
+        return false;
+    }
+    let last = &list.rows[list.rows.len() - 1].assign;
+    let mut used = [false; 256];
+    for &u in partial {
+        if u != FREE {
+            used[u as usize] = true;
+        }
+    }
+    let mut least = Vec::with_capacity(partial.len());
+    for &u in partial {
+        if u != FREE {
+            least.push(u);
+        } else {
+            let v = (0..n).find(|&v| !used[v]).unwrap_or(0);
+            used[v] = true;
+            least.push(v as u8);
+        }
+    }
+    least[..] < last[..]
 }
 
 /// Local search alone: no proof; the lower bound is the root's relaxed replay.

@@ -1,0 +1,297 @@
+//! Trace formats of the trace engine (issue 9): the source's table 1 as a fixture, SimGrid
+//! time-independent traces (merged and per rank), our text format, generated programs, errors
+//! naming the JSON path and line, and fuzzing: no input makes the engine panic.
+
+use placelab::api;
+use placelab::trace::model::Op;
+use placelab::trace::scenario::{GenerateSpec, Program};
+use placelab::trace::{alog, generate, replay, ti};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn nodes(k: usize) -> Value {
+    Value::Array(
+        (0..k)
+            .map(|i| json!({"name": format!("n{i}"), "ratio": 1 + i}))
+            .collect(),
+    )
+}
+
+fn scenario(trace: Value, k: usize) -> String {
+    json!({"version": 1, "engine": "trace", "trace": trace, "nodes": nodes(k),
+           "defaultLink": {"a0": 1e-4, "a1": 1e-8}})
+    .to_string()
+}
+
+fn run(text: &str) -> Result<Value, placelab::ScenarioError> {
+    api::run(text, &mut placelab::progress::NoProgress)
+        .map(|r| serde_json::from_str::<Value>(&r).unwrap()["report"].clone())
+}
+
+#[test]
+fn table1_of_the_source_is_one_7992_byte_message_after_146_us() {
+    let t = alog::parse(alog::TABLE1).unwrap();
+    assert_eq!(t.ranks.len(), 2);
+    assert_eq!(
+        t.ranks[0][1].op,
+        Op::Send {
+            peer: 1,
+            bytes: 7992.0
+        }
+    );
+    assert_eq!(
+        t.ranks[1][0].op,
+        Op::Recv {
+            peer: 0,
+            bytes: 7992.0
+        }
+    );
+    // through the engine: rank 0 computes 146 us then sends; the predicted time on two equal
+    // nodes is 146 us + a0 + a1 * 7992
+    let rep = run(&json!({"version": 1, "engine": "trace",
+        "trace": {"format": "alog", "text": alog::TABLE1},
+        "nodes": [{"name": "a"}, {"name": "b"}], "defaultLink": {"a0": 1e-4, "a1": 1e-8}})
+    .to_string())
+    .unwrap();
+    let want = 146e-6 + (1e-4 + 1e-8 * 7992.0);
+    assert!((rep["best"]["time"].as_f64().unwrap() - want).abs() < 1e-12);
+    assert_eq!(rep["trace"]["messages"], 1);
+    assert_eq!(rep["trace"]["bytes"], 7992.0);
+    assert_eq!(rep["search"]["proven"], true);
+}
+
+#[test]
+fn alog_header_lines_are_skipped_and_unknown_events_name_their_line() {
+    let text = format!("-1 0 0 0 0 0 MPE\n-3 0 0 2 0 0\n{}", alog::TABLE1);
+    let ops = |t: placelab::trace::model::Trace| -> Vec<Vec<Op>> {
+        t.ranks
+            .iter()
+            .map(|r| r.iter().map(|e| e.op).collect())
+            .collect()
+    };
+    assert_eq!(
+        ops(alog::parse(&text).unwrap()),
+        ops(alog::parse(alog::TABLE1).unwrap())
+    );
+    let e = run(&scenario(
+        json!({"format": "alog", "text": "155 1 0 1 0 10\n200 0 0 0 0 11\n"}),
+        2,
+    ))
+    .unwrap_err();
+    assert_eq!(e.path, "$.trace.text");
+    assert!(
+        e.message.starts_with("line 2: unknown event type 200"),
+        "{}",
+        e.message
+    );
+    let e = run(&scenario(
+        json!({"format": "alog", "text": "161 0 0 1 0 -3\n"}),
+        2,
+    ))
+    .unwrap_err();
+    assert!(e.message.contains("line 1: negative time"), "{}", e.message);
+}
+
+#[test]
+fn unmatched_sends_and_receives_name_path_and_line() {
+    let e = run(&scenario(
+        json!({"format": "text", "text": "ranks 2\n0 compute 1\n0 send 1 8\n"}),
+        2,
+    ))
+    .unwrap_err();
+    assert_eq!(e.path, "$.trace.text");
+    assert!(
+        e.message
+            .starts_with("line 3: rank 0 sends to rank 1 a message that is never received"),
+        "{}",
+        e.message
+    );
+    let e = run(&scenario(
+        json!({"format": "text", "text": "0 compute 1\n1 recv 0 8\n"}),
+        2,
+    ))
+    .unwrap_err();
+    assert!(
+        e.message
+            .starts_with("line 2: rank 1 receives from rank 0 a message that is never sent"),
+        "{}",
+        e.message
+    );
+    let e = run(&scenario(
+        json!({"format": "ti", "files": ["0 init\n0 send 1 0 8 6\n", "1 init\n1 recv 0 0 4 6\n"]}),
+        2,
+    ))
+    .unwrap_err();
+    assert_eq!(e.path, "$.trace.files[1]");
+    assert!(
+        e.message
+            .starts_with("line 2: rank 1 receives at most 4 bytes"),
+        "{}",
+        e.message
+    );
+    let e = run(&scenario(
+        json!({"format": "text", "text": "0 send 3 8\n"}),
+        4,
+    ))
+    .unwrap_err();
+    assert!(e.message.contains("only 1 ranks"), "{}", e.message);
+}
+
+#[test]
+fn a_cycle_of_blocking_sends_is_refused_as_a_deadlock_naming_the_lines() {
+    let e = run(&scenario(
+        json!({"format": "text", "text": "0 send 1 8\n1 send 0 8\n0 recv 1 8\n1 recv 0 8\n"}),
+        2,
+    ))
+    .unwrap_err();
+    assert!(e.message.contains("deadlock"), "{}", e.message);
+    assert!(
+        e.message
+            .contains("rank 0 waits in a send to rank 1 (line 1)"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message
+            .contains("rank 1 waits in a send to rank 0 (line 2)"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn ti_per_rank_files_equal_the_merged_text() {
+    let r0 = "0 init\n0 compute 1e6\n0 send 1 0 125 0\n0 recv 1 0 1 1\n0 finalize\n";
+    let r1 = "1 init\n1 recv 0 0 125 0\n1 compute 3e6\n1 send 0 0 1 1\n1 finalize\n";
+    let files = run(&scenario(json!({"format": "ti", "files": [r0, r1]}), 3)).unwrap();
+    let merged = run(&scenario(
+        json!({"format": "ti", "text": format!("{r0}{r1}")}),
+        3,
+    ))
+    .unwrap();
+    assert_eq!(files["ranking"], merged["ranking"]);
+    assert_eq!(files["trace"]["bytes"], 1004.0);
+    assert_eq!(merged["source"], "ti");
+    let e = run(&scenario(
+        json!({"format": "ti", "text": "0 init\n0 bcast 8\n"}),
+        2,
+    ))
+    .unwrap_err();
+    assert!(
+        e.message
+            .starts_with("line 2: action \"bcast\" is not supported"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn every_generated_program_compiles_without_deadlock() {
+    for program in Program::ALL {
+        for ranks in [1u32, 2, 3, 4, 7, 8] {
+            for size in [1u32, 5, 17, 60] {
+                let spec = GenerateSpec {
+                    program,
+                    size,
+                    ranks,
+                    width: 5,
+                    weights: None,
+                    iterations: 3,
+                };
+                let t = generate::generate(&spec, 1e9);
+                assert_eq!(t.ranks.len(), ranks as usize);
+                let c = replay::compile(&t)
+                    .unwrap_or_else(|e| panic!("{program:?} {ranks} {size}: {e:?}"));
+                assert!(
+                    t.events() <= generate::estimate_events(&spec),
+                    "{program:?}"
+                );
+                assert_eq!(c.ranks, ranks as usize);
+            }
+        }
+    }
+}
+
+#[test]
+fn lu_first_message_is_table1s_7992_bytes_at_order_1000() {
+    let spec = GenerateSpec {
+        program: Program::LuBlock,
+        size: 1000,
+        ranks: 4,
+        width: 5,
+        weights: None,
+        iterations: 1,
+    };
+    let t = generate::generate(&spec, 1e9);
+    assert_eq!(
+        t.ranks[0][0].op,
+        Op::Send {
+            peer: 1,
+            bytes: 7992.0
+        }
+    );
+}
+
+fn line_strategy() -> impl Strategy<Value = String> {
+    let tok = prop_oneof![
+        Just("155".to_string()),
+        Just("156".to_string()),
+        Just("161".to_string()),
+        Just("162".to_string()),
+        Just("-101".to_string()),
+        Just("-102".to_string()),
+        Just("-1".to_string()),
+        Just("send".to_string()),
+        Just("recv".to_string()),
+        Just("compute".to_string()),
+        Just("init".to_string()),
+        Just("ranks".to_string()),
+        Just("p1".to_string()),
+        Just("1e400".to_string()),
+        Just("-5".to_string()),
+        Just("NaN".to_string()),
+        Just("#".to_string()),
+        (0u32..6).prop_map(|x| x.to_string()),
+        (0u64..100_000).prop_map(|x| x.to_string()),
+        "[ -~]{0,6}",
+    ];
+    proptest::collection::vec(tok, 0..10).prop_map(|v| v.join(" "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// No text makes any parser, the compiler or the engine panic.
+    #[test]
+    fn no_trace_text_panics(lines in proptest::collection::vec(line_strategy(), 0..14), fmt in 0usize..3) {
+        let text = lines.join("\n");
+        let format = ["alog", "ti", "text"][fmt];
+        let _ = alog::parse(&text);
+        let _ = ti::parse(&text, 1e9);
+        let _ = placelab::trace::text::parse(&text);
+        let _ = run(&scenario(json!({"format": format, "text": text}), 6));
+        let _ = run(&scenario(json!({"format": "ti", "files": [text.clone(), text]}), 6));
+    }
+
+    /// Arbitrary bytes as text: no panic.
+    #[test]
+    fn no_arbitrary_text_panics(text in "\\PC{0,200}") {
+        let _ = alog::parse(&text);
+        let _ = ti::parse(&text, 1.0);
+        let _ = placelab::trace::text::parse(&text);
+    }
+
+    /// Random values in the scenario's fields: an error or a report, never a panic.
+    #[test]
+    fn no_scenario_values_panic(ratio in -1.0f64..1e7, a0 in -1.0f64..1.0, size in 0u32..300,
+                                ranks in 0u32..10, k in 0usize..9, top in 0u32..30, budget in 0.0f64..1e5,
+                                method in 0usize..4, measured in "[a-z0-9 ,.\\n]{0,40}") {
+        let m = ["auto", "exhaustive", "branchAndBound", "localSearch"][method];
+        let nodes: Vec<Value> = (0..k).map(|i| json!({"name": format!("n{i}"), "ratio": ratio + i as f64})).collect();
+        let s = json!({"version": 1, "engine": "trace",
+            "generate": {"program": "himeno", "size": size, "ranks": ranks, "iterations": 2},
+            "nodes": nodes, "defaultLink": {"a0": a0, "a1": 1e-9},
+            "search": {"method": m, "top": top, "budget": budget}, "measured": measured});
+        let _ = run(&s.to_string());
+    }
+}

@@ -1,0 +1,234 @@
+//! Search of the trace engine (issue 9): exhaustive search and branch and bound equal brute
+//! force (every assignment replayed, representatives, the tie order) on small cases with
+//! identical nodes and ties; the bound is admissible; the work budget stops large searches
+//! with a valid gap; searches are deterministic.
+
+use placelab::rng::Rng;
+use placelab::trace::model::{Op, Origin, Trace};
+use placelab::trace::replay::{compile, Compiled, Platform};
+use placelab::trace::search::{self, order, Bounds, Problem, Ranked, Stop, FREE};
+use proptest::prelude::*;
+
+/// A random deadlock-free trace: messages appended to both ranks in one global order, random
+/// computes between them.
+fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
+    let mut t = Trace::new(ranks, Origin::Generated);
+    for x in 0..ranks {
+        t.push(x, Op::Compute(rng.below(4) as f64 * 0.5), 0, 0);
+    }
+    if ranks < 2 {
+        return t;
+    }
+    for _ in 0..messages {
+        let a = rng.below(ranks as u64) as usize;
+        let mut b = rng.below(ranks as u64 - 1) as usize;
+        if b >= a {
+            b += 1;
+        }
+        let bytes = (rng.below(4) * 100) as f64;
+        t.push(
+            a,
+            Op::Send {
+                peer: b as u32,
+                bytes,
+            },
+            0,
+            0,
+        );
+        t.push(
+            b,
+            Op::Recv {
+                peer: a as u32,
+                bytes,
+            },
+            0,
+            0,
+        );
+        let x = rng.below(ranks as u64) as usize;
+        t.push(x, Op::Compute(rng.below(3) as f64), 0, 0);
+    }
+    t
+}
+
+/// A random platform of `n` nodes; with `classes` small, many nodes are identical (values
+/// drawn from few choices so that ties happen).
+fn random_platform(rng: &mut Rng, n: usize, kinds: u64) -> Platform {
+    let kind: Vec<u64> = (0..n).map(|_| rng.below(kinds)).collect();
+    let ratio: Vec<f64> = kind.iter().map(|&k| 1.0 + k as f64).collect();
+    let mut a0 = vec![0.0; n * n];
+    let mut a1 = vec![0.0; n * n];
+    // links depend only on the kinds of their ends, so same-kind nodes are identical
+    let pick = |ka: u64, kb: u64| ((ka * 7 + kb * 3) % 5) as f64;
+    for u in 0..n {
+        for v in 0..n {
+            if u != v {
+                a0[u * n + v] = 0.25 * pick(kind[u], kind[v]);
+                a1[u * n + v] = 0.001 * pick(kind[v], kind[u]);
+            }
+        }
+    }
+    Platform { n, ratio, a0, a1 }
+}
+
+/// Brute force: every assignment, replayed on its own, mapped to its representative,
+/// deduplicated, sorted in the tie order.
+fn brute(c: &Compiled, p: &Platform) -> Vec<Ranked> {
+    let prob = Problem::new(c, p);
+    let mut all: Vec<Ranked> = Vec::new();
+    let mut assign = vec![0u8; c.ranks];
+    fn rec(d: usize, assign: &mut Vec<u8>, n: usize, out: &mut Vec<Vec<u8>>) {
+        if d == assign.len() {
+            out.push(assign.clone());
+            return;
+        }
+        for u in 0..n as u8 {
+            if !assign[..d].contains(&u) {
+                assign[d] = u;
+                rec(d + 1, assign, n, out);
+            }
+        }
+    }
+    let mut maps = Vec::new();
+    rec(0, &mut assign, p.n, &mut maps);
+    for a in maps {
+        let t = c.time_of(p, &a);
+        let rep = prob.representative(&a);
+        assert_eq!(
+            t.to_bits(),
+            c.time_of(p, &rep).to_bits(),
+            "identical nodes give identical times"
+        );
+        all.push(Ranked {
+            time: t,
+            assign: rep,
+        });
+    }
+    all.sort_by(order);
+    all.dedup_by(|a, b| a.assign == b.assign);
+    all
+}
+
+fn case(seed: u64, ranks: usize, n: usize, kinds: u64, messages: usize) -> (Compiled, Platform) {
+    let mut rng = Rng::seeded(seed);
+    let t = random_trace(&mut rng, ranks, messages);
+    (compile(&t).unwrap(), random_platform(&mut rng, n, kinds))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// Exhaustive search and branch and bound give exactly brute force's ranking (every row,
+    /// ties in order), for any `top`, and branch and bound proves it.
+    #[test]
+    fn searches_equal_brute_force(seed in 0u64..u64::MAX, ranks in 1usize..6, extra in 0usize..2,
+                                  kinds in 1u64..5, messages in 0usize..12, top in 1usize..40) {
+        let n = ranks + extra;
+        let (c, p) = case(seed, ranks, n, kinds, messages);
+        let want = brute(&c, &p);
+        let prob = Problem::new(&c, &p);
+        let k = top.min(want.len());
+        let ex = search::exhaustive(&prob, top);
+        prop_assert_eq!(&ex.top.rows[..], &want[..k]);
+        let bb = search::branch_and_bound(&prob, top, u64::MAX);
+        prop_assert_eq!(bb.stop, Stop::Complete);
+        prop_assert!(bb.proven);
+        prop_assert_eq!(&bb.top.rows[..], &want[..k]);
+        prop_assert_eq!(bb.lower_bound, want[0].time);
+        // with every row listed, the rows stand for every assignment exactly once
+        if top >= want.len() {
+            let total: f64 = want.iter().map(|r| search::equivalents(&r.assign, &prob.class)).sum();
+            prop_assert_eq!(total, search::assignments(n, ranks));
+            prop_assert_eq!(search::distinct(&prob.class, ranks), want.len() as f64);
+        }
+    }
+
+    /// The bound of a partial assignment never exceeds the best completion (admissible) and is
+    /// exact for complete assignments.
+    #[test]
+    fn bound_is_admissible(seed in 0u64..u64::MAX, ranks in 2usize..6, extra in 0usize..2,
+                           kinds in 1u64..6, messages in 0usize..12, placed_mask in 0u32..64) {
+        let n = ranks + extra;
+        let (c, p) = case(seed, ranks, n, kinds, messages);
+        let mut rng = Rng::seeded(seed ^ 0x5eed);
+        let mut nodes: Vec<u8> = (0..n as u8).collect();
+        for i in (1..n).rev() {
+            nodes.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let full: Vec<u8> = nodes[..ranks].to_vec();
+        let partial: Vec<u8> = (0..ranks).map(|x| if placed_mask >> x & 1 == 1 { full[x] } else { FREE }).collect();
+        let mut b = Bounds::new(&c, &p);
+        let lb = b.partial(&partial);
+        // best completion by brute force
+        let mut best = f64::INFINITY;
+        let mut assign = partial.clone();
+        fn rec(x: usize, assign: &mut Vec<u8>, n: usize, c: &Compiled, p: &Platform, best: &mut f64) {
+            if x == assign.len() {
+                *best = best.min(c.time_of(p, assign));
+                return;
+            }
+            if assign[x] != FREE {
+                return rec(x + 1, assign, n, c, p, best);
+            }
+            for u in 0..n as u8 {
+                if !assign.contains(&u) {
+                    assign[x] = u;
+                    rec(x + 1, assign, n, c, p, best);
+                    assign[x] = FREE;
+                }
+            }
+        }
+        rec(0, &mut assign, n, &c, &p, &mut best);
+        prop_assert!(lb <= best, "bound {} above the best completion {}", lb, best);
+        prop_assert_eq!(b.partial(&full).to_bits(), c.time_of(&p, &full).to_bits());
+        prop_assert_eq!(b.exact(&full).to_bits(), c.time_of(&p, &full).to_bits());
+    }
+}
+
+#[test]
+fn budget_stops_large_searches_with_a_valid_gap_and_is_deterministic() {
+    for n in [12usize, 16] {
+        let (c, p) = case(7, n, n, 16, 60);
+        let prob = Problem::new(&c, &p);
+        let a = search::branch_and_bound(&prob, 5, 200_000);
+        let b = search::branch_and_bound(&prob, 5, 200_000);
+        assert_eq!(a.stop, Stop::Budget, "{n} nodes");
+        assert_eq!(a.top.rows, b.top.rows);
+        assert_eq!(a.stats, b.stats);
+        let best = a.top.rows[0].time;
+        assert!(a.lower_bound <= best);
+        assert!(a.lower_bound > 0.0);
+        assert_eq!(a.proven, a.lower_bound >= best);
+        // the budget is respected up to one node's children
+        assert!(a.stats.steps <= 200_000 + (n as u64 + 1) * c.steps());
+        // the best found is a real assignment with that time
+        assert_eq!(c.time_of(&p, &a.top.rows[0].assign), best);
+        let l = search::local_only(&prob, 5, 200_000, 3, 9);
+        assert!(l.lower_bound <= l.top.rows[0].time);
+    }
+}
+
+#[test]
+fn local_search_reaches_the_optimum_on_a_source_sized_case() {
+    let (c, p) = case(3, 4, 4, 4, 20);
+    let prob = Problem::new(&c, &p);
+    let want = brute(&c, &p);
+    let mut list = search::TopList::new(3);
+    let mut stats = search::Stats::default();
+    search::local_search(&prob, 8, 1, u64::MAX, &mut list, &mut stats);
+    assert_eq!(list.rows[0].time, want[0].time);
+}
+
+#[test]
+fn identical_nodes_reduce_the_branching() {
+    // eight identical nodes: one distinct assignment class
+    let (c, p) = case(11, 8, 8, 1, 30);
+    let prob = Problem::new(&c, &p);
+    assert_eq!(search::distinct(&prob.class, 8), 1.0);
+    let bb = search::branch_and_bound(&prob, 10, u64::MAX);
+    assert!(bb.proven);
+    assert_eq!(bb.top.rows.len(), 1);
+    assert_eq!(
+        search::equivalents(&bb.top.rows[0].assign, &prob.class),
+        40320.0
+    );
+}
