@@ -186,6 +186,39 @@ describe('trace page', () => {
     await page.close();
   });
 
+  it('node ratios and links edited in the form re-rank the assignments', async () => {
+    const page = await env.open();
+    await pickExample(page, SMPI_EXAMPLE);
+    const before = await page.evaluate(() => window.placelab.lastReport.report);
+    const field = page.getByTestId('param-nodes');
+    assert.deepEqual(JSON.parse(await field.inputValue()).map((n) => n.ratio), before.nodes.map((n) => n.ratio));
+    // the slowest host h3 made as fast as h0: it is no longer worth avoiding
+    const nodes = before.nodes.map((n) => ({ name: n.name, ratio: n.name === 'h3' ? 1 : n.ratio }));
+    const runs = await page.evaluate(() => window.placelab.runCount);
+    await field.fill(JSON.stringify(nodes));
+    await field.dispatchEvent('change');
+    await page.getByTestId('run').click();
+    await page.waitForFunction((n) => window.placelab.runCount > n, runs, { timeout: 0 });
+    await waitSettled(page);
+    let report = await page.evaluate(() => window.placelab.lastReport.report);
+    assert.deepEqual(report.nodes.map((n) => n.ratio), [1, 1.25, 2, 1]);
+    assert.ok(report.best.time < before.best.time, `${report.best.time} < ${before.best.time}`);
+    // a default link for every pair instead of the fitted ones
+    const links = page.getByTestId('param-links'), dflt = page.getByTestId('param-defaultLink');
+    await links.fill('[]');
+    await links.dispatchEvent('change');
+    await dflt.fill('{"a0": 0.001, "a1": 0}');
+    await dflt.dispatchEvent('change');
+    const runs2 = await page.evaluate(() => window.placelab.runCount);
+    await page.getByTestId('run').click();
+    await page.waitForFunction((n) => window.placelab.runCount > n, runs2, { timeout: 0 });
+    await waitSettled(page);
+    report = await page.evaluate(() => window.placelab.lastReport.report);
+    assert.ok(report.links.every((l) => l.origin === 'default' && l.a0 === 0.001 && l.a1 === 0), JSON.stringify(report.links.slice(0, 2)));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('the 8-node example answers with no main-thread task over 200 ms', async () => {
     const eight = EXAMPLES.find((e) => e.nodes === 8);
     const page = await readyPage(env);
