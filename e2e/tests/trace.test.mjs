@@ -127,9 +127,17 @@ describe('trace page', () => {
     assert.equal(await fsp.readFile(file, 'utf8'), machinefile);
     const ranks = await page.evaluate(() => window.placelab.lastReport.report.trace.ranks);
     assert.equal(machinefile.trim().split('\n').length, ranks);
-    for (const [id, re] of [['export-png', /\.png$/], ['export-json', /\.report\.json$/], ['export-csv', /\.summary\.csv$/], ['export-jobs-csv', /\.ranking\.csv$/]]) {
+    for (const [id, re] of [['export-png', /\.png$/], ['export-json', /\.report\.json$/], ['export-csv', /\.summary\.csv$/], ['export-jobs-csv', /\.ranking\.csv$/], ['export-timeline', /\.timeline\.csv$/]]) {
       const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
       assert.match(d.suggestedFilename(), re);
+      if (id === 'export-timeline') {
+        const saved = artifact(`download-${d.suggestedFilename()}`);
+        await d.saveAs(saved);
+        const rows = (await fsp.readFile(saved, 'utf8')).trim().split('\n');
+        const segments = await page.evaluate(() => window.placelab.lastReport.report.timeline.segments.length);
+        assert.equal(rows[0], 'rank,node,kind,start,end,peer,bytes');
+        assert.equal(rows.length, segments + 1);
+      }
     }
     assert.deepEqual(page.problems, []);
     await page.close();

@@ -59,10 +59,13 @@ export function draw(host, envelope) {
   const mfBtn = el('button', { type: 'button', class: 'secondary', text: 'Download machinefile', 'data-testid': 'export-machinefile',
     title: 'the best assignment as an MPI machinefile: the host of rank 0, then rank 1, ...' });
   mfBtn.addEventListener('click', () => host.dispatchEvent(new CustomEvent('export', { bubbles: true, detail: { name: 'machinefile' } })));
+  const tlBtn = el('button', { type: 'button', class: 'secondary', text: 'Timeline CSV', 'data-testid': 'export-timeline',
+    title: 'the best assignment\'s timeline: one row per segment (rank, node, kind, start, end, peer, bytes)' });
+  tlBtn.addEventListener('click', () => host.dispatchEvent(new CustomEvent('export', { bubbles: true, detail: { name: 'timeline' } })));
   host.append(el('div', { class: 'layers' },
     el('span', { 'data-testid': 'trace-best', dataset: { hosts: best.hosts ?? '', time: String(best.time) },
       text: `Best assignment (host per rank): ${best.hosts}, predicted ${secs(best.time)}; ranks in order on nodes in order: ${secs(best.identityTime)} (${formatValue(best.identityRatio)} x).` }),
-    mfBtn));
+    mfBtn, tlBtn));
   if (report.measured) host.append(el('p', { 'data-testid': 'trace-measured', dataset: { a: String(report.measured.a) }, text: measuredSentence(report.measured) }));
 
   const legend = el('canvas', { 'data-testid': 'legend', class: 'legend' });
