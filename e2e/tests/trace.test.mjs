@@ -20,6 +20,9 @@ const EXAMPLES = fs.readdirSync(path.join(REPO, 'playground-examples')).filter((
   return doc.engine === 'trace' ? [{ file, nodes: doc.nodes.length }] : [];
 });
 
+/** The six lines of the source's table 1 (MPE ALOG): one 7992-byte message, rank 0 to 1. */
+const TABLE1 = '155 1 0 1 0 1189\n161 0 0 1 0 1335\n-101 0 0 1 0 1 1395 0 7992\n162 0 0 2 0 1 1575\n-102 1 0 0 0 1 2158 0 7992\n156 1 0 2 0 1 2198\n';
+
 /** The SimGrid SMPI ground truth of the block LU (tests/fixtures/smpi/lu-block). */
 const SMPI_EXAMPLE = 'trace-smpi-lu.json';
 
@@ -143,6 +146,21 @@ describe('trace page', () => {
     await page.close();
   });
 
+  it('a trace dropped on another engine\'s scenario becomes a trace scenario, one node per rank', async () => {
+    const page = await env.open();
+    assert.notEqual(await page.evaluate(() => window.placelab.lastReport.engine), 'trace');
+    await open(page, 'table1.alog', TABLE1);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const envelope = await page.evaluate(() => window.placelab.lastReport);
+    assert.equal(envelope.engine, 'trace');
+    assert.equal(envelope.report.source, 'alog');
+    assert.deepEqual(envelope.report.nodes.map((n) => n.name), ['node0', 'node1']);
+    // two identical nodes: one distinct assignment standing for both
+    assert.deepEqual(envelope.report.ranking.map((r) => r.equivalents), [2]);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('a dropped trace becomes the scenario\'s trace; a bad one names its line and the last drawing stays', async () => {
     const page = await env.open();
     await pickExample(page, SMPI_EXAMPLE);
@@ -170,7 +188,7 @@ describe('trace page', () => {
     assert.equal(report.nodes.length, nodes);
     assert.equal(report.measured ?? null, null);
     // the six lines of the source's table 1 as an ALOG file: one 7992-byte message, rank 0 to 1
-    const table1 = '155 1 0 1 0 1189\n161 0 0 1 0 1335\n-101 0 0 1 0 1 1395 0 7992\n162 0 0 2 0 1 1575\n-102 1 0 0 0 1 2158 0 7992\n156 1 0 2 0 1 2198\n';
+    const table1 = TABLE1;
     await open(page, 'table1.alog', table1);
     assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
     report = await page.evaluate(() => window.placelab.lastReport.report);
