@@ -173,8 +173,11 @@ def write_tables(out):
         for row in links_of("heterogeneous.xml"):
             f.write(",".join(row) + "\n")
     version = subprocess.run(["smpirun", "-version"], capture_output=True, text=True)
+    package = subprocess.run(["dpkg-query", "-W", "libsimgrid-dev"], capture_output=True, text=True)
     with open(os.path.join(out, "version.txt"), "w") as f:
         f.write((version.stdout + version.stderr).strip() + "\n")
+        if package.returncode == 0:
+            f.write("Debian package: " + package.stdout.strip().replace("\t", " ") + "\n")
 
 
 def build_scenario(out, folder, width, name, protocol, csv_name):
