@@ -64,7 +64,7 @@ export function draw(host, envelope) {
   tlBtn.addEventListener('click', () => host.dispatchEvent(new CustomEvent('export', { bubbles: true, detail: { name: 'timeline' } })));
   host.append(el('div', { class: 'layers' },
     el('span', { 'data-testid': 'trace-best', dataset: { hosts: best.hosts ?? '', time: String(best.time) },
-      text: `Best assignment (host per rank): ${best.hosts}, predicted ${secs(best.time)}; ranks in order on nodes in order: ${secs(best.identityTime)} (${formatValue(best.identityRatio)} x).` }),
+      text: `Best assignment (host per rank): ${best.hosts}, predicted ${secs(best.time)}; rank i on node i instead: ${secs(best.identityTime)} (${formatValue(best.identityRatio)} x the best).` }),
     mfBtn, tlBtn));
   if (report.measured) host.append(el('p', { 'data-testid': 'trace-measured', dataset: { a: String(report.measured.a) }, text: measuredSentence(report.measured) }));
 
