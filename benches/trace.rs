@@ -99,7 +99,7 @@ fn compare(name: &str, program: Program) {
     let p = platform(8);
     let prob = Problem::new(&t, &p);
     let t0 = Instant::now();
-    let ex = search::exhaustive(&prob, 1);
+    let ex = search::exhaustive_with(&prob, 1, false);
     let te = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let bb = search::branch_and_bound(&prob, 1, u64::MAX);

@@ -129,6 +129,9 @@ proptest! {
         let k = top.min(want.len());
         let ex = search::exhaustive(&prob, top);
         prop_assert_eq!(&ex.top.rows[..], &want[..k]);
+        let plain = search::exhaustive_with(&prob, top, false);
+        prop_assert_eq!(&plain.top.rows[..], &want[..k]);
+        prop_assert_eq!(plain.stats, ex.stats);
         let bb = search::branch_and_bound(&prob, top, u64::MAX);
         prop_assert_eq!(bb.stop, Stop::Complete);
         prop_assert!(bb.proven);

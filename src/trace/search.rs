@@ -465,6 +465,12 @@ impl<'a> Bounds<'a> {
 /// # Complexity
 /// `O(n!/(n-R)! x (M + R))`.
 pub fn exhaustive(prob: &Problem, top: usize) -> Outcome {
+    exhaustive_with(prob, top, true)
+}
+
+/// Exhaustive search, with `lanes` replaying [`LANES`] assignments per pass, else one at a
+/// time (the plain baseline of the benchmark); both give the same outcome.
+pub fn exhaustive_with(prob: &Problem, top: usize, lanes: bool) -> Outcome {
     let c = prob.c;
     let (r, n) = (c.ranks, prob.p.n);
     let mut b = Bounds::new(c, prob.p);
@@ -475,14 +481,36 @@ pub fn exhaustive(prob: &Problem, top: usize) -> Outcome {
     // iterative DFS over injective maps in lexicographic order
     let mut next = vec![0usize; r + 1];
     let mut depth = 0usize;
+    let mut batch: Vec<Vec<u8>> = Vec::with_capacity(LANES);
+    let mut lane_tab = LaneTables::new(r);
+    let mut lane_t = vec![0.0f64; r * LANES];
+    let mut flush = |batch: &mut Vec<Vec<u8>>, b: &mut Bounds, list: &mut TopList| {
+        if batch.is_empty() {
+            return;
+        }
+        let times = b.partial_lanes(batch, &mut lane_tab, &mut lane_t);
+        for (k, a) in batch.iter().enumerate() {
+            if prob.representative(a) == *a {
+                list.insert(times[k], a);
+            }
+        }
+        batch.clear();
+    };
     loop {
         if depth == r {
-            let t = b.exact(&assign);
             stats.replays += 1;
             stats.visited += 1;
             stats.steps += c.steps();
-            if prob.representative(&assign) == assign {
-                list.insert(t, &assign);
+            if lanes {
+                batch.push(assign.clone());
+                if batch.len() == LANES {
+                    flush(&mut batch, &mut b, &mut list);
+                }
+            } else {
+                let t = b.exact(&assign);
+                if prob.representative(&assign) == assign {
+                    list.insert(t, &assign);
+                }
             }
             depth -= 1;
             used[assign[depth] as usize] = false;
@@ -507,6 +535,7 @@ pub fn exhaustive(prob: &Problem, top: usize) -> Outcome {
         depth += 1;
         next[depth] = 0;
     }
+    flush(&mut batch, &mut b, &mut list);
     let lb = list.best().map_or(0.0, |x| x.time);
     Outcome {
         top: list,
@@ -625,7 +654,8 @@ pub fn local_search(
 /// exactly and offered to the ranking. Other children are bounded ([`Bounds::partial`]) and
 /// kept when the bound is at most the ranking's threshold (the time of its last row once it
 /// holds `top` rows), then opened in order of least bound (then deeper first, then first
-/// made). The search is complete when no open node has a bound at most the threshold: every
+/// made). A node whose subtree holds at most [`LANES`] completions is not split: all its
+/// representative completions are replayed in one pass as leaves. The search is complete when no open node has a bound at most the threshold: every
 /// assignment not replayed then lies in a subtree whose bound, hence whose every completion,
 /// is slower than the last row, so the ranking is exactly the `top` best representatives
 /// and its first row is proven optimal. Stopped by the budget, the lower bound is the least
@@ -688,6 +718,21 @@ pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
                 used[u as usize] = true;
             }
         }
+        // a subtree of at most LANES completions costs one pass: replay them all as leaves
+        if assignments(n - depth, r - depth) <= LANES as f64 {
+            let mut leaves = Vec::new();
+            completions(prob, &mut child, depth, &mut leaves);
+            for chunk in leaves.chunks(LANES) {
+                let times = b.partial_lanes(chunk, &mut lanes, &mut lane_t);
+                for (k, leaf) in chunk.iter().enumerate() {
+                    stats.visited += 1;
+                    stats.replays += 1;
+                    stats.steps += c.steps();
+                    list.insert(times[k], leaf);
+                }
+            }
+            continue;
+        }
         let mut tried_class = vec![false; n];
         let mut kids: Vec<Vec<u8>> = Vec::new();
         for u in 0..n {
@@ -743,6 +788,34 @@ pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
         proven,
         lower_bound,
     }
+}
+
+/// Every representative completion of `assign`, whose ranks `order[..depth]` are placed:
+/// the next rank in search order takes, of each class, its free node of smallest index.
+fn completions(prob: &Problem, assign: &mut [u8], depth: usize, out: &mut Vec<Vec<u8>>) {
+    if depth == assign.len() {
+        out.push(assign.to_vec());
+        return;
+    }
+    let n = prob.p.n;
+    let x = prob.order[depth];
+    let mut used = [false; 256];
+    for &u in assign.iter() {
+        if u != FREE {
+            used[u as usize] = true;
+        }
+    }
+    let mut tried = vec![false; n];
+    for u in 0..n {
+        let cl = prob.class[u] as usize;
+        if used[u] || tried[cl] {
+            continue;
+        }
+        tried[cl] = true;
+        assign[x] = u as u8;
+        completions(prob, assign, depth + 1, out);
+    }
+    assign[x] = FREE;
 }
 
 /// Whether a subtree with bound `lb` whose placed ranks are those of `partial` may still hold
