@@ -17,10 +17,10 @@ Installs Debian's libsimgrid-dev (smpicc, smpirun) with apt-get when smpicc is m
    lu-*/measured-eager.csv; `assignment,time`: the hosts of ranks 0..3 separated by spaces, and
    the simulated time of the last rank to finish (seconds);
 5. writes hosts.csv (`host,speed_flops,ratio`, ratio = recording speed / speed), links.csv (each
-   pair's link as declared), version.txt (smpirun -version) and, for each program and protocol,
-   lu-*/scenario.json and lu-*/scenario-eager.json (the engine's scenario built from all of the
-   above, see build_scenario), the rendezvous ones also as playground-examples/trace-smpi-lu.json
-   and trace-smpi-lu-cyclic.json.
+   pair's link as declared), version.txt (smpirun -version) and, for each program,
+   lu-*/scenario.json (the engine's scenario built from all of the above with the rendezvous
+   times, see build_scenario; the test swaps in the eager CSV), also as
+   playground-examples/trace-smpi-lu.json and trace-smpi-lu-cyclic.json.
 
 Every SimGrid run uses --cfg=smpi/simulate-computation:no: the LU declares its computation with
 smpi_execute_flops, so no time measured on this machine enters the simulation and a re-run writes
@@ -48,8 +48,8 @@ EXAMPLES = {"lu-block": "trace-smpi-lu.json", "lu-cyclic5": "trace-smpi-lu-cycli
 # How MPI_Send behaves, each measured in its own CSV and scenario: `rendezvous`, every send waits
 # for its receive (the blocking semantics the engine replays); `eager`, SMPI's default: a send
 # below 64 KiB returns at once and the transfer starts when the receive is posted.
-PROTOCOLS = [("rendezvous", "measured.csv", "scenario.json", ["--cfg=smpi/send-is-detached-thresh:0"]),
-             ("eager", "measured-eager.csv", "scenario-eager.json", [])]
+PROTOCOLS = [("rendezvous", "measured.csv", ["--cfg=smpi/send-is-detached-thresh:0"]),
+             ("eager", "measured-eager.csv", [])]
 # Sizes as the source measures (0..1000 step 25), then up to the LU's largest message (N*8).
 SIZES = list(range(0, 1001, 25)) + list(range(1250, N * 8 + 1, 250)) + [N * 8]
 REPS = 3
@@ -180,7 +180,7 @@ def write_tables(out):
             f.write("Debian package: " + package.stdout.strip().replace("\t", " ") + "\n")
 
 
-def build_scenario(out, folder, width, name, protocol, csv_name):
+def build_scenario(out, folder, width, name, csv_name):
     """The engine's scenario (docs/format.md, engine `trace`) of one LU program: its TI trace
     (one text per rank), the heterogeneous hosts as nodes (ratio = recording speed / speed, flops
     turned into seconds at the recording speed), one fitted link per ordered host pair from its
@@ -205,8 +205,7 @@ def build_scenario(out, folder, width, name, protocol, csv_name):
             f"{N} over 4 ranks ({dist}), traced once on 4 identical hosts of 100 Mflop/s, then run "
             f"under all 24 assignments on hosts of 100, 80, 50 and 25 Mflop/s with a link of its own "
             f"per pair (ping-pong samples fitted to a0 + a1 N). Measured: SMPI's simulated times, "
-            + ("every MPI_Send waiting for its receive (rendezvous)." if protocol == "rendezvous"
-               else "SMPI's default eager sends below 64 KiB.")),
+            "every MPI_Send waiting for its receive (rendezvous)."),
         "trace": {"format": "ti", "files": files},
         "referenceRate": RECORD_SPEED,
         "nodes": [{"name": h, "ratio": RECORD_SPEED / SPEEDS[h]} for h in HOSTS],
@@ -232,7 +231,7 @@ def main():
                  os.path.join(SRC, prog + ".c")], tmp)
         for folder, width in PROGRAMS:
             record_trace(tmp, folder, width, out)
-            for protocol, csv_name, _, cfg in PROTOCOLS:
+            for protocol, csv_name, cfg in PROTOCOLS:
                 rows = measure_lu(tmp, folder, width, out, csv_name, cfg)
                 best = min(rows, key=lambda r: r[1])
                 log(f"{folder} {protocol}: best {best[0]} {best[1]:.6f} s, worst "
@@ -240,15 +239,13 @@ def main():
         measure_links(tmp, out)
     write_tables(out)
     for folder, width in PROGRAMS:
-        for protocol, csv_name, scenario_name, _ in PROTOCOLS:
-            name = ("SMPI LU, block" if width == 0 else f"SMPI LU, cyclic {width}") + (
-                "" if protocol == "rendezvous" else ", eager")
-            text = build_scenario(out, folder, width, name, protocol, csv_name)
-            with open(os.path.join(out, folder, scenario_name), "w") as f:
+        name = "SMPI LU, block" if width == 0 else f"SMPI LU, cyclic {width}"
+        text = build_scenario(out, folder, width, name, "measured.csv")
+        with open(os.path.join(out, folder, "scenario.json"), "w") as f:
+            f.write(text)
+        if default_out:
+            with open(os.path.join(ROOT, "playground-examples", EXAMPLES[folder]), "w") as f:
                 f.write(text)
-            if protocol == "rendezvous" and default_out:
-                with open(os.path.join(ROOT, "playground-examples", EXAMPLES[folder]), "w") as f:
-                    f.write(text)
     log(f"wrote {out}")
 
 
