@@ -245,6 +245,18 @@ describe('trace page', () => {
     await page.close();
   });
 
+  it('on a 390 px phone the page is no wider than the screen', async () => {
+    const page = await env.open('', { viewport: { width: 390, height: 844 } });
+    for (const file of [SMPI_EXAMPLE, EXAMPLES.find((e) => e.nodes === 8).file]) {
+      await pickExample(page, file);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `${file}: the page is ${width} px wide`);
+    }
+    await page.screenshot({ path: artifact('trace-phone.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('the 8-node example answers with no main-thread task over 200 ms', async () => {
     const eight = EXAMPLES.find((e) => e.nodes === 8);
     const page = await readyPage(env);
