@@ -29,7 +29,7 @@ use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 
 #[derive(Clone, Copy, PartialEq)]
 enum State {
-    /// Between calls; the last call ended at `end` (None: before the first call).
+    /// Between calls.
     Idle,
     /// Inside `MPI_Send` begun at `line`; `msg` once the -101 line was seen.
     Send { line: u32, msg: Option<(u32, f64)> },
@@ -41,7 +41,6 @@ struct RankState {
     state: State,
     /// Time of the last call's end (or of the origin), microseconds.
     last: i64,
-    started: bool,
 }
 
 /// Parses ALOG text into a trace (compute in seconds).
@@ -53,7 +52,6 @@ struct RankState {
 pub fn parse(text: &str) -> Result<Trace, ParseError> {
     // First pass: the origin (earliest timestamp of an event).
     let mut origin: Option<i64> = None;
-    let mut lines: Vec<(u32, i64, Vec<&str>)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = (i + 1).min(u32::MAX as usize) as u32;
         let f: Vec<&str> = raw.split_whitespace().collect();
@@ -112,19 +110,26 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
             ));
         }
         origin = Some(origin.map_or(ts, |o: i64| o.min(ts)));
-        lines.push((line, ty, f));
     }
     let origin = origin.unwrap_or(0);
     let mut trace = Trace::new(0, Origin::Text);
     let mut st: Vec<RankState> = Vec::new();
-    for (line, ty, f) in &lines {
-        let (line, ty) = (*line, *ty);
+    // Second pass: the events (every line was checked by the first pass; headers skipped).
+    for (i, raw) in text.lines().enumerate() {
+        let line = (i + 1).min(u32::MAX as usize) as u32;
+        let f: Vec<&str> = raw.split_whitespace().collect();
+        if f.is_empty() {
+            continue;
+        }
+        let ty = int_token(f[0], "the event type", line)?;
+        if (-100..=-1).contains(&ty) {
+            continue;
+        }
         let rank = rank_token(f[1], "the process (rank)", MAX_NODES, line)? as usize;
         while st.len() <= rank {
             st.push(RankState {
                 state: State::Idle,
                 last: origin,
-                started: false,
             });
             trace.ranks.push(Vec::new());
         }
@@ -144,7 +149,6 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
             (161, State::Idle) | (155, State::Idle) => {
                 let gap = (ts - s.last) as f64 * 1e-6;
                 trace.push(rank, Op::Compute(gap), 0, line);
-                s.started = true;
                 s.state = if ty == 161 {
                     State::Send { line, msg: None }
                 } else {

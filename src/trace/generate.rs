@@ -22,6 +22,9 @@
 //! # Complexity
 //! LU `O(n R)` events, matmul `O(R)`, Himeno `O(iterations R)`.
 
+// Rank and node indices are ids here (peers, pairs, classes), not only positions in one array.
+#![allow(clippy::needless_range_loop)]
+
 use super::model::{Op, Origin, Trace};
 use super::scenario::{GenerateSpec, Program};
 
@@ -90,7 +93,7 @@ fn lu(spec: &GenerateSpec, rate: f64) -> Trace {
             let sh = shares(n, &weights);
             let mut o = Vec::with_capacity(n as usize);
             for (p, &s) in sh.iter().enumerate() {
-                o.extend(std::iter::repeat(p as u32).take(s as usize));
+                o.extend(std::iter::repeat_n(p as u32, s as usize));
             }
             o
         }

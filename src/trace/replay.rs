@@ -30,6 +30,9 @@
 //! # Complexity
 //! Compile `O(E + R^2)` for `E` events and `R` ranks; one replay `O(M + R)` for `M` messages.
 
+// Rank and node indices are ids here (peers, pairs, classes), not only positions in one array.
+#![allow(clippy::needless_range_loop)]
+
 use super::model::{Op, Trace};
 
 /// One message of the flattened trace.

@@ -38,7 +38,7 @@ pub fn sample_scenarios() -> Vec<String> {
             .enumerate()
         {
             let program = ["luCyclic", "luBlock", "luUneven", "matmul", "himeno"]
-                [(i + seed as usize % 5) % 5];
+                [(i + (seed % 5) as usize) % 5];
             out.push(json!({"version": 1, "engine": "trace", "seed": seed,
                 "generate": {"program": program, "size": 60, "ranks": 4, "iterations": 3},
                 "nodes": nodes4(), "links": links4(), "defaultLink": {"a0": 5e-4, "a1": 2e-7},

@@ -30,6 +30,9 @@
 //! open list would exceed [`MAX_OPEN_BYTES`]. Exhaustive search is admitted only when it fits
 //! the scenario's work limit and is never stopped.
 
+// Rank and node indices are ids here (peers, pairs, classes), not only positions in one array.
+#![allow(clippy::needless_range_loop)]
+
 use super::replay::{Compiled, LaneTables, Platform, Tables, LANES};
 use crate::rng::Rng;
 use std::cmp::Ordering;
