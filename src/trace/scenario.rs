@@ -314,6 +314,13 @@ pub fn params() -> Vec<Param> {
         .range(1.0, MAX_BUDGET)
         .unit("replay steps"),
         Param::new("search.restarts", "Local search restarts", "int", json!(8)).range(1.0, 1000.0),
+        Param::new("nodes", "Nodes", "string", json!([{"name": "node0", "ratio": 1}]))
+            .help("[{\"name\", \"ratio\"}, ...]: each node's host name and compute slowdown ratio"),
+        Param::new("links", "Links", "string", json!([])).help(
+            "[{\"from\", \"to\", \"a0\", \"a1\"} or {\"from\", \"to\", \"samples\": [[N, T], ...]}, ...]; long sample lists are edited in the raw JSON",
+        ),
+        Param::new("defaultLink", "Default link", "string", json!(null))
+            .help("{\"a0\", \"a1\"}: T = a0 + a1 N seconds for N bytes, every pair not in the links"),
         Param::new("seed", "Seed", "uint64", json!(1)).help("local search starts"),
     ]
 }

@@ -12,6 +12,7 @@ import * as partition from './partition-data.js';
 import * as moldable from './moldable-data.js';
 import * as place from './place-data.js';
 import * as select from './select-data.js';
+import * as trace from './trace-data.js';
 
 const PREVIEW_CHARS = 200_000;
 
@@ -24,7 +25,7 @@ const generic = {
   csv() { return []; },
 };
 
-export const DATA = { allocation, partition, place, select, moldable };
+export const DATA = { allocation, partition, place, select, moldable, trace };
 
 export function dataFor(engineId) {
   return Object.hasOwn(DATA, engineId) ? DATA[engineId] : generic;

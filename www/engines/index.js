@@ -7,6 +7,7 @@ import * as partition from './partition.js';
 import * as moldable from './moldable.js';
 import * as place from './place.js';
 import * as select from './select.js';
+import * as trace from './trace.js';
 
 export const VIEWS = {
   allocation,
@@ -14,6 +15,7 @@ export const VIEWS = {
   select,
   moldable,
   place,
+  trace,
 };
 
 export function viewFor(engineId) {

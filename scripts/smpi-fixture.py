@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Records the SimGrid SMPI ground truth of the trace-prediction engine (tests/trace_smpi.rs).
+
+Usage: scripts/smpi-fixture.py [OUTDIR]   (default tests/fixtures/smpi)
+
+Installs Debian's libsimgrid-dev (smpicc, smpirun) with apt-get when smpicc is missing, then:
+1. compiles scripts/smpi/lu.c and scripts/smpi/pingpong.c with smpicc;
+2. records the LU's time-independent trace once on the homogeneous platform
+   (scripts/smpi/homogeneous.xml), one file per rank: lu-block/rank-R.txt (block rows) and
+   lu-cyclic5/rank-R.txt (block-cyclic rows, width 5), each R from 0;
+3. measures every ordered host pair of the heterogeneous platform (scripts/smpi/heterogeneous.xml)
+   with the ping-pong: samples.csv, `src,dst,bytes,seconds` (half the mean round trip);
+4. runs the LU on the heterogeneous platform under all 24 rank-to-host assignments (the hostfile
+   lists the hosts in rank order), twice: every MPI_Send a rendezvous
+   (--cfg=smpi/send-is-detached-thresh:0: the send waits for its receive, the engine's blocking
+   semantics) into lu-*/measured.csv, and SMPI's default (eager below 64 KiB) into
+   lu-*/measured-eager.csv; `assignment,time`: the hosts of ranks 0..3 separated by spaces, and
+   the simulated time of the last rank to finish (seconds);
+5. writes hosts.csv (`host,speed_flops,ratio`, ratio = recording speed / speed), links.csv (each
+   pair's link as declared), version.txt (smpirun -version) and, for each program,
+   lu-*/scenario.json (the engine's scenario built from all of the above with the rendezvous
+   times, see build_scenario; the test swaps in the eager CSV), also as
+   playground-examples/trace-smpi-lu.json and trace-smpi-lu-cyclic.json.
+
+Every SimGrid run uses --cfg=smpi/simulate-computation:no: the LU declares its computation with
+smpi_execute_flops, so no time measured on this machine enters the simulation and a re-run writes
+the same bytes. Standard library only.
+"""
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "scripts", "smpi")
+HOSTS = ["h0", "h1", "h2", "h3"]
+# Host speeds and links as declared in heterogeneous.xml (checked against the file below).
+SPEEDS = {"h0": 100e6, "h1": 80e6, "h2": 50e6, "h3": 25e6}
+RECORD_SPEED = 100e6  # every host of homogeneous.xml
+N = 256  # matrix order of the LU
+PROGRAMS = [("lu-block", 0), ("lu-cyclic5", 5)]  # (folder, WIDTH argument of lu.c)
+# The playground's copies of the rendezvous scenarios (written when OUTDIR is the default).
+EXAMPLES = {"lu-block": "trace-smpi-lu.json", "lu-cyclic5": "trace-smpi-lu-cyclic.json"}
+# How MPI_Send behaves, each measured in its own CSV and scenario: `rendezvous`, every send waits
+# for its receive (the blocking semantics the engine replays); `eager`, SMPI's default: a send
+# below 64 KiB returns at once and the transfer starts when the receive is posted.
+PROTOCOLS = [("rendezvous", "measured.csv", ["--cfg=smpi/send-is-detached-thresh:0"]),
+             ("eager", "measured-eager.csv", [])]
+# Sizes as the source measures (0..1000 step 25), then up to the LU's largest message (N*8).
+SIZES = list(range(0, 1001, 25)) + list(range(1250, N * 8 + 1, 250)) + [N * 8]
+REPS = 3
+CFG = ["--cfg=smpi/simulate-computation:no", "--log=root.thresh:warning"]
+
+
+def log(msg):
+    print(f"[smpi-fixture] {msg}", file=sys.stderr)
+
+
+def ensure_smpi():
+    if shutil.which("smpicc") and shutil.which("smpirun"):
+        return
+    log("installing Debian libsimgrid-dev")
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+                           "libsimgrid-dev"], check=True, env=env)
+
+
+def run(cmd, cwd):
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"[smpi-fixture] failed: {' '.join(cmd)}\n{out.stderr}")
+    return out.stdout
+
+
+def smpirun(tmp, platform, hosts, program, args, extra=()):
+    hostfile = os.path.join(tmp, "hostfile")
+    with open(hostfile, "w") as f:
+        f.write("".join(h + "\n" for h in hosts))
+    return run(["smpirun", "-np", str(len(hosts)), "-platform", os.path.join(SRC, platform),
+                "-hostfile", hostfile, *extra, *CFG, os.path.join(tmp, program), *map(str, args)],
+               tmp)
+
+
+def lu_end(stdout):
+    """(time of the last rank, per-rank checksums) from lu.c's `rank R end T check C` lines."""
+    ends, checks = {}, {}
+    for line in stdout.splitlines():
+        f = line.split()
+        if len(f) == 6 and f[0] == "rank" and f[2] == "end" and f[4] == "check":
+            ends[int(f[1])] = float(f[3])
+            checks[int(f[1])] = f[5]
+    if sorted(ends) != list(range(len(HOSTS))):
+        sys.exit(f"[smpi-fixture] lu printed no end for every rank:\n{stdout}")
+    return max(ends.values()), [checks[r] for r in sorted(checks)]
+
+
+def check_platform():
+    """The speeds above are the ones heterogeneous.xml declares."""
+    text = open(os.path.join(SRC, "heterogeneous.xml")).read()
+    for h, s in SPEEDS.items():
+        if f'<host id="{h}" speed="{int(s / 1e6)}Mf"/>' not in text:
+            sys.exit(f"[smpi-fixture] heterogeneous.xml does not declare {h} at {s} flops")
+
+
+def links_of(platform):
+    import xml.etree.ElementTree as ET
+    rows = []
+    tree = ET.parse(os.path.join(SRC, platform))
+    links = {l.get("id"): l for l in tree.iter("link")}
+    for route in tree.iter("route"):
+        link = links[route.find("link_ctn").get("id")]
+        rows.append((route.get("src"), route.get("dst"), link.get("id"), link.get("bandwidth"),
+                     link.get("latency")))
+    return rows
+
+
+def record_trace(tmp, folder, width, out):
+    trace = os.path.join(tmp, f"{folder}.txt")
+    smpirun(tmp, "homogeneous.xml", HOSTS, "lu", [N, width],
+            ["-trace-ti", "-trace-file", trace])
+    files = [l.strip() for l in open(trace) if l.strip()]
+    if len(files) != len(HOSTS):
+        sys.exit(f"[smpi-fixture] expected {len(HOSTS)} trace files, got {files}")
+    os.makedirs(os.path.join(out, folder), exist_ok=True)
+    for path in files:
+        # SimGrid names the files ..._rank-R.txt with R from 1; the lines inside count from 0.
+        r = int(path.rsplit("_rank-", 1)[1].split(".")[0]) - 1
+        shutil.copyfile(os.path.join(tmp, path), os.path.join(out, folder, f"rank-{r}.txt"))
+
+
+def measure_lu(tmp, folder, width, out, csv_name, cfg):
+    rows, reference = [], None
+    for perm in itertools.permutations(HOSTS):
+        t, checks = lu_end(smpirun(tmp, "heterogeneous.xml", list(perm), "lu", [N, width], cfg))
+        if reference is None:
+            reference = checks
+        elif checks != reference:
+            sys.exit(f"[smpi-fixture] {folder}: the LU's result depends on the assignment")
+        rows.append((" ".join(perm), t))
+    with open(os.path.join(out, folder, csv_name), "w") as f:
+        f.write("assignment,time\n")
+        for a, t in rows:
+            f.write(f"{a},{t:.9f}\n")
+    return rows
+
+
+def measure_links(tmp, out):
+    with open(os.path.join(out, "samples.csv"), "w") as f:
+        f.write("src,dst,bytes,seconds\n")
+        for src, dst in itertools.permutations(HOSTS, 2):
+            text = smpirun(tmp, "heterogeneous.xml", [src, dst], "pingpong",
+                           [REPS, *SIZES])
+            lines = text.split()
+            if len(lines) != 2 * len(SIZES):
+                sys.exit(f"[smpi-fixture] ping-pong {src}-{dst} printed {text!r}")
+            for size, sec in zip(lines[0::2], lines[1::2]):
+                f.write(f"{src},{dst},{size},{float(sec):.12g}\n")
+
+
+def write_tables(out):
+    with open(os.path.join(out, "hosts.csv"), "w") as f:
+        f.write("host,speed_flops,ratio\n")
+        for h in HOSTS:
+            f.write(f"{h},{SPEEDS[h]:.0f},{RECORD_SPEED / SPEEDS[h]:g}\n")
+    with open(os.path.join(out, "links.csv"), "w") as f:
+        f.write("src,dst,link,bandwidth,latency\n")
+        for row in links_of("heterogeneous.xml"):
+            f.write(",".join(row) + "\n")
+    version = subprocess.run(["smpirun", "-version"], capture_output=True, text=True)
+    package = subprocess.run(["dpkg-query", "-W", "libsimgrid-dev"], capture_output=True, text=True)
+    with open(os.path.join(out, "version.txt"), "w") as f:
+        f.write((version.stdout + version.stderr).strip() + "\n")
+        if package.returncode == 0:
+            f.write("Debian package: " + package.stdout.strip().replace("\t", " ") + "\n")
+
+
+def build_scenario(out, folder, width, name, csv_name):
+    """The engine's scenario (docs/format.md, engine `trace`) of one LU program: its TI trace
+    (one text per rank), the heterogeneous hosts as nodes (ratio = recording speed / speed, flops
+    turned into seconds at the recording speed), one fitted link per ordered host pair from its
+    ping-pong samples, and the 24 measured times."""
+    files = [open(os.path.join(out, folder, f"rank-{r}.txt")).read() for r in range(len(HOSTS))]
+    samples = {}
+    with open(os.path.join(out, "samples.csv")) as f:
+        next(f)
+        for line in f:
+            src, dst, size, sec = line.strip().split(",")
+            samples.setdefault((src, dst), []).append([int(size), float(sec)])
+    links = [{"from": s, "to": d, "samples": samples[(s, d)]}
+             for s, d in itertools.permutations(HOSTS, 2)]
+    measured = open(os.path.join(out, folder, csv_name)).read()
+    dist = "block rows" if width == 0 else f"block-cyclic rows of width {width}"
+    scenario = {
+        "version": 1,
+        "engine": "trace",
+        "name": name,
+        "description": (
+            f"Ground truth from SimGrid 3.32 SMPI (scripts/smpi-fixture.py): a blocking LU of order "
+            f"{N} over 4 ranks ({dist}), traced once on 4 identical hosts of 100 Mflop/s, then run "
+            f"under all 24 assignments on hosts of 100, 80, 50 and 25 Mflop/s with a link of its own "
+            f"per pair (ping-pong samples fitted to a0 + a1 N). Measured: SMPI's simulated times, "
+            "every MPI_Send waiting for its receive (rendezvous)."),
+        "trace": {"format": "ti", "files": files},
+        "referenceRate": RECORD_SPEED,
+        "nodes": [{"name": h, "ratio": RECORD_SPEED / SPEEDS[h]} for h in HOSTS],
+        "links": links,
+        "search": {"method": "exhaustive", "top": 24},
+        "measured": measured,
+    }
+    text = json.dumps(scenario, indent=1)
+    # one line per sample pair
+    return re.sub(r"\[\s+(-?[0-9.e+-]+),\s+(-?[0-9.e+-]+)\s+\]", r"[\1, \2]", text) + "\n"
+
+
+def main():
+    default = os.path.join(ROOT, "tests", "fixtures", "smpi")
+    out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
+    default_out = out == os.path.abspath(default)
+    ensure_smpi()
+    check_platform()
+    os.makedirs(out, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="smpi-fixture-") as tmp:
+        for prog in ("lu", "pingpong"):
+            run(["smpicc", "-O2", "-o", os.path.join(tmp, prog),
+                 os.path.join(SRC, prog + ".c")], tmp)
+        for folder, width in PROGRAMS:
+            record_trace(tmp, folder, width, out)
+            for protocol, csv_name, cfg in PROTOCOLS:
+                rows = measure_lu(tmp, folder, width, out, csv_name, cfg)
+                best = min(rows, key=lambda r: r[1])
+                log(f"{folder} {protocol}: best {best[0]} {best[1]:.6f} s, worst "
+                    f"{max(r[1] for r in rows):.6f} s")
+        measure_links(tmp, out)
+    write_tables(out)
+    for folder, width in PROGRAMS:
+        name = "SMPI LU, block" if width == 0 else f"SMPI LU, cyclic {width}"
+        text = build_scenario(out, folder, width, name, "measured.csv")
+        with open(os.path.join(out, folder, "scenario.json"), "w") as f:
+            f.write(text)
+        if default_out:
+            with open(os.path.join(ROOT, "playground-examples", EXAMPLES[folder]), "w") as f:
+                f.write(text)
+    log(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
