@@ -1,6 +1,7 @@
 //! Replay of the trace engine (issue 9, SPEC §4): hand-made traces with known answers under
-//! the blocking rule `e = max(r, s + c)`, delays propagating transitively, the timeline's
-//! invariants, and determinism.
+//! the blocking rule (the transfer starts when both calls are posted and ends at
+//! `e = max(r, s) + c`; a rendezvous send ends at `e`, an eager send at once), delays
+//! propagating transitively, the timeline's invariants, and determinism.
 
 use placelab::trace::model::{Op, Origin, Trace};
 use placelab::trace::replay::{self, compile, Platform};
@@ -42,12 +43,28 @@ fn one_message_costs_compute_times_ratio_plus_the_link() {
 
 #[test]
 fn a_late_receiver_delays_its_blocking_sender() {
-    // rank 1 computes 5 s before receiving: both calls end at max(5, 0 + 1) = 5, then rank 0
-    // computes 2 more seconds
-    let c = compile(&text::parse("0 send 1 0\n0 compute 2\n1 compute 5\n1 recv 0 0\n").unwrap())
-        .unwrap();
+    // rank 1 computes 5 s before receiving: the transfer starts at max(5, 0) = 5 and both
+    // calls end at 5 + 1 = 6, then rank 0 computes 2 more seconds
+    let mut c =
+        compile(&text::parse("0 send 1 0\n0 compute 2\n1 compute 5\n1 recv 0 0\n").unwrap())
+            .unwrap();
     let p = two(1.0, 1.0, 1.0, 0.0);
-    assert_eq!(c.time_of(&p, &[0, 1]), 7.0);
+    assert_eq!(c.time_of(&p, &[0, 1]), 8.0);
+    // eager: the send returns at 0, rank 0 ends at 2; the receive still ends at 6
+    c.protocol = replay::Protocol::Eager;
+    assert_eq!(c.time_of(&p, &[0, 1]), 6.0);
+    let (segs, _, _, end) = replay::timeline(&c, &p, &[0, 1], usize::MAX);
+    assert_eq!(end, 6.0);
+    let rank0: Vec<_> = segs
+        .iter()
+        .filter(|s| s.rank == 0)
+        .map(|s| (s.kind, s.start, s.end))
+        .collect();
+    assert_eq!(
+        rank0,
+        vec![(0, 0.0, 2.0)],
+        "an eager send takes no time on the sender"
+    );
 }
 
 #[test]

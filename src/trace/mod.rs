@@ -253,9 +253,10 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
             format!("the trace has {r} ranks but only {n} nodes are given; each rank needs its own node"),
         ));
     }
-    let compiled = replay::compile(&trace).map_err(|(file, line, m)| {
+    let mut compiled = replay::compile(&trace).map_err(|(file, line, m)| {
         ScenarioError::at(trace.path_of(file), Trace::at_line(line, m))
     })?;
+    compiled.protocol = s.protocol;
     // the platform
     let mut a0 = vec![f64::NAN; n * n];
     let mut a1 = vec![f64::NAN; n * n];
@@ -580,6 +581,7 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
     }
     let compute = per.iter().map(|x| x.compute).sum();
     let trace = TraceSummary {
+        protocol: c.protocol,
         ranks: r as u32,
         events: c.events,
         messages: c.items.len() as u64,

@@ -4,12 +4,21 @@
 //! Each rank runs its events in program order from time 0. A computation of `d` seconds (on
 //! an unloaded node) takes `d x ratio(node)`. A message of `N` bytes from rank `a` (on node
 //! `u`) to rank `b` (on node `v`) costs `c = max(0, a0(u,v) + a1(u,v) N)`. If `a` calls
-//! `MPI_Send` at `s` and `b` calls the matching `MPI_Recv` at `r`, the data leaves at `s`, arrives
-//! at `s + c`, and **both calls complete at `e = max(r, s + c)`**: the receive when it has the
-//! data, the blocking send when the matching receive has it. So a late receiver delays its
-//! sender, a late sender delays its receiver, and every rank that later waits on either is
-//! delayed in turn (transitively, as SPEC §4 asks). Sends and receives match first-in
-//! first-out per ordered pair of ranks. The predicted run time is the latest end of any rank.
+//! `MPI_Send` at `s` and `b` calls the matching `MPI_Recv` at `r`, the transfer starts when
+//! both calls are there, at `max(r, s)`, and ends at **`e = max(r, s) + c`** (SimGrid's SMPI
+//! does the same: its mailbox matches the two calls, then the network moves the data). Then,
+//! by [`Protocol`]:
+//! - `Rendezvous` (the default; a blocking `MPI_Send` of a large message, or SMPI with
+//!   `smpi/send-is-detached-thresh:0`): both calls complete at `e`;
+//! - `Eager` (a small message the MPI library buffers, SMPI's default below 64 KiB): the send
+//!   completes at `s` (the sender goes on at once) and the receive at `e`.
+//!
+//! So a late receiver delays its rendezvous sender, a late sender delays its receiver, and
+//! every rank that later waits on either is delayed in turn (transitively, as SPEC §4 asks).
+//! Sends and receives match first-in first-out per ordered pair of ranks. The predicted run
+//! time is the latest end of any rank. On the SMPI fixture (`tests/trace_smpi.rs`) this rule
+//! ranks the 24 assignments as SMPI does; the rule `e = max(r, s + c)` (the data leaves at
+//! `s` even when nobody receives) ranked them almost at random.
 //!
 //! This replaces the source's step (4): it shifts the receiver's later events by the
 //! difference between the link model's transfer time and the recorded one; here the recorded
@@ -17,13 +26,15 @@
 //! the delay propagates to every rank, not only the receiver.
 //!
 //! # Monotonicity (used by the branch and bound's lower bound)
-//! Every end time is built from durations with `+` and `max` only, so the run time is
-//! non-decreasing in every computation duration, every ratio and every message cost.
+//! Under both protocols every end time is built from durations with `+` and `max` only, so the
+//! run time is non-decreasing in every computation duration, every ratio and every message
+//! cost.
 //!
 //! # Compilation
 //! [`compile`] matches messages once, checks that the trace can run at all (a cycle of ranks
-//! each blocked on the next is a deadlock whatever the assignment, since the rule above makes
-//! every message a rendezvous), and flattens the trace into one array of messages in a
+//! each blocked on the next is a deadlock whatever the assignment under rendezvous sends; the
+//! check is made for rendezvous under both protocols, so an eager trace must also be safe
+//! without buffering), and flattens the trace into one array of messages in a
 //! topological order, each carrying the computation its two ranks did since their previous
 //! message. A replay is then one pass over flat arrays: [`Compiled::replay`].
 //!
@@ -60,6 +71,28 @@ pub struct Compiled {
     pub pairs: Vec<u32>,
     /// Events of the trace (computes merged).
     pub events: u64,
+    /// How a send completes (module doc).
+    pub protocol: Protocol,
+}
+
+/// When a blocking send completes (module doc, "The rule").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Protocol {
+    /// Both calls complete when the transfer ends, `max(r, s) + c`.
+    #[default]
+    Rendezvous,
+    /// The send completes at once; the receive at `max(r, s) + c`.
+    Eager,
+}
+
+/// `(start of the transfer, end of the receive, end of the send)` of one message: the rule of
+/// the module doc, with `+` and `max` only.
+#[inline(always)]
+fn message(s: f64, r: f64, c: f64, eager: bool) -> (f64, f64, f64) {
+    let start = if r > s { r } else { s };
+    let e = if c > 0.0 { start + c } else { start };
+    (start, e, if eager { s } else { e })
 }
 
 /// Per-rank parameters of one replay: the compute ratio of each rank and the link of each
@@ -276,6 +309,7 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
     pairs.sort_unstable();
     pairs.dedup();
     Ok(Compiled {
+        protocol: Protocol::Rendezvous,
         ranks: r,
         items,
         tail: pending,
@@ -310,6 +344,7 @@ impl Compiled {
     /// `O(M + R)`.
     pub fn replay(&self, tab: &Tables, t: &mut [f64]) -> f64 {
         t.iter_mut().for_each(|x| *x = 0.0);
+        let eager = self.protocol == Protocol::Eager;
         let ratio = &tab.ratio[..];
         let a0 = &tab.a0[..];
         let a1 = &tab.a1[..];
@@ -318,9 +353,8 @@ impl Compiled {
             let s = t[a] + it.cs * ratio[a];
             let r = t[b] + it.cd * ratio[b];
             let c = a0[it.pair as usize] + a1[it.pair as usize] * it.bytes;
-            let arr = if c > 0.0 { s + c } else { s };
-            let e = if arr > r { arr } else { r };
-            t[a] = e;
+            let (_, e, es) = message(s, r, c, eager);
+            t[a] = es;
             t[b] = e;
         }
         let mut end = 0.0f64;
@@ -386,6 +420,7 @@ impl Compiled {
     /// `O((M + R) x LANES)`, about the time of a few single replays.
     pub fn replay_lanes(&self, tab: &LaneTables, t: &mut [f64], out: &mut [f64; LANES]) {
         t.iter_mut().for_each(|x| *x = 0.0);
+        let eager = self.protocol == Protocol::Eager;
         for it in &self.items {
             let a = it.src as usize * LANES;
             let b = it.dst as usize * LANES;
@@ -395,6 +430,7 @@ impl Compiled {
             let x0 = &tab.a0[p..p + LANES];
             let x1 = &tab.a1[p..p + LANES];
             let mut e = [0.0f64; LANES];
+            let mut es = [0.0f64; LANES];
             {
                 let ta = &t[a..a + LANES];
                 let tb = &t[b..b + LANES];
@@ -402,11 +438,10 @@ impl Compiled {
                     let s = ta[l] + it.cs * ra[l];
                     let r = tb[l] + it.cd * rb[l];
                     let c = x0[l] + x1[l] * it.bytes;
-                    let arr = if c > 0.0 { s + c } else { s };
-                    e[l] = if arr > r { arr } else { r };
+                    (_, e[l], es[l]) = message(s, r, c, eager);
                 }
             }
-            t[a..a + LANES].copy_from_slice(&e);
+            t[a..a + LANES].copy_from_slice(&es);
             t[b..b + LANES].copy_from_slice(&e);
         }
         *out = [0.0; LANES];
@@ -435,10 +470,11 @@ pub struct Seg {
 
 pub const KIND_NAMES: [&str; 4] = ["compute", "send", "recv", "wait"];
 
-/// The replay of `assign` with every segment: compute, the transfer on the sender (`send`,
-/// from `s` to `s + c`), the sender's wait for a late receiver (`wait`, to `e`), the
-/// receiver's wait for a late sender (`wait`, from `r` to `s`) and its receive (`recv`, to
-/// `e`). Segments of zero length are left out. At most `cap` segments are kept: the replay
+/// The replay of `assign` with every segment: compute; the sender's wait for a late receiver
+/// (`wait`, from `s` to the transfer's start; rendezvous only) and its transfer (`send`, to the
+/// end `e`; rendezvous only, an eager send takes no time); the receiver's wait for a late
+/// sender (`wait`, from `r` to the start) and its receive (`recv`, from the start to `e`).
+/// Segments of zero length are left out. At most `cap` segments are kept: the replay
 /// stops listing once the cap is reached, and segments are then complete up to the returned
 /// `shown_until` (the earliest time any rank had reached); segments starting later are
 /// dropped. Returns `(segments sorted by start then rank, total segments, shown_until,
@@ -455,6 +491,7 @@ pub fn timeline(
     let r = c.ranks;
     let mut tab = Tables::new(r);
     c.exact_tables(p, assign, &mut tab);
+    let eager = c.protocol == Protocol::Eager;
     let mut t = vec![0.0f64; r];
     let mut segs: Vec<Seg> = Vec::new();
     let mut total = 0u64;
@@ -470,47 +507,40 @@ pub fn timeline(
         let s = t[a] + it.cs * tab.ratio[a];
         let rr = t[b] + it.cd * tab.ratio[b];
         let cost = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
-        let arr = if cost > 0.0 { s + cost } else { s };
-        let e = if arr > rr { arr } else { rr };
+        let (start, e, es) = message(s, rr, cost, eager);
+        // (rank, kind, start, end, peer, bytes) of the message's segments.
+        let (ra, rb) = (a as u32, b as u32);
+        let parts = [
+            (ra, 0u8, t[a], s, u32::MAX, 0.0),
+            (rb, 0, t[b], rr, u32::MAX, 0.0),
+            (ra, 3, s, if eager { s } else { start }, rb, 0.0),
+            (ra, 1, if eager { s } else { start }, es, rb, it.bytes),
+            (rb, 3, rr, start, ra, 0.0),
+            (rb, 2, start, e, ra, it.bytes),
+        ];
         if cut.is_none() {
-            let (ra, rb) = (a as u32, b as u32);
-            let mk = |rank, kind, start, end, peer, bytes| Seg {
-                rank,
-                kind,
-                start,
-                end,
-                peer,
-                bytes,
-            };
-            push(&mut segs, &mut total, mk(ra, 0, t[a], s, u32::MAX, 0.0));
-            push(&mut segs, &mut total, mk(rb, 0, t[b], rr, u32::MAX, 0.0));
-            push(&mut segs, &mut total, mk(ra, 1, s, arr, rb, it.bytes));
-            push(&mut segs, &mut total, mk(ra, 3, arr, e, rb, 0.0));
-            push(&mut segs, &mut total, mk(rb, 3, rr, s, ra, 0.0));
-            push(
-                &mut segs,
-                &mut total,
-                mk(rb, 2, if rr > s { rr } else { s }, e, ra, it.bytes),
-            );
+            for (rank, kind, start, end, peer, bytes) in parts {
+                push(
+                    &mut segs,
+                    &mut total,
+                    Seg {
+                        rank,
+                        kind,
+                        start,
+                        end,
+                        peer,
+                        bytes,
+                    },
+                );
+            }
             if segs.len() >= cap {
                 cut = Some(t.iter().copied().fold(f64::INFINITY, f64::min).min(e));
             }
         } else {
             // count only
-            for (x0, x1) in [
-                (t[a], s),
-                (t[b], rr),
-                (s, arr),
-                (arr, e),
-                (rr, s),
-                (if rr > s { rr } else { s }, e),
-            ] {
-                if x1 > x0 {
-                    total += 1;
-                }
-            }
+            total += parts.iter().filter(|p| p.3 > p.2).count() as u64;
         }
-        t[a] = e;
+        t[a] = es;
         t[b] = e;
     }
     let mut end = 0.0f64;

@@ -34,6 +34,8 @@ pub struct TraceReport {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TraceSummary {
+    /// The send protocol of the replay (`rendezvous` or `eager`).
+    pub protocol: super::replay::Protocol,
     pub ranks: u32,
     /// Compute, send and receive records after merging adjacent computes.
     pub events: u64,

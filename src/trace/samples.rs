@@ -1,5 +1,5 @@
 //! The trace engine's sample matrix: small scenarios that together use every trace format,
-//! every generated program and every search method, for several seeds (one above 2^53). The
+//! every generated program, both send protocols and every search method, for several seeds (one above 2^53). The
 //! native tests pin their reports' fingerprints and the browser tests compare the wasm
 //! reports, so replay, search and report are checked byte for byte across targets.
 
@@ -39,7 +39,8 @@ pub fn sample_scenarios() -> Vec<String> {
         {
             let program = ["luCyclic", "luBlock", "luUneven", "matmul", "himeno"]
                 [(i + (seed % 5) as usize) % 5];
-            out.push(json!({"version": 1, "engine": "trace", "seed": seed,
+            let protocol = ["rendezvous", "eager"][i % 2];
+            out.push(json!({"version": 1, "engine": "trace", "seed": seed, "protocol": protocol,
                 "generate": {"program": program, "size": 60, "ranks": 4, "iterations": 3},
                 "nodes": nodes4(), "links": links4(), "defaultLink": {"a0": 5e-4, "a1": 2e-7},
                 "search": {"method": method, "top": 10, "budget": 20000, "restarts": 3},

@@ -40,6 +40,10 @@ pub struct TraceScenario {
     /// Flops per second of an unloaded node (ratio 1): turns flop counts into seconds.
     #[serde(default = "default_rate")]
     pub reference_rate: f64,
+    /// When a blocking send completes: `rendezvous` (default) or `eager`
+    /// ([`super::replay::Protocol`]).
+    #[serde(default)]
+    pub protocol: super::replay::Protocol,
     /// The nodes, in machinefile order; at least as many as ranks.
     pub nodes: Vec<NodeSpec>,
     /// Links per ordered pair of nodes, given or fitted.
@@ -298,6 +302,12 @@ pub fn params() -> Vec<Param> {
             .range(1.0, MAX_VALUE)
             .unit("flops/s")
             .help("speed of an unloaded node (ratio 1): turns flop counts into seconds"),
+        Param::new("protocol", "Sends", "enum", json!("rendezvous"))
+            .options(&[
+                ("rendezvous", "Rendezvous (send waits for the transfer)"),
+                ("eager", "Eager (send returns at once)"),
+            ])
+            .help("both: the transfer starts when send and receive are both posted"),
         Param::new("search.method", "Search", "enum", json!("auto")).options(&[
             ("auto", "Automatic"),
             ("exhaustive", "Exhaustive (all n!)"),
