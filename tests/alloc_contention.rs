@@ -333,3 +333,27 @@ fn bad_contention_options_name_their_json_path() {
     d["workload"]["jobs"][0]["kernel"] = json!("IS.A");
     run(&d);
 }
+
+/// A window of more flows than one simulation may hold (33 nodes all-to-all: 1,056 flows) stops
+/// the model at once: the run says when, and the jobs it could not price run at their baseline.
+#[test]
+fn the_model_reports_where_its_budget_stopped_it() {
+    let doc = stream(
+        json!({"kind": "mesh", "width": 6, "height": 6}),
+        json!(["sequential"]),
+        json!({"model": "max-min"}),
+        vec![
+            job("big", 33, "all", 3.0, 10.0),
+            job("next", 3, "all", 20.0, 5.0),
+        ],
+    );
+    let r = run(&doc);
+    let run = &r["report"]["runs"][0];
+    assert_eq!(run["contention"]["stoppedAt"], 3.0);
+    assert_eq!(run["contention"]["unsimulatedJobs"], 2);
+    for j in run["jobs"].as_array().unwrap() {
+        assert_eq!(j["contention"]["simulated"], false);
+        assert!((j["contention"]["stretch"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    }
+    assert_eq!(r["report"]["contention"]["maxFlows"], 1024);
+}

@@ -212,6 +212,7 @@ pub fn run_capped(
                 c.model,
                 c.rates.clone(),
                 s.system.cores_per_node,
+                runtime::BUDGET / runs_n as u64,
             )
         });
         let mut res = simulate::simulate_with(
@@ -336,7 +337,8 @@ fn contention_setup(s: &AllocScenario, topo: &Topology, jobs: &[Job]) -> Option<
             latency: c.latency,
             other_rate: c.other_rate,
             window: runtime::WINDOW,
-            budget: runtime::BUDGET,
+            budget: runtime::BUDGET / s.policies.len().max(1) as u64,
+            max_flows: runtime::MAX_SIM_FLOWS,
             profiles,
         },
     })

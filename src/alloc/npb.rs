@@ -3,9 +3,9 @@
 //! process sends per second of run time, with the paper's Table 1 baseline beside them.
 //!
 //! # Where the figures come from
-//! - **Pattern**: the kernels' MPI calls as characterised by Faraj & Yuan, "Communication
-//!   characteristics in the NAS parallel benchmarks" (PDCS 2002) and by the NPB reports
-//!   (Bailey et al., RNR-94-007; NAS-95-020): IS and FT exchange their data with
+//! - **Pattern**: the kernels' MPI calls, the subject of Faraj & Yuan, "Communication
+//!   characteristics in the NAS parallel benchmarks" (PDCS 2002; only its abstract was at hand)
+//!   and known from the NPB reports and sources (Bailey et al., RNR-94-007): IS and FT exchange their data with
 //!   `MPI_Alltoall(v)` (all-to-all); MG, LU, BT and SP exchange faces of their sub-domains with
 //!   neighbours; CG exchanges vector segments with the processes of its row and column (sparse;
 //!   modelled as neighbours plus the reduction tree, as `comm: "neighbor"` does); EP only reduces
@@ -14,8 +14,9 @@
 //! - **Bytes per second per process**: the volume each kernel must move, derived by us from the
 //!   problem sizes of the NPB 3.3 classes (the published class tables: keys, grid sizes,
 //!   iterations), divided by the run time that the paper's Table 1 measured on Tianhe-1A and by
-//!   the number of processes. They are estimates of the order of magnitude (within a factor of
-//!   about 2), not measurements; each derivation is beside its row in [`PROFILES`].
+//!   the number of processes: no published table of bytes per process for these classes and
+//!   sizes was found. They are estimates of the order of magnitude (within a factor of about 2),
+//!   not measurements; each derivation is beside its row in [`PROFILES`].
 //!   IS: every key (4 B) crosses the all-to-all once per iteration, 10 iterations.
 //!   FT: one 3D transpose (16 B complex per grid point) per FFT, iterations + 1 FFTs.
 //!   CG: per mat-vec about `16 * na * sqrt(p)` bytes for the whole job, 26 mat-vecs per outer

@@ -24,6 +24,7 @@ pub struct ContentionInfo {
     pub other_rate: f64,
     pub window: f64,
     pub budget: u64,
+    pub max_flows: u64,
     pub profiles: Vec<ProfileRow>,
 }
 

@@ -31,8 +31,9 @@
 //!   `compute part + communication part x slowdown`, integrated over the sets it lived through.
 //! - Deterministic: running jobs are taken in id order; netsim is deterministic.
 //! - Bounded: the simulations and message building count their work (flows solved, processes
-//!   enumerated) against [`BUDGET`]; when it runs out the run reports the time it stopped at,
-//!   running jobs keep their last stretch and later jobs run at their baseline.
+//!   enumerated) against the run's share of [`BUDGET`], and no simulation holds more than
+//!   [`MAX_SIM_FLOWS`] flows; when either would be passed the run reports the time it stopped
+//!   at, running jobs keep their last stretch and later jobs run at their baseline.
 //!
 //! # Complexity
 //! Per change of the running set: building new jobs' messages `O(tasks log nodes)` (`all`:
@@ -49,8 +50,14 @@ use std::collections::BTreeMap;
 
 /// Seconds of baseline run time whose traffic one simulation carries.
 pub const WINDOW: f64 = 1.0;
-/// Work (flows solved by netsim, processes enumerated) one policy's run may spend on the model.
-pub const BUDGET: u64 = 20_000_000;
+/// Work (flows solved by netsim, processes enumerated) a scenario's runs may spend on the model
+/// together, split evenly between its policies. Measured natively (64 x 64 mesh, all-to-all
+/// windows of up to [`MAX_SIM_FLOWS`] flows): 10 to 15 us per solved flow, so about 6 s for a
+/// whole scenario at worst.
+pub const BUDGET: u64 = 400_000;
+/// Most flows one simulation may hold: netsim's cost per event grows with the flows sharing
+/// links, so a single all-to-all window of thousands of node pairs could take minutes alone.
+pub const MAX_SIM_FLOWS: u64 = 1024;
 
 /// The netsim platform with the allocation machine's routes (module doc).
 ///
@@ -229,6 +236,7 @@ pub struct State {
     slowdown: Vec<f64>,
     weighted: Vec<f64>,
     msgs: BTreeMap<u32, Vec<Message>>,
+    budget: u64,
     pub stats: Vec<JobStats>,
     /// Work spent (flows solved plus processes enumerated), simulations run.
     pub work: u64,
@@ -238,8 +246,15 @@ pub struct State {
 }
 
 impl State {
-    /// A fresh state for `rates.len()` jobs (`rates[j]`: bytes per second per process).
-    pub fn new(platform: Platform, model: Model, rates: Vec<f64>, cores: usize) -> State {
+    /// A fresh state for `rates.len()` jobs (`rates[j]`: bytes per second per process) that may
+    /// spend `budget` work.
+    pub fn new(
+        platform: Platform,
+        model: Model,
+        rates: Vec<f64>,
+        cores: usize,
+        budget: u64,
+    ) -> State {
         let n = rates.len();
         State {
             platform,
@@ -253,6 +268,7 @@ impl State {
             slowdown: vec![1.0; n],
             weighted: vec![0.0; n],
             msgs: BTreeMap::new(),
+            budget,
             stats: vec![JobStats::default(); n],
             work: 0,
             simulations: 0,
@@ -278,8 +294,8 @@ impl State {
             })
             .collect();
         let flows: u64 = traffic.iter().map(|t| t.messages.len() as u64).sum();
-        let left = BUDGET.saturating_sub(self.work);
-        if flows > left {
+        let left = self.budget.saturating_sub(self.work);
+        if flows > left || flows > MAX_SIM_FLOWS {
             return None;
         }
         self.simulations += 1;
@@ -324,7 +340,7 @@ impl State {
             }
             let nodes = placement(j);
             let w = message_work(nodes.len(), job.tasks, job.comm);
-            if w > BUDGET.saturating_sub(self.work) {
+            if w > self.budget.saturating_sub(self.work) {
                 self.stop(t);
                 continue;
             }
