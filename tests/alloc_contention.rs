@@ -273,6 +273,9 @@ fn flows_use_exactly_the_allocation_engines_route_links() {
     }
 }
 
+/// A change to a scenario.
+type Edit = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn bad_contention_options_name_their_json_path() {
     let base = || {
@@ -283,7 +286,7 @@ fn bad_contention_options_name_their_json_path() {
             vec![job("a", 4, "all", 0.0, 1.0)],
         )
     };
-    let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+    let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|d| d["contention"]["model"] = json!("lv09")),
             "$.contention.model",
@@ -356,4 +359,47 @@ fn the_model_reports_where_its_budget_stopped_it() {
         assert!((j["contention"]["stretch"].as_f64().unwrap() - 1.0).abs() < 1e-12);
     }
     assert_eq!(r["report"]["contention"]["maxFlows"], 1024);
+}
+
+/// With one process per node every byte crosses the network: a window carries `rate` bytes per
+/// process, whatever the pattern; with all processes on one node it carries nothing.
+#[test]
+fn a_window_carries_rate_bytes_per_process() {
+    for comm in [Comm::All, Comm::Neighbor] {
+        for tasks in [2u64, 3, 7, 16, 33] {
+            let nodes: Vec<u32> = (0..tasks as u32).map(|i| 3 * i).collect();
+            let total: f64 = messages(&nodes, tasks, 1, comm, 1e6)
+                .iter()
+                .map(|m| m.bytes)
+                .sum();
+            assert!(
+                (total - tasks as f64 * 1e6).abs() < 1e-3,
+                "{comm:?} {tasks}: {total}"
+            );
+            assert!(messages(&nodes[..1], tasks, tasks as usize, comm, 1e6).is_empty());
+        }
+    }
+    assert!(messages(&[0, 1, 2], 3, 1, Comm::None, 1e6).is_empty());
+}
+
+#[test]
+fn ep_runs_at_its_table_1_time_under_every_policy() {
+    let text = include_str!("../playground-examples/tianhe-npb-stream.json");
+    let r: Value = serde_json::from_str(&api::run(text, &mut NoProgress).unwrap()).unwrap();
+    for run in r["report"]["runs"].as_array().unwrap() {
+        let ep: Vec<&Value> = run["contention"]["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|k| k["kernel"] == "EP")
+            .collect();
+        assert_eq!(ep.len(), 3);
+        for k in ep {
+            assert_eq!(k["maxSlowdown"], 1.0);
+            assert_eq!(k["commFraction"], 0.0);
+            assert!(
+                (k["runTime"].as_f64().unwrap() - k["baseline"].as_f64().unwrap()).abs() < 1e-9
+            );
+        }
+    }
 }
