@@ -10,9 +10,11 @@ pub mod estimate;
 pub mod generate;
 pub mod machine;
 pub mod metrics;
+pub mod npb;
 pub mod policy;
 pub mod rect;
 pub mod report;
+pub mod runtime;
 pub mod samples;
 pub mod scenario;
 pub mod simulate;
@@ -183,10 +185,17 @@ pub fn run_capped(
         }),
     };
     let runs_n = s.policies.len().max(1);
+    let rows = cap.saturating_sub(FRAME_BYTES + FIXED_BYTES) / runs_n;
     let budget = simulate::ReportBudget {
-        row_bytes: cap.saturating_sub(FRAME_BYTES + FIXED_BYTES) / runs_n,
+        // the contention model adds about a third to a job row
+        row_bytes: if s.contention.is_some() {
+            rows / 3 * 2
+        } else {
+            rows
+        },
         frame_bytes: FRAME_BYTES / runs_n,
     };
+    let contention = contention_setup(s, &topo, &jobs);
     let phases = progress_phases(s, &topo, jobs.len());
     let total: u64 = phases.iter().map(|p| p.0 + p.1).sum::<u64>().max(1);
     let mut ticker = Ticker { progress, total };
@@ -197,7 +206,16 @@ pub fn run_capped(
         let rng = Rng::seeded(seed);
         let placer = policy::Placer::new(policy, s.fallback, &topo, rng);
         let (sim_units, report_units) = phases[k];
-        let res = simulate::simulate(
+        let state = contention.as_ref().map(|c| {
+            runtime::State::new(
+                c.platform.clone(),
+                c.model,
+                c.rates.clone(),
+                s.system.cores_per_node,
+                runtime::BUDGET / runs_n as u64,
+            )
+        });
+        let mut res = simulate::simulate_with(
             &topo,
             s.system.cores_per_node,
             &jobs,
@@ -210,13 +228,35 @@ pub fn run_capped(
             },
             0,
             jobs.len() as u64,
+            state,
         );
         base += sim_units;
         ticker.at(base, 0, 0.0);
         let report_base = base;
-        runs.push(simulate::report(
+        let state = res.runtime.take();
+        // with the model on, a job's run time is its stretched `end - start`
+        let stretched: Vec<Job>;
+        let report_jobs = if state.is_some() {
+            stretched = jobs
+                .iter()
+                .zip(&res.outcomes)
+                .map(|(j, o)| match (o.start, o.end) {
+                    (Some(a), Some(b)) => Job {
+                        duration: b - a,
+                        ..j.clone()
+                    },
+                    _ => j.clone(),
+                })
+                .collect();
+            &stretched
+        } else {
+            &jobs
+        };
+        let times: Vec<(Option<f64>, Option<f64>)> =
+            res.outcomes.iter().map(|o| (o.start, o.end)).collect();
+        let mut run = simulate::report(
             &topo,
-            &jobs,
+            report_jobs,
             policy,
             res,
             mode,
@@ -224,7 +264,11 @@ pub fn run_capped(
             s.slowdown_bound,
             budget,
             &mut |f| ticker.at(report_base, report_units, f),
-        ));
+        );
+        if let (Some(mut st), Some(c)) = (state, contention.as_ref()) {
+            attach_contention(&mut run, &mut st, &jobs, &times, &c.kernels);
+        }
+        runs.push(run);
         base += report_units;
     }
     ticker.at(total, 0, 0.0);
@@ -233,7 +277,150 @@ pub fn run_capped(
         workload: if mode == Mode::Set { "set" } else { "stream" },
         fallback: s.fallback.id(),
         runs,
+        contention: contention.map(|c| c.info),
     }
+}
+
+/// The contention model's inputs, shared by every policy's run.
+struct ContentionSetup {
+    platform: crate::netsim::Platform,
+    model: crate::netsim::Model,
+    /// Per job: bytes per second per process.
+    rates: Vec<f64>,
+    /// Per job: its NPB profile, if any.
+    kernels: Vec<Option<&'static npb::Profile>>,
+    info: report::ContentionInfo,
+}
+
+fn contention_setup(s: &AllocScenario, topo: &Topology, jobs: &[Job]) -> Option<ContentionSetup> {
+    let c = s.contention.as_ref()?;
+    let model = crate::netsim::Model::parse(&c.model).expect("validated");
+    let link = crate::netsim::LinkParams {
+        bandwidth: c.bandwidth,
+        latency: c.latency,
+    };
+    let platform = runtime::platform_of(topo, link).expect("validated");
+    let listed = matches!(s.workload.kind, WorkloadKind::Set | WorkloadKind::Stream);
+    let kernels: Vec<Option<&'static npb::Profile>> = (0..jobs.len())
+        .map(|i| {
+            if listed {
+                s.workload.jobs[i].kernel.as_deref().and_then(npb::profile)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let rates = kernels
+        .iter()
+        .map(|k| k.map_or(c.other_rate, |p| p.bytes_per_second))
+        .collect();
+    let profiles = npb::PROFILES
+        .iter()
+        .filter(|p| kernels.iter().any(|k| k.is_some_and(|k| k == *p)))
+        .map(|p| report::ProfileRow {
+            kernel: p.kernel,
+            class: p.class.to_string(),
+            processes: p.processes,
+            comm: scenario::comm_id(p.comm),
+            bytes_per_second: p.bytes_per_second,
+            paper_baseline: p.paper_baseline,
+        })
+        .collect();
+    Some(ContentionSetup {
+        platform,
+        model,
+        rates,
+        kernels,
+        info: report::ContentionInfo {
+            model: model.name(),
+            bandwidth: c.bandwidth,
+            latency: c.latency,
+            other_rate: c.other_rate,
+            window: runtime::WINDOW,
+            budget: runtime::BUDGET / s.policies.len().max(1) as u64,
+            max_flows: runtime::MAX_SIM_FLOWS,
+            profiles,
+        },
+    })
+}
+
+/// Fills a run's report with the contention model's account: per job (listed rows), per NPB
+/// kernel, class and size (jobs that ran), and the model's work.
+fn attach_contention(
+    run: &mut report::RunReport,
+    st: &mut runtime::State,
+    jobs: &[Job],
+    times: &[(Option<f64>, Option<f64>)],
+    kernels: &[Option<&'static npb::Profile>],
+) {
+    for (j, &(a, b)) in times.iter().enumerate() {
+        if let (Some(a), Some(b)) = (a, b) {
+            st.finish(j as u32, a, b);
+        }
+    }
+    let run_time = |j: usize| match times[j] {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    for row in &mut run.jobs {
+        let k = row.id;
+        let stats = st.stats[k];
+        let rt = run_time(k);
+        row.contention = Some(report::JobContention {
+            simulated: stats.simulated,
+            flows: stats.flows,
+            alone: stats.alone,
+            comm_fraction: stats.comm_fraction,
+            mean_slowdown: stats.mean_slowdown,
+            max_slowdown: stats.max_slowdown,
+            run_time: rt,
+            stretch: rt.map(|r| r / jobs[k].duration),
+        });
+    }
+    // (profile index, tasks) -> jobs that ran, in the profiles' order, then by size
+    let mut groups: std::collections::BTreeMap<(usize, u64), Vec<usize>> = Default::default();
+    for (j, k) in kernels.iter().enumerate() {
+        if let (Some(p), Some(_)) = (k, run_time(j)) {
+            let idx = npb::PROFILES.iter().position(|q| q == *p).unwrap_or(0);
+            groups.entry((idx, jobs[j].tasks)).or_default().push(j);
+        }
+    }
+    let kernels = groups
+        .into_iter()
+        .map(|((idx, tasks), js)| {
+            let p = &npb::PROFILES[idx];
+            let n = js.len() as f64;
+            let mean = |f: &dyn Fn(usize) -> f64| js.iter().map(|&j| f(j)).sum::<f64>() / n;
+            let baseline = mean(&|j| jobs[j].duration);
+            let rt = mean(&|j| run_time(j).unwrap_or(0.0));
+            report::KernelRow {
+                kernel: p.kernel,
+                class: p.class.to_string(),
+                tasks,
+                jobs: js.len(),
+                baseline,
+                run_time: rt,
+                stretch: rt / baseline,
+                comm_fraction: mean(&|j| st.stats[j].comm_fraction),
+                mean_slowdown: mean(&|j| st.stats[j].mean_slowdown),
+                max_slowdown: js
+                    .iter()
+                    .map(|&j| st.stats[j].max_slowdown)
+                    .fold(1.0, f64::max),
+            }
+        })
+        .collect();
+    run.contention = Some(report::RunContention {
+        simulations: st.simulations,
+        work: st.work,
+        stopped_at: st.stopped_at,
+        unsimulated_jobs: times
+            .iter()
+            .enumerate()
+            .filter(|(j, t)| t.0.is_some() && !st.stats[*j].simulated)
+            .count(),
+        kernels,
+    });
 }
 
 fn topology_info(topo: &Topology, cores: usize) -> TopologyInfo {

@@ -9,6 +9,76 @@ pub struct AllocReport {
     pub workload: &'static str,
     pub fallback: &'static str,
     pub runs: Vec<RunReport>,
+    /// The run-time-under-contention model's parameters (only with the `contention` option).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionInfo>,
+}
+
+/// The contention model's parameters and the NPB profiles the workload uses.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentionInfo {
+    pub model: &'static str,
+    pub bandwidth: f64,
+    pub latency: f64,
+    pub other_rate: f64,
+    pub window: f64,
+    pub budget: u64,
+    pub max_flows: u64,
+    pub profiles: Vec<ProfileRow>,
+}
+
+/// One NPB kernel and class ([`super::npb::Profile`]).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileRow {
+    pub kernel: &'static str,
+    pub class: String,
+    pub processes: u64,
+    pub comm: &'static str,
+    pub bytes_per_second: f64,
+    pub paper_baseline: f64,
+}
+
+/// What the contention model did in one policy's run.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunContention {
+    pub simulations: u64,
+    pub work: u64,
+    pub stopped_at: Option<f64>,
+    pub unsimulated_jobs: usize,
+    pub kernels: Vec<KernelRow>,
+}
+
+/// Run times of the jobs of one NPB kernel, class and size in one run.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KernelRow {
+    pub kernel: &'static str,
+    pub class: String,
+    pub tasks: u64,
+    pub jobs: usize,
+    pub baseline: f64,
+    pub run_time: f64,
+    pub stretch: f64,
+    pub comm_fraction: f64,
+    pub mean_slowdown: f64,
+    pub max_slowdown: f64,
+}
+
+/// One job under the contention model.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobContention {
+    pub simulated: bool,
+    pub flows: usize,
+    pub alone: f64,
+    pub comm_fraction: f64,
+    pub mean_slowdown: f64,
+    pub max_slowdown: f64,
+    pub run_time: Option<f64>,
+    pub stretch: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -39,6 +109,9 @@ pub struct RunReport {
     pub frames: Vec<Frame>,
     /// What was left out to keep the report within its byte cap (counts are always complete).
     pub omitted: Omitted,
+    /// The contention model's account of the run (only with the `contention` option).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contention: Option<RunContention>,
     /// Work counters of the run (not serialized: they are for the bounds tests and benchmarks).
     #[serde(skip)]
     pub work: super::simulate::Work,
@@ -83,6 +156,8 @@ pub struct JobReport {
     pub wait: Option<Option<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounded_slowdown: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contention: Option<JobContention>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -36,6 +36,41 @@ pub struct AllocScenario {
     pub frames: usize,
     #[serde(default = "default_slowdown_bound")]
     pub slowdown_bound: f64,
+    /// Run time under contention (off when absent; see [`super::runtime`]).
+    #[serde(default)]
+    pub contention: Option<ContentionSpec>,
+}
+
+/// The run-time-under-contention model's options (`docs/format.md`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ContentionSpec {
+    /// netsim's sharing model: `"max-min"` or `"simgrid-lv08"`.
+    pub model: String,
+    /// Bandwidth of every link, each direction (bytes/s).
+    #[serde(default = "default_bandwidth")]
+    pub bandwidth: f64,
+    /// Latency of every link (s).
+    #[serde(default = "default_latency")]
+    pub latency: f64,
+    /// Bytes per second each process of a job without a `kernel` sends.
+    #[serde(default = "default_other_rate")]
+    pub other_rate: f64,
+}
+
+/// Tianhe-1A's measured MPI bandwidth, one direction: 6,340 MB/s (Xie et al., "Tianhe-1A
+/// interconnect and message-passing services", IEEE Micro 32(1), 2012).
+fn default_bandwidth() -> f64 {
+    6.34e9
+}
+/// 2 us per link: an assumption of the order of a low-latency interconnect's (a window of 1 s
+/// makes latency nearly irrelevant).
+fn default_latency() -> f64 {
+    2e-6
+}
+/// Other users' jobs: 50 MB/s per process, about the middle of the NPB profiles (an assumption).
+fn default_other_rate() -> f64 {
+    50e6
 }
 
 fn default_policies() -> Vec<PolicyId> {
@@ -224,6 +259,9 @@ pub struct JobSpec {
     pub arrival: Option<f64>,
     pub duration: Option<f64>,
     pub walltime: Option<f64>,
+    /// An NPB kernel and class, `"IS.C"`: its traffic profile ([`super::npb`]) drives the
+    /// contention model; its pattern must be the job's `comm`.
+    pub kernel: Option<String>,
 }
 
 /// The traffic that counts for contention.
@@ -547,9 +585,33 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             ));
         }
     }
+    if let Some(c) = &s.contention {
+        validate_contention(c, s)?;
+    }
     for (i, j) in w.jobs.iter().enumerate() {
         let p = format!("workload.jobs[{i}]");
         check_range(&format!("{p}.tasks"), j.tasks, 1, 1 << 30)?;
+        if let Some(k) = &j.kernel {
+            let prof = super::npb::profile(k).ok_or_else(|| {
+                ScenarioError::at(
+                    format!("{p}.kernel"),
+                    format!(
+                        "unknown NPB kernel and class {k:?}; give one of {}",
+                        super::npb::names()
+                    ),
+                )
+            })?;
+            if prof.comm != j.comm {
+                return Err(ScenarioError::at(
+                    format!("{p}.comm"),
+                    format!(
+                        "{k} communicates as comm {:?}, got {:?}",
+                        comm_id(prof.comm),
+                        comm_id(j.comm)
+                    ),
+                ));
+            }
+        }
         if j.name.chars().count() > 100 {
             return Err(ScenarioError::at(
                 format!("{p}.name"),
@@ -593,6 +655,45 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
         }
     }
     admit(s, &topo)
+}
+
+/// The JSON name of a `comm` pattern.
+pub fn comm_id(c: Comm) -> &'static str {
+    match c {
+        Comm::All => "all",
+        Comm::Neighbor => "neighbor",
+        Comm::None => "none",
+    }
+}
+
+/// Checks the `contention` option: a known model, link parameters netsim accepts, a stream
+/// without EASY backfilling (whose reservations trust walltimes that stretched jobs overrun).
+fn validate_contention(c: &ContentionSpec, s: &AllocScenario) -> Result<()> {
+    if crate::netsim::Model::parse(&c.model).is_none() {
+        return Err(ScenarioError::at(
+            "contention.model",
+            format!(
+                "unknown model {:?}; give \"max-min\" or \"simgrid-lv08\"",
+                c.model
+            ),
+        ));
+    }
+    check_number("contention.bandwidth", c.bandwidth, 1.0, 1e15)?;
+    check_number("contention.latency", c.latency, 0.0, 1.0)?;
+    check_number("contention.otherRate", c.other_rate, 0.0, 1e12)?;
+    if s.workload.kind == WorkloadKind::Set {
+        return Err(ScenarioError::at(
+            "contention",
+            "applies to job streams (a set has no run times); use workload kind \"stream\"",
+        ));
+    }
+    if s.workload.backfill == Backfill::Easy {
+        return Err(ScenarioError::at(
+            "contention",
+            "needs backfill \"none\": EASY reservations trust walltimes, which stretched jobs overrun",
+        ));
+    }
+    Ok(())
 }
 
 /// The form controls of the allocation engine.

@@ -56,6 +56,8 @@ pub struct RunResult {
     pub free_at_end: usize,
     pub cores: usize,
     pub work: Work,
+    /// The run-time-under-contention model's state at the end (scenario option `contention`).
+    pub runtime: Option<super::runtime::State>,
 }
 
 /// Workload mode.
@@ -97,6 +99,7 @@ struct Sim<'a> {
     events: Vec<(f64, bool, u32)>,
     running: BinaryHeap<Ending>,
     work: Work,
+    runtime: Option<super::runtime::State>,
 }
 
 impl Sim<'_> {
@@ -178,6 +181,28 @@ impl Sim<'_> {
         self.running.push(Ending(end, j as u32));
     }
 
+    /// With the contention model on: the running set changed at `t`, so every running job's
+    /// end is recomputed from its new stretch ([`super::runtime`]).
+    fn restretch(&mut self, t: f64) {
+        let Some(rt) = self.runtime.as_mut() else {
+            return;
+        };
+        let mut running: Vec<u32> = self.running.iter().map(|e| e.1).collect();
+        running.sort_unstable();
+        let out = &self.out;
+        let ends = rt.update(t, &running, self.jobs, |j| {
+            out[j as usize]
+                .placement
+                .as_ref()
+                .map_or(&[][..], |p| &p.nodes[..])
+        });
+        self.running.clear();
+        for (j, end) in ends {
+            self.out[j as usize].end = Some(end);
+            self.running.push(Ending(end, j));
+        }
+    }
+
     /// Frees job `j`'s nodes and the busy routers it held (a finished job keeps no footprint).
     fn release(&mut self, j: u32) {
         let o = &mut self.out[j as usize];
@@ -200,6 +225,33 @@ pub fn simulate(
     progress_base: u64,
     progress_total: u64,
 ) -> RunResult {
+    simulate_with(
+        topo,
+        cores,
+        jobs,
+        placer,
+        mode,
+        progress,
+        progress_base,
+        progress_total,
+        None,
+    )
+}
+
+/// [`simulate`] with the run-time-under-contention model (`runtime`, streams only): job ends
+/// follow the model's stretches instead of `start + duration`.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_with(
+    topo: &Topology,
+    cores: usize,
+    jobs: &[Job],
+    placer: Placer,
+    mode: Mode,
+    progress: &mut dyn Progress,
+    progress_base: u64,
+    progress_total: u64,
+    runtime: Option<super::runtime::State>,
+) -> RunResult {
     let mut m = Machine::new(topo.clone());
     if let Some(g) = m.avail.as_mut() {
         // the free-rectangle table pays off only when a pass tries many jobs on one state
@@ -215,6 +267,7 @@ pub fn simulate(
         events: Vec::new(),
         running: BinaryHeap::new(),
         work: Work::default(),
+        runtime,
     };
     match mode {
         Mode::Set => {
@@ -251,6 +304,7 @@ pub fn simulate(
         largest_free,
         cores,
         work: sim.work,
+        runtime: sim.runtime,
     }
 }
 
@@ -368,6 +422,7 @@ fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u6
     let mut done = 0u64;
     let mut easy = Easy::default();
     loop {
+        let events_before = sim.events.len();
         let t_arr = order.get(next).map(|&j| sim.jobs[j].arrival);
         let t_end = sim.running.peek().map(|e| e.0);
         let t = match (t_arr, t_end) {
@@ -429,6 +484,9 @@ fn run_stream(sim: &mut Sim, sched: Sched, progress: &mut dyn Progress, base: u6
         }
         if sched.backfill == Backfill::Easy && queue.len() > 1 {
             easy_backfill(sim, &mut queue, t, &mut done, sched.depth, &mut easy);
+        }
+        if sim.events.len() != events_before {
+            sim.restretch(t);
         }
         if done % 16 == 0 {
             progress.tick(base + done, total);
@@ -898,6 +956,7 @@ pub fn report(
             end: stream.then_some(o.end),
             wait: stream.then_some(wait),
             bounded_slowdown: stream.then_some(bsld),
+            contention: None,
         };
         let len = serde_json::to_vec(&row).map_or(0, |v| v.len()) + 1;
         if len > row_bytes_left {
@@ -964,6 +1023,7 @@ pub fn report(
             job_rows: rows_omitted,
             frames: frames_omitted,
         },
+        contention: None,
         work: res.work,
     }
 }

@@ -421,3 +421,59 @@ export function linkMidpoint(layout, id) {
   }
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 }
+
+const RT_MARGIN = { left: 52, right: 12, top: 44, bottom: 46 }; // px
+const RT_HEIGHT = 260;        // px
+const RT_BASELINE = '#1F2328';
+
+/**
+ * Run time under contention: for every NPB kernel, class and size (`rows`, from
+ * contentionComparison), one bar per policy of its mean run time divided by the job's baseline
+ * (its duration: Table 1's time in the Tianhe example), so 1 is the baseline and a bar above it
+ * is the slowdown contention caused. A legend of the policies sits above the plot.
+ */
+export function drawRunTimeChart(canvas, { width, rows, policies }) {
+  const ctx = setupCanvas(canvas, width, RT_HEIGHT);
+  const M = RT_MARGIN;
+  const w = width - M.left - M.right, h = RT_HEIGHT - M.top - M.bottom;
+  const ratio = (r, p) => (r.runTime[p] !== undefined && r.baseline > 0 ? r.runTime[p] / r.baseline : null);
+  let yMax = 1;
+  for (const r of rows) for (const p of policies) yMax = Math.max(yMax, ratio(r, p.policy) ?? 0);
+  const yTop = 1 + Math.max(0.05, (yMax - 1) * 1.1);
+  const yMin = Math.max(0, 1 - (yTop - 1) * 0.25);
+  const Y = (v) => M.top + h - ((v - yMin) / (yTop - yMin)) * h;
+  drawTitle(ctx, 'Run time / baseline per NPB kernel and class', M.left, 4, w);
+  // legend
+  ctx.font = FONT_SMALL; ctx.textBaseline = 'middle';
+  let lx = M.left;
+  policies.forEach((p, i) => {
+    ctx.fillStyle = PALETTE.jobs[i % PALETTE.jobs.length];
+    ctx.fillRect(lx, 26, 10, 10);
+    ctx.fillStyle = PALETTE.text; ctx.textAlign = 'left';
+    ctx.fillText(p.label, lx + 14, 31);
+    lx += 22 + ctx.measureText(p.label).width;
+  });
+  drawAxis(ctx, { side: 'left', at: M.left, from: M.top, to: M.top + h, values: ticks(yMin, yTop, 4), pos: Y, label: 'run time / baseline', labelAt: 14 });
+  const group = w / Math.max(1, rows.length);
+  const bar = Math.max(1, (group * 0.8) / Math.max(1, policies.length));
+  rows.forEach((r, g) => {
+    const x0 = M.left + g * group + group * 0.1;
+    policies.forEach((p, i) => {
+      const v = ratio(r, p.policy);
+      if (v === null) return;
+      ctx.fillStyle = PALETTE.jobs[i % PALETTE.jobs.length];
+      const top = Y(Math.min(v, yTop));
+      ctx.fillRect(x0 + i * bar, top, Math.max(1, bar - 1), Y(yMin) - top);
+    });
+    ctx.save();
+    ctx.translate(M.left + g * group + group / 2, M.top + h + 6);
+    ctx.rotate(-Math.PI / 4);
+    ctx.fillStyle = PALETTE.text; ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
+    ctx.fillText(`${r.kernel}.${r.class}`, 0, 0);
+    ctx.restore();
+  });
+  // the baseline
+  ctx.strokeStyle = RT_BASELINE; ctx.setLineDash([4, 3]); ctx.beginPath();
+  ctx.moveTo(M.left, Math.round(Y(1)) + 0.5); ctx.lineTo(M.left + w, Math.round(Y(1)) + 0.5); ctx.stroke();
+  ctx.setLineDash([]);
+}

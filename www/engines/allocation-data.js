@@ -17,11 +17,17 @@ export function summaryKeys(report) {
 
 export function jobKeys(report) {
   const present = new Set();
-  for (const run of report.runs) for (const j of run.jobs.slice(0, 50)) Object.keys(j).forEach((k) => present.add(k));
+  for (const run of report.runs) for (const j of run.jobs.slice(0, 50)) Object.keys(flatRow(j)).forEach((k) => present.add(k));
   present.delete('nodeRanges');
   const keys = JOB_COLUMNS.filter((k) => present.has(k));
   for (const k of present) if (!keys.includes(k)) keys.push(k);
   return keys;
+}
+
+/** The contention model's per-job figures as flat columns (tables and CSV). */
+function flatContention(row, c) {
+  row.runTime = c.runTime; row.stretch = c.stretch; row.slowdown = c.meanSlowdown;
+  row.maxSlowdown = c.maxSlowdown; row.commFraction = c.commFraction;
 }
 
 /** A job row for the page: id lists become their lengths (what tables and CSV show), no node ranges. */
@@ -29,9 +35,76 @@ function pageRow(job) {
   const row = {};
   for (const [k, v] of Object.entries(job)) {
     if (k === 'nodeRanges') continue;
+    if (k === 'contention' && v) { flatContention(row, v); continue; }
     row[k] = Array.isArray(v) ? v.length : v;
   }
   return row;
+}
+
+/** A complete report's job row with the contention model's figures as flat columns. */
+function flatRow(job) {
+  if (!job.contention) return job;
+  const row = { ...job };
+  delete row.contention;
+  flatContention(row, job.contention);
+  return row;
+}
+
+const SEQUENTIAL = 'sequential';
+const CLOSED = ['closed-min-best', 'closed-min-paper', 'closed-min-naive'];
+const GAIN_EPS = 1e-9;      // run-time differences below this are equal (rounding of event times)
+const EP_TOLERANCE = 0.005; // "EP gains nothing": every EP gain under 0.5 %
+
+/**
+ * The contention model's per-kernel comparison (report.runs[*].contention.kernels), or null when
+ * the report has no such rows: for every NPB kernel, class and size, the paper's Table 1 baseline
+ * and each policy's mean run time; the gain of closed-min over sequential
+ * (sequential / closed-min - 1); and the paper's four qualitative claims, each judged from these
+ * figures: closed-min faster, the gain growing with size, EP gaining nothing, IS gaining most.
+ */
+export function contentionComparison(report) {
+  const runs = report.runs.filter((r) => r.contention?.kernels?.length);
+  if (!runs.length) return null;
+  const baseline = new Map((report.contention?.profiles || []).map((p) => [`${p.kernel}.${p.class}`, p.paperBaseline]));
+  const rowsByKey = new Map();
+  for (const run of runs) {
+    for (const k of run.contention.kernels) {
+      const key = `${k.kernel}.${k.class}.${k.tasks}`;
+      if (!rowsByKey.has(key)) rowsByKey.set(key, { kernel: k.kernel, class: k.class, tasks: k.tasks, paper: baseline.get(`${k.kernel}.${k.class}`) ?? null, baseline: k.baseline, runTime: {} });
+      rowsByKey.get(key).runTime[run.policy] = k.runTime;
+    }
+  }
+  const rows = [...rowsByKey.values()];
+  const policies = runs.map((r) => ({ policy: r.policy, label: r.label || r.policy }));
+  const seq = runs.find((r) => r.policy === SEQUENTIAL);
+  const closed = CLOSED.map((p) => runs.find((r) => r.policy === p)).find(Boolean);
+  if (!seq || !closed) return { rows, policies, claims: [], closedPolicy: null };
+  const both = rows.filter((r) => r.runTime[SEQUENTIAL] !== undefined && r.runTime[closed.policy] !== undefined);
+  for (const r of both) r.gain = r.runTime[SEQUENTIAL] / r.runTime[closed.policy] - 1;
+  const pct = (v) => `${(100 * (Math.abs(v) < 5e-5 ? 0 : v)).toFixed(1)} %`;
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
+  const claims = [];
+  const slower = both.filter((r) => r.gain < -GAIN_EPS), faster = both.filter((r) => r.gain > GAIN_EPS);
+  claims.push({ id: 'faster', claim: 'closed-min jobs run faster than sequential ones',
+    reproduced: both.length > 0 && slower.length === 0 && faster.length > 0,
+    detail: `faster in ${faster.length}, equal in ${both.length - faster.length - slower.length}, slower in ${slower.length} of ${both.length} kernel/class pairs` });
+  const classes = [...new Set(both.map((r) => r.class))].sort();
+  const byClass = classes.map((c) => ({ c, tasks: both.find((r) => r.class === c).tasks, g: mean(both.filter((r) => r.class === c).map((r) => r.gain)) }));
+  claims.push({ id: 'growth', claim: 'the gain grows from 4 to 64 processes',
+    reproduced: byClass.length > 1 && byClass.every((x, i) => i === 0 || x.g > byClass[i - 1].g),
+    detail: `mean gain ${byClass.map((x) => `${x.c} (${x.tasks}): ${pct(x.g)}`).join(', ')}` });
+  const ep = both.filter((r) => r.kernel === 'EP');
+  claims.push({ id: 'ep', claim: 'EP gains nothing (no communication)',
+    reproduced: ep.length > 0 && ep.every((r) => Math.abs(r.gain) < EP_TOLERANCE),
+    detail: ep.length ? `EP gains ${ep.map((r) => pct(r.gain)).join(', ')}` : 'no EP job ran' });
+  const kernels = [...new Set(both.map((r) => r.kernel))];
+  const byKernel = kernels.map((k) => ({ k, g: mean(both.filter((r) => r.kernel === k).map((r) => r.gain)) })).sort((a, b) => b.g - a.g);
+  const is = byKernel.find((x) => x.k === 'IS');
+  const top = both.reduce((a, r) => (r.gain > a.gain ? r : a), both[0]);
+  claims.push({ id: 'is', claim: 'IS gains most',
+    reproduced: !!is && byKernel[0].k === 'IS',
+    detail: byKernel.length ? `largest mean gains over the classes: ${byKernel.slice(0, 3).map((x) => `${x.k} ${pct(x.g)}`).join(', ')}${is && !byKernel.slice(0, 3).includes(is) ? `; IS ${pct(is.g)}` : ''}; largest single gain ${top.kernel}.${top.class} ${pct(top.gain)}` : '' });
+  return { rows, policies, claims, closedPolicy: closed.policy };
 }
 
 /**
@@ -107,7 +180,7 @@ export function csv(envelope) {
   for (const k of summaryKeys(report)) summary.push(csvLine([k, ...runs.map((r) => r.summary?.[k] ?? '')]));
   const keys = jobKeys(report);
   const jobs = [csvLine(['policy', ...keys])];
-  for (const r of runs) for (const j of r.jobs) jobs.push(csvLine([r.policy, ...keys.map((k) => j[k])]));
+  for (const r of runs) for (const j of r.jobs.map(flatRow)) jobs.push(csvLine([r.policy, ...keys.map((k) => j[k])]));
   return [
     { name: 'summary', text: summary.join('\n') + '\n' },
     { name: 'jobs', text: jobs.join('\n') + '\n' },

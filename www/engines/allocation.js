@@ -1,10 +1,10 @@
 // The allocation engine's view: one drawing per policy side by side on the same scale,
 // stream controls (time slider, utilization over time), a legend, and the metrics tables.
 import { el, formatValue, formatCount } from '../dom.js';
-import { summaryKeys, jobKeys } from './allocation-data.js';
+import { summaryKeys, jobKeys, contentionComparison } from './allocation-data.js';
 import { PALETTE, OWNED_IDLE_TINT, HEAT_BINS, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
 import { trafficHeat, reservedNodes } from '../draw/traffic.js';
-import { layoutFor, drawAllocation, hitTest, routerCenter, nodeCenter, nodeSample, linkMidpoint } from '../draw/allocation.js';
+import { layoutFor, drawAllocation, hitTest, routerCenter, nodeCenter, nodeSample, linkMidpoint, drawRunTimeChart } from '../draw/allocation.js';
 
 const MIN_FIGURE_W = 200;   // px, narrower panels wrap to the next row
 const MAX_FIGURE_W = 640;   // px
@@ -248,6 +248,8 @@ export function draw(host, envelope) {
   const figuresRow = el('div', { class: 'figures' });
   const legendCanvas = el('canvas', { 'data-testid': 'legend', class: 'legend' });
   host.append(figuresRow, legendCanvas);
+  const runTimes = runTimeSection(report);
+  if (runTimes) host.append(runTimes.section);
 
   const figs = runs.map((run, i) => {
     const canvas = el('canvas', { 'data-testid': 'canvas', dataset: { run: String(i), policy: run.policy } });
@@ -371,7 +373,7 @@ export function draw(host, envelope) {
     setFrame,
     drawNow: drawAll,
     /** Rows of canvases for the PNG export: the drawings, the charts, then the legend. */
-    canvases: () => [figs.map((f) => f.canvas), figs.filter((f) => f.chart).map((f) => f.chart), [legendCanvas]].filter((r) => r.length),
+    canvases: () => [figs.map((f) => f.canvas), figs.filter((f) => f.chart).map((f) => f.chart), [legendCanvas], runTimes ? [runTimes.canvas] : []].filter((r) => r.length),
     routerCenter: (id) => routerCenter(layout, id),
     nodeCenter: (id) => nodeCenter(layout, id),
     nodeSample: (id) => nodeSample(layout, id),
@@ -387,6 +389,37 @@ export function draw(host, envelope) {
       tooltip.remove();
     },
   };
+}
+
+/**
+ * Run time under contention (reports of the `contention` option): the chart of run time over
+ * baseline per NPB kernel and class, the paper's qualitative claims judged from the report's
+ * figures, and the table of run times beside the paper's Table 1. Null without such figures.
+ */
+function runTimeSection(report) {
+  const cmp = contentionComparison(report);
+  if (!cmp) return null;
+  const canvas = el('canvas', { 'data-testid': 'runtime-chart', class: 'runtime-chart' });
+  const c = report.contention || {};
+  const claims = el('ul', { class: 'claims', 'data-testid': 'claims' }, cmp.claims.map((k) => el('li', { dataset: { claim: k.id, reproduced: String(k.reproduced) } },
+    el('strong', { text: k.reproduced ? 'Reproduced: ' : 'Not reproduced: ' }), `${k.claim} — ${k.detail}.`)));
+  const seqLabel = 'sequential';
+  const head = el('tr', {}, ['Kernel', 'Processes', 'Table 1 (s)'].map((t) => el('th', { scope: 'col', text: t })),
+    cmp.policies.map((p) => el('th', { scope: 'col', text: `${p.label} (s)` })),
+    cmp.closedPolicy ? el('th', { scope: 'col', text: 'Gain', title: `${seqLabel} / ${cmp.closedPolicy} - 1` }) : null);
+  const body = cmp.rows.map((r) => el('tr', {},
+    el('th', { scope: 'row', text: `${r.kernel}.${r.class}` }), el('td', { text: String(r.tasks) }), el('td', { text: formatValue(r.paper) }),
+    cmp.policies.map((p) => el('td', { text: formatValue(r.runTime[p.policy]) })),
+    cmp.closedPolicy ? el('td', { text: r.gain === undefined ? '—' : `${(100 * (Math.abs(r.gain) < 5e-5 ? 0 : r.gain)).toFixed(1)} %` }) : null));
+  const section = el('section', { class: 'runtime', 'data-testid': 'runtime-section' },
+    el('h3', { text: 'Run time under contention' }),
+    el('p', { class: 'note', text: `Every running job's traffic through the ${c.model} network simulator with everyone else's (links ${formatValue(c.bandwidth / 1e9)} GB/s, ${formatValue(c.latency * 1e6)} us); run time = compute part + communication part x slowdown. Means over the jobs of each kernel and class.` }),
+    canvas, claims,
+    el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': 'runtime-table' }, el('thead', {}, head), el('tbody', {}, body))));
+  const redraw = () => drawRunTimeChart(canvas, { width: Math.max(320, Math.min(960, (section.clientWidth || 640))), rows: cmp.rows, policies: cmp.policies });
+  requestAnimationFrame(redraw);
+  redraw();
+  return { section, canvas };
 }
 
 /** Metrics tables: summary (rows = metrics, columns = policies) and per-job (collapsible). */

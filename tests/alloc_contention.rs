@@ -1,0 +1,405 @@
+//! The allocation engine's run time under contention (scenario option `contention`,
+//! `src/alloc/runtime.rs`): slowdowns from the flow-level network simulator, checked end to end
+//! through the public dispatcher, on hand-checkable cases and on the Tianhe-1A example.
+
+use placelab::alloc::metrics;
+use placelab::alloc::runtime::{alloc_link, messages, platform_of};
+use placelab::alloc::scenario::Comm;
+use placelab::api;
+use placelab::netsim::LinkParams;
+use placelab::progress::NoProgress;
+use placelab::rng::Rng;
+use placelab::topology::{Mesh, Topology, Tree};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+fn run(doc: &Value) -> Value {
+    let text = api::run(&doc.to_string(), &mut NoProgress).unwrap_or_else(|e| panic!("{e}\n{doc}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn error(doc: &Value) -> String {
+    match api::run(&doc.to_string(), &mut NoProgress) {
+        Ok(_) => panic!("accepted: {doc}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn job(name: &str, tasks: u64, comm: &str, arrival: f64, duration: f64) -> Value {
+    json!({"name": name, "tasks": tasks, "comm": comm, "arrival": arrival, "duration": duration})
+}
+
+fn stream(system: Value, policies: Value, contention: Value, jobs: Vec<Value>) -> Value {
+    json!({"version": 1, "engine": "allocation", "seed": 1, "system": system,
+           "policies": policies, "contention": contention,
+           "workload": {"kind": "stream", "jobs": jobs}})
+}
+
+fn run_time(j: &Value) -> f64 {
+    j["end"].as_f64().unwrap() - j["start"].as_f64().unwrap()
+}
+
+#[test]
+fn a_job_alone_on_the_machine_runs_at_its_baseline() {
+    for model in ["max-min", "simgrid-lv08"] {
+        for comm in ["all", "neighbor"] {
+            let doc = stream(
+                json!({"kind": "mesh", "width": 4, "height": 4}),
+                json!(["sequential", "closed-min-best"]),
+                json!({"model": model, "bandwidth": 1e8, "otherRate": 5e7}),
+                vec![job("a", 9, comm, 0.0, 10.0), job("b", 9, comm, 20.0, 5.0)],
+            );
+            let r = run(&doc);
+            for run in r["report"]["runs"].as_array().unwrap() {
+                for j in run["jobs"].as_array().unwrap() {
+                    let c = &j["contention"];
+                    assert_eq!(c["maxSlowdown"], 1.0, "{model} {comm} {j}");
+                    assert!(c["commFraction"].as_f64().unwrap() > 0.0, "{j}");
+                    assert!(
+                        (run_time(j) - j["contention"]["runTime"].as_f64().unwrap()).abs() < 1e-12
+                    );
+                    let base = if j["name"] == "a" { 10.0 } else { 5.0 };
+                    assert!((run_time(j) - base).abs() < 1e-9, "{j}");
+                }
+            }
+        }
+    }
+}
+
+/// Tree [2, 2], one core per node, max-min, no latency, links of 1 GB/s. `z` (no traffic) holds
+/// node 0 until t = 1, so sequential puts `x` on nodes 1 and 2 (across the root); `y` arrives at
+/// t = 2 and gets nodes 0 and 3, also across the root. Each job sends 0.25 GB per second each
+/// way (a = 0.25); together the up-link of the left switch and the down-link of the right one
+/// carry both jobs' flows at half rate each (s = 2), so both run at (1 - a) + a s = 1.25 s per
+/// baseline second. `x`: 2 s alone, 8 baseline s left, ends at 2 + 8 x 1.25 = 12. `y`: by
+/// t = 12 it did 10 / 1.25 = 8 of its 10 s, ends alone at 14. Both run 12 s.
+#[test]
+fn two_jobs_sharing_the_root_links_stretch_as_computed_by_hand() {
+    let doc = stream(
+        json!({"kind": "tree", "arities": [2, 2]}),
+        json!(["sequential"]),
+        json!({"model": "max-min", "bandwidth": 1e9, "latency": 0.0, "otherRate": 0.25e9}),
+        vec![
+            job("z", 1, "none", 0.0, 1.0),
+            job("x", 2, "all", 0.0, 10.0),
+            job("y", 2, "all", 2.0, 10.0),
+        ],
+    );
+    let r = run(&doc);
+    let jobs = r["report"]["runs"][0]["jobs"].as_array().unwrap();
+    assert_eq!(jobs[1]["nodeRanges"], json!([[1, 2]]));
+    assert_eq!(jobs[2]["nodeRanges"], json!([[0, 1], [3, 1]]));
+    let (x, y) = (&jobs[1], &jobs[2]);
+    assert!((x["end"].as_f64().unwrap() - 12.0).abs() < 1e-9, "{x}");
+    assert!((y["end"].as_f64().unwrap() - 14.0).abs() < 1e-9, "{y}");
+    for j in [x, y] {
+        assert!((j["contention"]["commFraction"].as_f64().unwrap() - 0.25).abs() < 1e-12);
+        assert!((j["contention"]["maxSlowdown"].as_f64().unwrap() - 2.0).abs() < 1e-12);
+        assert!((run_time(j) - 12.0).abs() < 1e-9);
+    }
+    // x's slowdown, weighted by run time: 2 s at 1, 10 s at 2
+    let mean = x["contention"]["meanSlowdown"].as_f64().unwrap();
+    assert!((mean - 22.0 / 12.0).abs() < 1e-9, "{mean}");
+}
+
+#[test]
+fn slowdowns_are_never_below_one_and_runs_never_shorter_than_baselines() {
+    let mut rng = Rng::seeded(11);
+    for case in 0..12u64 {
+        let system = if case % 2 == 0 {
+            json!({"kind": "mesh", "width": 2 + rng.below(6), "height": 2 + rng.below(6)})
+        } else {
+            json!({"kind": "tree", "arities": [2, 2 + rng.below(3), 2 + rng.below(4)], "coresPerNode": 2})
+        };
+        let jobs: Vec<Value> = (0..14)
+            .map(|i| {
+                let comm = ["all", "neighbor", "none"][rng.below(3) as usize];
+                job(
+                    &format!("j{i}"),
+                    1 + rng.below(12),
+                    comm,
+                    i as f64 * 0.7,
+                    1.0 + rng.below(9) as f64,
+                )
+            })
+            .collect();
+        let model = if case % 3 == 0 {
+            "max-min"
+        } else {
+            "simgrid-lv08"
+        };
+        let doc = stream(
+            system,
+            json!(["sequential", "random", "closed-min-best"]),
+            json!({"model": model, "bandwidth": 2e8, "otherRate": 4e7}),
+            jobs,
+        );
+        let r = run(&doc);
+        for run in r["report"]["runs"].as_array().unwrap() {
+            for j in run["jobs"].as_array().unwrap() {
+                if j["start"].is_null() {
+                    continue;
+                }
+                let c = &j["contention"];
+                assert!(c["maxSlowdown"].as_f64().unwrap() >= 1.0, "{j}");
+                assert!(c["meanSlowdown"].as_f64().unwrap() >= 1.0 - 1e-9, "{j}");
+                assert!(c["stretch"].as_f64().unwrap() >= 1.0 - 1e-9, "{j}");
+                if j["name"].as_str().is_some() && c["flows"] == 0 {
+                    assert!((c["stretch"].as_f64().unwrap() - 1.0).abs() < 1e-9, "{j}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn contention_off_changes_nothing_and_on_is_deterministic() {
+    let text = include_str!("../playground-examples/tianhe-npb-stream.json");
+    let a = api::run(text, &mut NoProgress).unwrap();
+    let b = api::run(text, &mut NoProgress).unwrap();
+    assert_eq!(a, b);
+    let mut doc: Value = serde_json::from_str(text).unwrap();
+    doc.as_object_mut().unwrap().remove("contention");
+    let off = run(&doc);
+    assert!(off["report"].get("contention").is_none());
+    for run in off["report"]["runs"].as_array().unwrap() {
+        assert!(run.get("contention").is_none());
+        for j in run["jobs"].as_array().unwrap() {
+            assert!(j.get("contention").is_none());
+            if !j["start"].is_null() {
+                assert!((run_time(j) - j_duration(&doc, j)).abs() < 1e-9);
+            }
+        }
+    }
+}
+
+fn j_duration(doc: &Value, j: &Value) -> f64 {
+    doc["workload"]["jobs"][j["id"].as_u64().unwrap() as usize]["duration"]
+        .as_f64()
+        .unwrap()
+}
+
+/// The paper's claims on the Tianhe-1A example: closed-min never slower than sequential, EP
+/// unchanged, the gain grows from 4 to 64 processes, IS gains.
+#[test]
+fn tianhe_example_reproduces_the_papers_qualitative_claims() {
+    let text = include_str!("../playground-examples/tianhe-npb-stream.json");
+    let r: Value = serde_json::from_str(&api::run(text, &mut NoProgress).unwrap()).unwrap();
+    let runs = r["report"]["runs"].as_array().unwrap();
+    let rows = |p: &str| {
+        runs.iter().find(|r| r["policy"] == p).unwrap()["contention"]["kernels"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let (seq, best) = (rows("sequential"), rows("closed-min-best"));
+    assert_eq!(seq.len(), 24);
+    let mut gain_by_class = [0.0f64; 3];
+    let mut gain_by_kernel = std::collections::BTreeMap::new();
+    for (s, b) in seq.iter().zip(&best) {
+        assert_eq!((&s["kernel"], &s["class"]), (&b["kernel"], &b["class"]));
+        let (ts, tb) = (
+            s["runTime"].as_f64().unwrap(),
+            b["runTime"].as_f64().unwrap(),
+        );
+        assert!(tb <= ts + 1e-9, "{s} {b}");
+        assert!(tb >= b["baseline"].as_f64().unwrap() - 1e-9);
+        let gain = ts / tb - 1.0;
+        if s["kernel"] == "EP" {
+            assert!(gain.abs() < 1e-9, "{s}");
+        }
+        let c = (s["class"].as_str().unwrap().as_bytes()[0] - b'A') as usize;
+        gain_by_class[c] += gain / 8.0;
+        *gain_by_kernel
+            .entry(s["kernel"].as_str().unwrap().to_string())
+            .or_insert(0.0) += gain / 3.0;
+    }
+    assert!(
+        gain_by_class[0] < gain_by_class[1] && gain_by_class[1] < gain_by_class[2],
+        "{gain_by_class:?}"
+    );
+    // IS gaining most is not asserted: the page reports whether this run reproduces it
+    assert!(gain_by_kernel["IS"] > 0.0);
+}
+
+/// The netsim platform has the allocation engine's routes: the links of a job's flows are
+/// exactly the links of its traffic footprint, for random placements, sizes and patterns.
+#[test]
+fn flows_use_exactly_the_allocation_engines_route_links() {
+    let mut rng = Rng::seeded(5);
+    let topos = [
+        Topology::Mesh(Mesh::new(7, 5)),
+        Topology::Mesh(Mesh::new(1, 6)),
+        Topology::Tree(Tree::new(&[2, 2, 8])),
+        Topology::Tree(Tree::new(&[3, 2, 4])),
+        Topology::Tree(Tree::new(&[4, 4])),
+    ];
+    for topo in &topos {
+        let p = platform_of(
+            topo,
+            LinkParams {
+                bandwidth: 1e9,
+                latency: 1e-6,
+            },
+        )
+        .unwrap();
+        assert_eq!(p.hosts() as usize, topo.nodes());
+        for _ in 0..40 {
+            let n = 1 + rng.below(topo.nodes() as u64) as usize;
+            let mut all: Vec<u32> = (0..topo.nodes() as u32).collect();
+            for i in 0..n {
+                let k = i + rng.below((all.len() - i) as u64) as usize;
+                all.swap(i, k);
+            }
+            let mut nodes = all[..n].to_vec();
+            nodes.sort_unstable();
+            let cores = 1 + rng.below(3) as usize;
+            let tasks = ((n - 1) * cores + 1 + rng.below(cores as u64) as usize) as u64;
+            for comm in [Comm::All, Comm::Neighbor, Comm::None] {
+                let mut links = BTreeSet::new();
+                let mut route = Vec::new();
+                for m in messages(&nodes, tasks, cores, comm, 1e6) {
+                    route.clear();
+                    p.route(m.src, m.dst, &mut route);
+                    links.extend(route.iter().map(|&l| alloc_link(topo, &p, l)));
+                }
+                let want: BTreeSet<u32> = metrics::traffic(topo, &nodes, tasks, cores, comm)
+                    .links
+                    .into_iter()
+                    .collect();
+                assert_eq!(links, want, "{topo:?} {nodes:?} {tasks} {cores} {comm:?}");
+            }
+        }
+    }
+}
+
+/// A change to a scenario.
+type Edit = Box<dyn Fn(&mut Value)>;
+
+#[test]
+fn bad_contention_options_name_their_json_path() {
+    let base = || {
+        stream(
+            json!({"kind": "mesh", "width": 4, "height": 4}),
+            json!(["sequential"]),
+            json!({"model": "max-min"}),
+            vec![job("a", 4, "all", 0.0, 1.0)],
+        )
+    };
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|d| d["contention"]["model"] = json!("lv09")),
+            "$.contention.model",
+        ),
+        (
+            Box::new(|d| d["contention"]["bandwidth"] = json!(0)),
+            "$.contention.bandwidth",
+        ),
+        (
+            Box::new(|d| d["contention"]["latency"] = json!(-1)),
+            "$.contention.latency",
+        ),
+        (
+            Box::new(|d| d["contention"]["otherRate"] = json!(-5)),
+            "$.contention.otherRate",
+        ),
+        (
+            Box::new(|d| d["contention"]["speed"] = json!(1)),
+            "$.contention",
+        ),
+        (
+            Box::new(|d| d["workload"]["backfill"] = json!("easy")),
+            "$.contention",
+        ),
+        (
+            Box::new(|d| {
+                d["workload"] = json!({"kind": "set", "jobs": [{"tasks": 4}]});
+            }),
+            "$.contention",
+        ),
+        (
+            Box::new(|d| d["workload"]["jobs"][0]["kernel"] = json!("IS.D")),
+            "$.workload.jobs[0].kernel",
+        ),
+        (
+            Box::new(|d| d["workload"]["jobs"][0]["kernel"] = json!("MG.A")),
+            "$.workload.jobs[0].comm",
+        ),
+    ];
+    for (edit, path) in cases {
+        let mut d = base();
+        edit(&mut d);
+        let e = error(&d);
+        assert!(e.contains(path), "{path}: {e}");
+    }
+    let mut d = base();
+    d["workload"]["jobs"][0]["kernel"] = json!("IS.A");
+    run(&d);
+}
+
+/// A window of more flows than one simulation may hold (33 nodes all-to-all: 1,056 flows) stops
+/// the model at once: the run says when, and the jobs it could not price run at their baseline.
+#[test]
+fn the_model_reports_where_its_budget_stopped_it() {
+    let doc = stream(
+        json!({"kind": "mesh", "width": 6, "height": 6}),
+        json!(["sequential"]),
+        json!({"model": "max-min"}),
+        vec![
+            job("big", 33, "all", 3.0, 10.0),
+            job("next", 3, "all", 20.0, 5.0),
+        ],
+    );
+    let r = run(&doc);
+    let run = &r["report"]["runs"][0];
+    assert_eq!(run["contention"]["stoppedAt"], 3.0);
+    assert_eq!(run["contention"]["unsimulatedJobs"], 2);
+    for j in run["jobs"].as_array().unwrap() {
+        assert_eq!(j["contention"]["simulated"], false);
+        assert!((j["contention"]["stretch"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    }
+    assert_eq!(r["report"]["contention"]["maxFlows"], 1024);
+}
+
+/// With one process per node every byte crosses the network: a window carries `rate` bytes per
+/// process, whatever the pattern; with all processes on one node it carries nothing.
+#[test]
+fn a_window_carries_rate_bytes_per_process() {
+    for comm in [Comm::All, Comm::Neighbor] {
+        for tasks in [2u64, 3, 7, 16, 33] {
+            let nodes: Vec<u32> = (0..tasks as u32).map(|i| 3 * i).collect();
+            let total: f64 = messages(&nodes, tasks, 1, comm, 1e6)
+                .iter()
+                .map(|m| m.bytes)
+                .sum();
+            assert!(
+                (total - tasks as f64 * 1e6).abs() < 1e-3,
+                "{comm:?} {tasks}: {total}"
+            );
+            assert!(messages(&nodes[..1], tasks, tasks as usize, comm, 1e6).is_empty());
+        }
+    }
+    assert!(messages(&[0, 1, 2], 3, 1, Comm::None, 1e6).is_empty());
+}
+
+#[test]
+fn ep_runs_at_its_table_1_time_under_every_policy() {
+    let text = include_str!("../playground-examples/tianhe-npb-stream.json");
+    let r: Value = serde_json::from_str(&api::run(text, &mut NoProgress).unwrap()).unwrap();
+    for run in r["report"]["runs"].as_array().unwrap() {
+        let ep: Vec<&Value> = run["contention"]["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|k| k["kernel"] == "EP")
+            .collect();
+        assert_eq!(ep.len(), 3);
+        for k in ep {
+            assert_eq!(k["maxSlowdown"], 1.0);
+            assert_eq!(k["commFraction"], 0.0);
+            assert!(
+                (k["runTime"].as_f64().unwrap() - k["baseline"].as_f64().unwrap()).abs() < 1e-9
+            );
+        }
+    }
+}
