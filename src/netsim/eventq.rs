@@ -107,7 +107,11 @@ impl EventQueue {
                 break;
             }
             let r = l + 1;
-            let c = if r < n && self.heap[r] < self.heap[l] { r } else { l };
+            let c = if r < n && self.heap[r] < self.heap[l] {
+                r
+            } else {
+                l
+            };
             let ck = self.heap[c];
             if k <= ck {
                 break;
