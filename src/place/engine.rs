@@ -26,10 +26,11 @@ use crate::rng::Rng;
 
 /// Flows whose sharing one simulation may recompute in all ([`simulate_rounds_within`]): the
 /// simulator's work grows with the flows each start or end disturbs, which admission cannot
-/// know before the placement exists (an aligned placement disturbs few, a scattered one nearly
-/// all), so a case over this budget is reported as not simulated instead of freezing the tab.
-/// About 5 s natively on our 2-core machine at worst (measured on 4,096-node tori).
-pub const SIM_BUDGET: u64 = 500_000;
+/// know before the placement exists (an aligned placement disturbs few, a scattered one many),
+/// so a case over this budget is reported as not simulated instead of freezing the tab. Set so
+/// that every strategy of the 4,096-node torus3d, 1 MB wrapped GRID case completes (Random,
+/// the worst, recomputes about 3 M flows: about 20 s of CPU natively on our 2-core machine).
+pub const SIM_BUDGET: u64 = 5_000_000;
 
 /// The background of experiment 2: every job's task graph and hosts.
 pub struct Background {
