@@ -977,8 +977,7 @@ mod tests {
                 counts[k] = net.solved_flows;
                 times.push(finish);
             }
-            for i in 0..flows.len() {
-                let (a, b) = (times[0][i], times[1][i]);
+            for (i, (&a, &b)) in times[0].iter().zip(&times[1]).enumerate() {
                 assert!((a - b).abs() <= 1e-9 * b, "{m:?} flow {i}: {a} vs {b}");
             }
             assert!(
