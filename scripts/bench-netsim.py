@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """placelab's network simulator against SimGrid 3.32, same machine, same run, same scenario.
 
-Usage: scripts/bench-netsim.py [--simgrid-mode actors|direct] [-- placelab netsim flags...]
+Usage: scripts/bench-netsim.py [--simgrid-mode actors|direct] [--scattered] [-- placelab netsim flags...]
 
 Default scenario (the issue's benchmark): a 16x16x16 torus3d (4,096 hosts, 125 MB/s, 50 us
 links), a 4,096-task wrapped 3D grid job (every task exchanges 1 MB with its 6 neighbours),
@@ -13,6 +13,9 @@ exactly the same traffic. SimGrid modes:
 - actors (default): one actor per task; each round it posts put_async to every neighbour's
   mailbox and get_async on its own, waits for all, then waits on a barrier of all tasks;
 - direct: one actor per round posts Comm.sendto_async for every message and waits for all.
+--scattered runs the issue's case twice, with the flags given: the compact (identity) placement
+and a seeded random one (`--placement random --seed 1`), which makes nearly every flow share
+links with every other (SimGrid takes many minutes on it).
 Each simulator runs in its own process; the script prints wall time (the simulation alone,
 and the whole process with platform building) and peak resident memory (each process's own
 VmHWM) of both, and their ratios.
@@ -131,6 +134,15 @@ def platform_xml(case_flags):
 
 def main():
     argv = sys.argv[1:]
+    if "--scattered" in argv:
+        argv.remove("--scattered")
+        rest = argv[argv.index("--") + 1:] if "--" in argv else []
+        head = argv[:argv.index("--")] if "--" in argv else argv
+        for placement in (["--placement", "identity"], ["--placement", "random", "--seed", "1"]):
+            print(f"== {' '.join(placement)}", flush=True)
+            sys.argv = [sys.argv[0], *head, "--", *rest, *placement]
+            main()
+        return
     mode = "actors"
     if "--simgrid-mode" in argv:
         i = argv.index("--simgrid-mode")

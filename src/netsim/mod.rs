@@ -57,6 +57,7 @@
 
 pub mod cli;
 pub mod engine;
+mod eventq;
 pub mod fattree;
 pub mod metrics;
 pub mod platform;
