@@ -21,6 +21,8 @@ pub const MAX_TIME: f64 = 1e9;
 pub const MAX_CYCLES: u32 = 100_000;
 pub const MAX_POPULATION: u32 = 256;
 pub const MAX_ISLANDS: u32 = 16;
+/// Most Web Workers the page runs the islands in.
+pub const MAX_WORKERS: u32 = 8;
 /// Admission: the estimated work ([`estimate_work`]) must stay under this many steps.
 pub const MAX_WORK: f64 = 2e11;
 
@@ -197,6 +199,11 @@ pub struct GaSpec {
     /// Cycles between two exchanges of the islands' best.
     #[serde(default = "fifty")]
     pub exchange_every: u32,
+    /// Web Workers the page runs the islands in (at most the islands, the browser's hardware
+    /// threads and [`MAX_WORKERS`]); the CLI runs the islands one after another. The report
+    /// does not depend on it.
+    #[serde(default = "one_u32")]
+    pub workers: u32,
 }
 
 fn k16() -> u32 {
@@ -231,6 +238,7 @@ impl Default for GaSpec {
             decoder: shelf(),
             islands: one_u32(),
             exchange_every: fifty(),
+            workers: one_u32(),
         }
     }
 }
@@ -269,6 +277,7 @@ pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     check_range("ga.parts", g.parts, 2, 64)?;
     check_range("ga.islands", g.islands, 1, MAX_ISLANDS)?;
     check_range("ga.exchangeEvery", g.exchange_every, 1, MAX_CYCLES)?;
+    check_range("ga.workers", g.workers, 1, MAX_WORKERS)?;
     let sources = [
         s.jobs.is_some(),
         s.torque.is_some(),
@@ -546,6 +555,9 @@ pub fn params() -> Vec<Param> {
         Param::new("ga.exchangeEvery", "Exchange every", "int", json!(50))
             .range(1.0, MAX_CYCLES as f64)
             .unit("cycles"),
+        Param::new("ga.workers", "Web Workers", "int", json!(1))
+            .range(1.0, MAX_WORKERS as f64)
+            .help("the page runs the islands in this many workers at once (capped by the islands and the machine's threads); same report"),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("random variants, crossover and mutation draws, generated sets"),
     ]
