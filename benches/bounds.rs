@@ -258,10 +258,10 @@ fn moldable_bounds() -> (f64, usize) {
     let families: Vec<(&str, &str, u32, u32, &str, u32, u32)> = vec![
         ("n=1 shelf", "random", 1, max_jobs, "shelf", 16, 1),
         ("n=1 shelf", "random", 1, 2000, "shelf", 16, 1),
-        ("n=1 shelf", "random", 1, 200, "shelf", 16, 1),
-        ("n=1 list", "random", 1, max_jobs, "list", 16, 1),
-        ("n=1 list", "random", 1, 2000, "list", 16, 1),
-        ("n=1 list", "random", 1, 200, "list", 16, 1),
+        ("n=2 list", "random", 2, max_jobs, "list", 16, 1),
+        ("n=2 list", "random", 2, 2000, "list", 16, 1),
+        ("n=64 list", "random", 64, 3000, "list", 16, 1),
+        ("source", "random", 1024, 3000, "shelf", 16, 1),
         ("source", "random", 65536, 3000, "shelf", 16, 1),
         ("guillotine", "guillotine", 1024, 1000, "list", 16, 1),
         (
@@ -301,24 +301,46 @@ fn moldable_bounds() -> (f64, usize) {
             MAX_ISLANDS,
         ),
     ];
+    // BOUNDS_MOLDABLE_BUDGET=steps: the most cycles whose estimate stays under this budget
+    // instead of the admission limit (to calibrate the estimate: seconds per step per family)
+    let budget: Option<f64> = std::env::var("BOUNDS_MOLDABLE_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok());
+    let fits = |text: &str| {
+        api::check(text).is_ok()
+            && budget.is_none_or(|b| {
+                let p = placelab::moldable::parallel::prepare(text).unwrap();
+                placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario) <= b
+            })
+    };
     println!(
-        "\n{:<11} {:>6} {:>6} {:>7} {:>4} {:>3} {:>7} {:>9} {:>8} {:>9}",
-        "moldable", "n", "m", "decoder", "K", "I", "cycles", "est steps", "time s", "peak MiB"
+        "\n{:<11} {:>6} {:>6} {:>7} {:>4} {:>3} {:>7} {:>9} {:>8} {:>9} {:>7}",
+        "moldable",
+        "n",
+        "m",
+        "decoder",
+        "K",
+        "I",
+        "cycles",
+        "est steps",
+        "time s",
+        "peak MiB",
+        "ns/step"
     );
-    let (mut worst_time, mut worst_peak) = (0.0f64, 0usize);
+    let (mut worst_time, mut worst_peak, mut worst_ns) = (0.0f64, 0usize, 0.0f64);
     for (label, kind, n, m, decoder, k, islands) in families {
         let make = |v: u32| moldable_doc(kind, n, m, decoder, k, islands, v);
-        if api::check(&make(0)).is_err() {
+        if !fits(&make(0)) {
             println!("{label:<11} {n:>6} {m:>6} {decoder:>7} {k:>4} {islands:>3} refused even with 0 cycles");
             continue;
         }
         let (mut lo, mut hi) = (0u32, MAX_CYCLES);
-        if api::check(&make(hi)).is_ok() {
+        if fits(&make(hi)) {
             lo = hi;
         }
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
-            if api::check(&make(mid)).is_ok() {
+            if fits(&make(mid)) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -335,11 +357,14 @@ fn moldable_bounds() -> (f64, usize) {
         let peak = PEAK.load(Ordering::Relaxed) - base;
         worst_time = worst_time.max(secs);
         worst_peak = worst_peak.max(peak);
+        worst_ns = worst_ns.max(secs * 1e9 / est);
         println!(
-            "{label:<11} {n:>6} {m:>6} {decoder:>7} {k:>4} {islands:>3} {lo:>7} {est:>9.2e} {secs:>8.2} {:>9.1}",
-            peak as f64 / 1048576.0
+            "{label:<11} {n:>6} {m:>6} {decoder:>7} {k:>4} {islands:>3} {lo:>7} {est:>9.2e} {secs:>8.2} {:>9.1} {:>7.3}",
+            peak as f64 / 1048576.0,
+            secs * 1e9 / est
         );
     }
+    println!("slowest family: {worst_ns:.3} ns per estimated step");
     (worst_time, worst_peak)
 }
 

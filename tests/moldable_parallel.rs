@@ -188,3 +188,58 @@ fn the_plan_of_text_is_none_for_other_engines_and_refused_scenarios() {
     );
     assert!(parallel::plan_of_text("not json \"workers\"").is_none());
 }
+
+#[test]
+fn the_sources_scale_is_admitted_and_the_shelf_bound_holds() {
+    use placelab::moldable::scenario::{estimate_work, shelf_bound};
+    use placelab::moldable::shelf::{self, Packer};
+    for n in [1024u32, 65536] {
+        for m in [1000u32, 3000] {
+            // the list decoder at the source's smallest m (its m^2 profile bound refuses m = 3000)
+            let decoders: &[&str] = if m == 1000 {
+                &["shelf", "list"]
+            } else {
+                &["shelf"]
+            };
+            for &decoder in decoders {
+                let text = format!(
+                    r#"{{"version": 1, "engine": "moldable", "seed": 1, "machines": {n}, "efficiency": 0.75,
+                    "generate": {{"kind": "random", "jobs": {m}}}, "ga": {{"cycles": 1000, "decoder": "{decoder}"}}}}"#
+                );
+                let p = parallel::prepare(&text)
+                    .unwrap_or_else(|e| panic!("n = {n}, m = {m}, {decoder}: {}", e.message));
+                println!(
+                    "n = {n}, m = {m}, {decoder}: estimate {:.2e}, shelf bound {}",
+                    estimate_work(&p.inst, &p.scenario),
+                    shelf_bound(&p.inst)
+                );
+                // the bound holds for the preferred variants and for the widest ones
+                let widest: Vec<u32> = p
+                    .inst
+                    .jobs
+                    .iter()
+                    .map(|j| {
+                        (0..j.variants.len() as u32)
+                            .filter(|&k| j.variants[k as usize].ranks <= n)
+                            .max_by_key(|&k| j.variants[k as usize].ranks)
+                            .unwrap()
+                    })
+                    .collect();
+                for variants in [p.inst.preferred_variants(), widest] {
+                    for packer in [Packer::Nfdh, Packer::Ffdh, Packer::Bfdh] {
+                        let sched = shelf::pack(&p.inst, &variants, packer);
+                        let mut starts: Vec<f64> =
+                            sched.placements.iter().map(|x| x.start).collect();
+                        starts.sort_by(f64::total_cmp);
+                        starts.dedup();
+                        assert!(
+                            starts.len() as f64 <= shelf_bound(&p.inst),
+                            "{packer:?}: {} shelves",
+                            starts.len()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

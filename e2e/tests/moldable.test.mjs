@@ -2,7 +2,7 @@
 // (machines across, time down, each job in its colour) with makespans, bounds and the source's
 // delta metrics; a long GA run shows its curve and best schedule live and Stop keeps them; the
 // schedule exports as SWF; TORQUE and SWF files import as moldable sets; no long main-thread task.
-// The parallel GA: islands in several Web Workers give the report of one worker and of
+// Hovering a Gantt chart names the job under the pointer. The parallel GA: islands in several Web Workers give the report of one worker and of
 // `placelab run` byte for byte (SHA-256), live results and progress keep coming, and Stop ends
 // every island worker while the best schedule so far stays on screen.
 import { describe, it, before } from 'node:test';
@@ -64,6 +64,23 @@ describe('moldable page', () => {
       return out;
     }, moduleUrl('draw/common.js'));
     assert.deepEqual(missing, [], 'jobs without their colour in the GA chart');
+    // hovering a job in the GA chart names it: variant, start, end, machines (from the complete report)
+    const full = JSON.parse(await page.evaluate(() => window.placelab.lastReportText)).report;
+    const gaRows = full.methods.find((m) => m.method === 'ga').schedule;
+    for (const i of [0, gaRows.length - 1]) {
+      const row = gaRows[i];
+      const point = await page.evaluate((k) => window.placelab.view.ganttPoint('ga', k), i);
+      const box = await page.locator('[data-testid=canvas][data-method=ga]').boundingBox();
+      await page.mouse.move(box.x + point.x, box.y + point.y);
+      const tip = page.getByTestId('gantt-tooltip');
+      await tip.waitFor({ state: 'visible' });
+      const text = await tip.textContent();
+      const [first, count] = row.machines[0];
+      assert.ok(text.startsWith(`${full.jobList[row.job].name} · Genetic algorithm · variant ${row.variant + 1} of ${full.jobList[row.job].variants.length} (${row.ranks} ranks)`), text);
+      assert.match(text, new RegExp(`start ${row.start}, end ${row.end} · machines ${first}${count > 1 ? `–${first + count - 1}` : ''}`));
+    }
+    await page.mouse.move(0, 0);
+    await page.getByTestId('gantt-tooltip').waitFor({ state: 'hidden' });
     assert.equal(await page.locator('[data-testid=moldable-table] tbody tr').count(), 4);
     await page.screenshot({ path: artifact('moldable-small.png'), fullPage: true });
     // the schedule as SWF: 18 fields per job line, one line per job

@@ -23,8 +23,15 @@ pub const MAX_POPULATION: u32 = 256;
 pub const MAX_ISLANDS: u32 = 16;
 /// Most Web Workers the page runs the islands in.
 pub const MAX_WORKERS: u32 = 8;
-/// Admission: the estimated work ([`estimate_work`]) must stay under this many steps.
-pub const MAX_WORK: f64 = 2e11;
+/// Admission: the estimated work ([`estimate_work`]) must stay under this many steps. `cargo
+/// bench --bench bounds` measures 0.2 to 2.5 ns per estimated step on our 2-core machine under
+/// load (the slowest family 2.2 ns), so the largest admitted scenario runs in about 20 s there,
+/// and the source's scale (m = 3000, K = 16, V = 1000, shelves: 6.0e9) is admitted.
+pub const MAX_WORK: f64 = 1e10;
+/// What one step of the list decoder's estimate costs against a shelf step: its `2 m` profile
+/// segments per job are an upper bound rarely approached (measured by `bounds`: 0.18 to 0.29 ns
+/// per list step against 1.6 to 2.5 ns per shelf step).
+pub const LIST_STEP_WEIGHT: f64 = 0.25;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -412,18 +419,54 @@ pub fn evaluations(s: &MoldableScenario) -> u64 {
     g.population as u64 * (g.cycles as u64 + 1) * g.islands as u64
 }
 
-/// Upper estimate of the work in steps: each shelf packing costs at most `m` steps per job
-/// (`m` shelves scanned), each list decoding at most `2m` (profile segments) per job, plus
-/// `m log m` for sorting; GA evaluations each cost one decoding.
+/// Most shelves NFDH, FFDH or BFDH can open on `inst` (any variants): `min(m, floor(2 W / n) + 1)`
+/// with `W` the sum over jobs of their widest fitting variant, when no job has a release time;
+/// `m` otherwise. Why: a job opens shelf `k >= 2` only when it does not fit on shelf `k - 1`, so
+/// `used(k - 1) + width(opener k) > n`; summed over `k = 2..S` both sums are at most `W`, so
+/// `(S - 1) n < 2 W`. (A release time may open a shelf that has room, so then only `S <= m`.)
+pub fn shelf_bound(inst: &Instance) -> f64 {
+    let m = inst.jobs.len() as f64;
+    if inst.jobs.iter().any(|j| j.release > 0.0) {
+        return m;
+    }
+    let n = inst.machines as f64;
+    let w: f64 = inst
+        .jobs
+        .iter()
+        .map(|j| {
+            j.variants
+                .iter()
+                .filter(|v| v.ranks <= inst.machines)
+                .map(|v| v.ranks)
+                .max()
+                .unwrap_or(0) as f64
+        })
+        .sum();
+    m.min((2.0 * w / n).floor() + 1.0)
+}
+
+/// Steps charged to every GA evaluation besides its decoding: building the child (crossover or
+/// mutation, repair), allocating its vectors and its share of sorting the population,
+/// `8 m + 400` (measured: about 0.9 us per evaluation of a 2-job set with K = 256). Without it a
+/// set of a few jobs with the largest population, cycles and islands (4e8 evaluations) would be
+/// admitted as nearly free.
+pub fn per_evaluation_overhead(m: f64) -> f64 {
+    8.0 * m + 400.0
+}
+
+/// Upper estimate of the work in steps: each shelf packing scans at most [`shelf_bound`]
+/// shelves per job, plus `m log m` for sorting; each list decoding at most `2m` profile
+/// segments per job (weighted by [`LIST_STEP_WEIGHT`]); GA evaluations each cost one decoding
+/// (the list decoder's initial population also one packing) and [`per_evaluation_overhead`].
 pub fn estimate_work(inst: &Instance, s: &MoldableScenario) -> f64 {
     let m = inst.jobs.len() as f64;
     let sort = m * libm::log2(m.max(2.0));
-    let shelf = m * m + sort;
-    let list = 2.0 * m * m + sort;
+    let shelf = m * shelf_bound(inst) + sort;
+    let list = LIST_STEP_WEIGHT * 2.0 * m * m + sort;
     let per_eval = match s.ga.decoder {
         Decoder::Shelf => shelf,
         Decoder::List => list + shelf,
-    };
+    } + per_evaluation_overhead(m);
     4.0 * shelf + evaluations(s) as f64 * per_eval
 }
 
