@@ -70,7 +70,9 @@ describe('moldable page', () => {
     for (const i of [0, gaRows.length - 1]) {
       const row = gaRows[i];
       const point = await page.evaluate((k) => window.placelab.view.ganttPoint('ga', k), i);
-      const box = await page.locator('[data-testid=canvas][data-method=ga]').boundingBox();
+      const canvas = page.locator('[data-testid=canvas][data-method=ga]');
+      await canvas.scrollIntoViewIfNeeded();
+      const box = await canvas.boundingBox();
       await page.mouse.move(box.x + point.x, box.y + point.y);
       const tip = page.getByTestId('gantt-tooltip');
       await tip.waitFor({ state: 'visible' });
