@@ -180,9 +180,10 @@ describe('moldable page', () => {
   it('shows the parallel GA live with its progress, and Stop ends every island worker and keeps the best so far', async () => {
     const page = await readyPage(env);
     const threads = await page.evaluate(() => navigator.hardwareConcurrency);
-    await typeRawJson(page, JSON.stringify(islandScenario(4, { cycles: 20000 }, { kind: 'random', jobs: 300 })));
+    await typeRawJson(page, JSON.stringify(islandScenario(4, { cycles: 10000 }, { kind: 'random', jobs: 250 })));
     await page.getByTestId('run').click();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=moldable-live]')?.dataset.cycle) > 0, null, { timeout: 0 });
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=moldable-live]')?.dataset.cycle) > 0 || window.placelab.lastError, null, { timeout: 0 });
+    assert.equal(await page.evaluate(() => window.placelab.lastError), null);
     const first = Number(await page.getByTestId('moldable-live').getAttribute('data-cycle'));
     await page.waitForFunction((c) => Number(document.querySelector('[data-testid=moldable-live]').dataset.cycle) > c, first, { timeout: 0 });
     const during = islandWorkers(page).length;
