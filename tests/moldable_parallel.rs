@@ -243,3 +243,22 @@ fn the_sources_scale_is_admitted_and_the_shelf_bound_holds() {
         }
     }
 }
+
+#[test]
+fn a_generated_set_admitted_by_check_always_runs_whatever_its_seed() {
+    // near the limit the estimate of the set of seed 0 (what check sees) and that of another
+    // seed's set differ: check, the run and the islands' plan must agree
+    for seed in 0..40u64 {
+        let text = format!(
+            r#"{{"version": 1, "engine": "moldable", "seed": {seed}, "machines": 1024,
+            "generate": {{"kind": "random", "jobs": 3000}}, "ga": {{"cycles": 890, "islands": 2, "workers": 2}}}}"#
+        );
+        let checked = api::check(&text).is_ok();
+        assert_eq!(parallel::prepare(&text).is_ok(), checked, "seed {seed}");
+        assert_eq!(
+            parallel::plan_of_text(&text).is_some(),
+            checked,
+            "seed {seed}"
+        );
+    }
+}

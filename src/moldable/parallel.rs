@@ -49,7 +49,9 @@ pub fn prepare(text: &str) -> Result<Prepared> {
     }
     let scenario: MoldableScenario =
         parse_engine_fields(env.fields, &<super::Moldable as Engine>::params())?;
-    let inst = scenario::build(&scenario, env.meta.seed)?;
+    // admitted as the dispatcher admits it (Engine::validate), then built for its seed
+    scenario::validate(&scenario)?;
+    let inst = scenario::instance(&scenario, env.meta.seed)?;
     Ok(Prepared {
         meta: env.meta,
         scenario,

@@ -256,11 +256,36 @@ pub fn validate(s: &MoldableScenario) -> Result<()> {
     build(s, 0).map(|_| ())
 }
 
-/// The instance of a scenario (validated on the way).
+/// The instance of a scenario (validated on the way), refused when its estimated work
+/// ([`estimate_work`]) is over [`MAX_WORK`].
 ///
 /// # Errors
 /// The first problem, at its JSON path (TORQUE and SWF errors name the line and column).
 pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
+    let inst = instance(s, seed)?;
+    let work = estimate_work(&inst, s);
+    if work > MAX_WORK {
+        return Err(ScenarioError::at(
+            "",
+            format!(
+                "refused before running: estimated {} steps of work (m = {}, {} GA evaluations); the limit is {}",
+                crate::error::compact_number(work.round()),
+                inst.jobs.len(),
+                evaluations(s),
+                crate::error::compact_number(MAX_WORK)
+            ),
+        ));
+    }
+    Ok(inst)
+}
+
+/// The instance of a scenario with every check but admission. Admission ([`validate`]) sees no
+/// seed, so a generated set is admitted on the set seed 0 draws; the run builds the set of its
+/// own seed with this (whose estimate may differ a little), so an admitted scenario always runs.
+///
+/// # Errors
+/// As [`build`], admission aside.
+pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     check_range("machines", s.machines, 1, MAX_MACHINES)?;
     let n = s.machines;
     if let Some(w) = s.efficiency {
@@ -376,26 +401,12 @@ pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
             ));
         }
     }
-    let inst = Instance {
+    Ok(Instance {
         machines: n,
         jobs,
         efficiency: s.efficiency,
         optimum,
-    };
-    let work = estimate_work(&inst, s);
-    if work > MAX_WORK {
-        return Err(ScenarioError::at(
-            "",
-            format!(
-                "refused before running: estimated {} steps of work (m = {}, {} GA evaluations); the limit is {}",
-                crate::error::compact_number(work.round()),
-                inst.jobs.len(),
-                evaluations(s),
-                crate::error::compact_number(MAX_WORK)
-            ),
-        ));
-    }
-    Ok(inst)
+    })
 }
 
 fn job_path(s: &MoldableScenario, i: usize) -> String {
