@@ -236,7 +236,7 @@ fn take<'a>(
 
 fn read_f64(words: &[u32], at: &mut usize, what: &str) -> std::result::Result<f64, String> {
     let w = take(words, at, 2, what)?;
-    Ok(f64::from_bits(w[0] as u64 | (w[1] as u64) << 32))
+    Ok(f64::from_bits(w[0] as u64 | ((w[1] as u64) << 32)))
 }
 
 /// Reads an individual at `*at`: admissible variants meeting the constraint, a permutation as
@@ -305,7 +305,7 @@ fn read_results(p: &Prepared, words: &[u32]) -> std::result::Result<Vec<IslandRe
         let w = take(words, &mut at, len, "a result")?;
         let mut k = 0;
         let h = take(w, &mut k, 3, "a result's header")?;
-        let (index, evaluations) = (h[0], h[1] as u64 | (h[2] as u64) << 32);
+        let (index, evaluations) = (h[0], h[1] as u64 | ((h[2] as u64) << 32));
         if index >= islands || out[index as usize].is_some() {
             return Err(format!("island {index} is unknown or given twice"));
         }
