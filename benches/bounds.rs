@@ -13,6 +13,12 @@
 //! largest k, 4,096), the largest graph admission accepts (binary search over the vertex count)
 //! is built and partitioned, and its time and peak memory printed.
 //!
+//! The moldable engine: for families that stress its estimate (one machine, so every job opens
+//! its own shelf and a decoding costs `m^2 / 2`; the list decoder's profile; tiny sets with the
+//! largest population, cycles and islands, where per-evaluation overheads dominate; the source's
+//! scale), the most GA cycles admission accepts (binary search) are run and timed.
+//!
+//! `BOUNDS_ONLY=moldable` runs the moldable section alone.
 //! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh and the partitioning of Delaunay meshes. `BOUNDS_SCENARIO=file.json` instead
 //! runs one scenario file *without* the admission check (to profile what admission refuses) and
 //! prints its estimate, work, time and peak memory.
@@ -236,9 +242,144 @@ fn partition_bounds(quick: bool) -> (f64, usize) {
     (worst_time, worst_peak)
 }
 
+/// A moldable scenario of `m` generated jobs on `n` machines with `v` GA cycles.
+fn moldable_doc(kind: &str, n: u32, m: u32, decoder: &str, k: u32, islands: u32, v: u32) -> String {
+    serde_json::json!({"version": 1, "engine": "moldable", "seed": 1, "machines": n,
+        "generate": {"kind": kind, "jobs": m, "maxVariants": 3},
+        "ga": {"population": k, "cycles": v, "decoder": decoder, "islands": islands}})
+    .to_string()
+}
+
+/// The worst admitted moldable scenarios; returns the worst time and peak.
+fn moldable_bounds() -> (f64, usize) {
+    use placelab::moldable::scenario::{MAX_CYCLES, MAX_ISLANDS, MAX_JOBS, MAX_POPULATION};
+    let max_jobs = MAX_JOBS as u32;
+    // (label, kind, n, m, decoder, K, islands)
+    let families: Vec<(&str, &str, u32, u32, &str, u32, u32)> = vec![
+        ("n=1 shelf", "random", 1, max_jobs, "shelf", 16, 1),
+        ("n=1 shelf", "random", 1, 2000, "shelf", 16, 1),
+        ("n=2 list", "random", 2, max_jobs, "list", 16, 1),
+        ("n=2 list", "random", 2, 2000, "list", 16, 1),
+        ("n=64 list", "random", 64, 3000, "list", 16, 1),
+        ("source", "random", 1024, 3000, "shelf", 16, 1),
+        ("source", "random", 65536, 3000, "shelf", 16, 1),
+        ("guillotine", "guillotine", 1024, 1000, "list", 16, 1),
+        (
+            "tiny shelf",
+            "random",
+            64,
+            2,
+            "shelf",
+            MAX_POPULATION,
+            MAX_ISLANDS,
+        ),
+        (
+            "tiny list",
+            "random",
+            64,
+            2,
+            "list",
+            MAX_POPULATION,
+            MAX_ISLANDS,
+        ),
+        (
+            "small list",
+            "random",
+            64,
+            20,
+            "list",
+            MAX_POPULATION,
+            MAX_ISLANDS,
+        ),
+        (
+            "big pop",
+            "random",
+            1024,
+            4000,
+            "list",
+            MAX_POPULATION,
+            MAX_ISLANDS,
+        ),
+    ];
+    // BOUNDS_MOLDABLE_BUDGET=steps: the most cycles whose estimate stays under this budget
+    // instead of the admission limit (to calibrate the estimate: seconds per step per family)
+    let budget: Option<f64> = std::env::var("BOUNDS_MOLDABLE_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok());
+    let fits = |text: &str| {
+        api::check(text).is_ok()
+            && budget.is_none_or(|b| {
+                let p = placelab::moldable::parallel::prepare(text).unwrap();
+                placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario) <= b
+            })
+    };
+    println!(
+        "\n{:<11} {:>6} {:>6} {:>7} {:>4} {:>3} {:>7} {:>9} {:>8} {:>9} {:>7}",
+        "moldable",
+        "n",
+        "m",
+        "decoder",
+        "K",
+        "I",
+        "cycles",
+        "est steps",
+        "time s",
+        "peak MiB",
+        "ns/step"
+    );
+    let (mut worst_time, mut worst_peak, mut worst_ns) = (0.0f64, 0usize, 0.0f64);
+    for (label, kind, n, m, decoder, k, islands) in families {
+        let make = |v: u32| moldable_doc(kind, n, m, decoder, k, islands, v);
+        if !fits(&make(0)) {
+            println!("{label:<11} {n:>6} {m:>6} {decoder:>7} {k:>4} {islands:>3} refused even with 0 cycles");
+            continue;
+        }
+        let (mut lo, mut hi) = (0u32, MAX_CYCLES);
+        if fits(&make(hi)) {
+            lo = hi;
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(&make(mid)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let text = make(lo);
+        let p = placelab::moldable::parallel::prepare(&text).unwrap();
+        let est = placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario);
+        let base = CURRENT.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let t = Instant::now();
+        api::run(&text, &mut NoProgress).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let peak = PEAK.load(Ordering::Relaxed) - base;
+        worst_time = worst_time.max(secs);
+        worst_peak = worst_peak.max(peak);
+        worst_ns = worst_ns.max(secs * 1e9 / est);
+        println!(
+            "{label:<11} {n:>6} {m:>6} {decoder:>7} {k:>4} {islands:>3} {lo:>7} {est:>9.2e} {secs:>8.2} {:>9.1} {:>7.3}",
+            peak as f64 / 1048576.0,
+            secs * 1e9 / est
+        );
+    }
+    println!("slowest family: {worst_ns:.3} ns per estimated step");
+    (worst_time, worst_peak)
+}
+
 fn main() {
     if let Ok(path) = std::env::var("BOUNDS_SCENARIO") {
         return run_file(&path);
+    }
+    let only = std::env::var("BOUNDS_ONLY").unwrap_or_default();
+    if only == "moldable" {
+        let (t, p) = moldable_bounds();
+        println!(
+            "worst admitted moldable: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+            p as f64 / 1048576.0
+        );
+        return;
     }
     let quick = std::env::var("BOUNDS_QUICK").is_ok();
     let mut systems: Vec<(&str, serde_json::Value, usize)> = vec![(
@@ -336,6 +477,11 @@ fn main() {
     let (t, p) = partition_bounds(quick);
     println!(
         "worst admitted partitioning: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+        p as f64 / 1048576.0
+    );
+    let (t, p) = moldable_bounds();
+    println!(
+        "worst admitted moldable: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
         p as f64 / 1048576.0
     );
 }

@@ -6,16 +6,24 @@
 // 2. A guillotine set of known optimum H (n = 1024, m = 1000, H = 1000): makespan / H of FFDH, BFDH
 //    and the GA with the shelf and the list decoder, and the list GA's time (goal: within 10 % of
 //    H in under 30 s).
-// Usage: node e2e/bench-moldable.mjs [--runs N] [--cycles V]
+// 3. The parallel GA: the same islands (n = 1024, m = 1000, shelf decoder, I islands exchanging
+//    every 50 cycles) with `ga.workers` 1 and W = min(I, hardware threads, 8), alternated in the
+//    same run (median of N each); the reports must be identical (SHA-256), the ratio is the
+//    speedup. Beside them `placelab run` of the same scenario natively (one thread).
+// Usage: node e2e/bench-moldable.mjs [--runs N] [--cycles V] [--islands I] [--parallel-only]
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, WWW } from './lib/server.mjs';
 import { launch, newPage, waitSettled } from './lib/browser.mjs';
+import { buildCli, CLI, sha256 } from './lib/cli.mjs';
+import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : dflt; };
 const RUNS = opt('--runs', 1);
 const CYCLES = opt('--cycles', 1000);
+const ISLANDS = opt('--islands', 4);
+const PARALLEL_ONLY = args.includes('--parallel-only');
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const fmt = (x, d = 1) => x.toFixed(d);
 
@@ -37,6 +45,42 @@ async function timeWorker(page, s) {
 
 const makespan = (report, method) => report.methods.find((m) => m.method === method).makespan;
 
+/** The parallel GA against one worker and natively, alternated in the same run. */
+async function parallel(page) {
+  const threads = await page.evaluate(() => navigator.hardwareConcurrency);
+  const w = Math.min(ISLANDS, threads, 8);
+  const s = (workers) => scenario({ kind: 'random', jobs: 1000, maxVariants: 3 },
+    { decoder: 'shelf', islands: ISLANDS, exchangeEvery: 50, workers }, ['ffdh', 'bfdh', 'ga']);
+  const times = { 1: [], [w]: [] };
+  const shas = new Set();
+  for (let i = 0; i < RUNS; i++) {
+    for (const workers of [1, w]) {
+      const r = await page.evaluate(async (text) => {
+        try { const x = await window.placelab.runInWorker(text); return { ms: x.ms, sha: x.sha256 }; } catch (e) { return { error: e }; }
+      }, JSON.stringify(s(workers)));
+      if (r.error) throw new Error(`${r.error.path}: ${r.error.message}`);
+      times[workers].push(r.ms);
+      shas.add(r.sha);
+    }
+  }
+  buildCli();
+  const native = [];
+  let nativeSha = null;
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const out = spawnSync(CLI, ['run', '-'], { input: JSON.stringify(s(w)), maxBuffer: 1 << 30 });
+    native.push(performance.now() - t0);
+    if (out.status !== 0) throw new Error(out.stderr.toString());
+    nativeSha = sha256(out.stdout);
+  }
+  shas.add(nativeSha);
+  const [t1, tw, tn] = [median(times[1]), median(times[w]), median(native)];
+  console.log(`parallel GA, n = 1024, m = 1000, K = 16, V = ${CYCLES}, ${ISLANDS} islands exchanging every 50 cycles (${threads} hardware threads, median of ${RUNS}):`);
+  console.log(`  1 worker ${fmt(t1)} ms, ${w} workers ${fmt(tw)} ms: speedup ${fmt(t1 / tw, 2)}x; native placelab run (one thread) ${fmt(tn)} ms`);
+  console.log(`  reports ${shas.size === 1 ? 'identical (one SHA-256 for 1 worker, W workers and native)' : `DIFFER: ${[...shas].join(' ')}`}`);
+  if (shas.size !== 1) throw new Error('the parallel GA changed the report');
+}
+
 async function main() {
   if (!fs.existsSync(path.join(WWW, 'pkg', 'placelab_bg.wasm'))) throw new Error('run scripts/build.sh first');
   const server = await startServer();
@@ -48,6 +92,8 @@ async function main() {
     await page.evaluate(() => window.placelab.ready);
     await waitSettled(page, 60000);
 
+    await parallel(page);
+    if (PARALLEL_ONLY) return;
     const random = { kind: 'random', jobs: 1000, maxVariants: 3 };
     const ff = await timeWorker(page, scenario(random, {}, ['ffdh', 'bfdh']));
     const ga = await timeWorker(page, scenario(random, { decoder: 'shelf' }, ['ffdh', 'bfdh', 'ga']));
@@ -62,7 +108,6 @@ async function main() {
     console.log(`guillotine n = 1024, m = 1000, H = ${h}: FFDH ${fmt(makespan(shelf.report, 'ffdh') / h, 3)} H, BFDH ${fmt(makespan(shelf.report, 'bfdh') / h, 3)} H, `
       + `shelf GA ${fmt(makespan(shelf.report, 'ga') / h, 3)} H in ${fmt(shelf.ms)} ms, list GA ${fmt(makespan(list.report, 'ga') / h, 3)} H in ${fmt(list.ms)} ms `
       + `(goal: within 1.10 H under 30,000 ms: ${makespan(list.report, 'ga') <= 1.1 * h && list.ms < 30000 ? 'met' : 'NOT met'})`);
-    console.log('parallel GA in several Web Workers: not implemented (islands run in one worker); no speedup to report');
     await page.close();
   } finally {
     await browser.close();

@@ -112,3 +112,59 @@ pub fn engines() -> String {
 pub fn version() -> String {
     crate::api::version().to_string()
 }
+
+/// The moldable GA's plan for running its islands in several workers (JSON of
+/// [`crate::moldable::parallel::Plan`]), or `undefined` when the scenario runs as one (also
+/// when it is refused: [`run`] then says why).
+#[wasm_bindgen]
+pub fn moldable_plan(scenario: &str) -> Option<String> {
+    crate::moldable::parallel::plan_of_text(scenario)
+        .map(|plan| serde_json::to_string(&plan).expect("plans serialize"))
+}
+
+/// One island of a moldable GA, hosted by a page's island worker (the step API of
+/// [`crate::moldable::parallel::IslandRun`]).
+#[wasm_bindgen]
+pub struct MoldableIsland(crate::moldable::parallel::IslandRun);
+
+#[wasm_bindgen]
+impl MoldableIsland {
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario: &str, island: u32) -> Result<MoldableIsland, JsError> {
+        crate::moldable::parallel::IslandRun::new(scenario, island)
+            .map(MoldableIsland)
+            .map_err(funnel)
+    }
+    pub fn run_to(&mut self, cycle: u32) {
+        self.0.run_to(cycle)
+    }
+    pub fn cycle(&self) -> u32 {
+        self.0.cycle()
+    }
+    pub fn makespan(&self) -> f64 {
+        self.0.makespan()
+    }
+    pub fn curve_from(&self, from: u32) -> Vec<f64> {
+        self.0.curve_from(from)
+    }
+    pub fn migrant(&self) -> Vec<u32> {
+        self.0.migrant()
+    }
+    pub fn inject(&mut self, words: &[u32]) -> Result<(), JsError> {
+        self.0.inject(words).map_err(|e| JsError::new(&e))
+    }
+    /// The partial result (JSON) of this island's best after `cycle`, with the islands' curve.
+    pub fn partial(&self, cycle: u32, curve: &[f64]) -> String {
+        self.0.partial(cycle, curve).to_string()
+    }
+    pub fn result_words(&self) -> Vec<u32> {
+        self.0.result_words()
+    }
+}
+
+/// The report of a moldable scenario whose islands ran in workers:
+/// [`crate::moldable::parallel::finish`].
+#[wasm_bindgen]
+pub fn moldable_finish(scenario: &str, results: &[u32]) -> Result<String, JsError> {
+    crate::moldable::parallel::finish(scenario, results).map_err(funnel)
+}

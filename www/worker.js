@@ -8,8 +8,11 @@
 // A run asked `preview: true` (a LIVE view re-running as the user types) calls the engine's
 // run_preview: when the engine reduced the report (its envelope says "preview": true) only the
 // bounded view crosses, without blob or checksum, and the page asks for the complete run later.
-import init, { run, run_preview as runPreview, engines, version } from './pkg/placelab.js';
+// A moldable GA that asks for several workers (`ga.workers`) runs its islands in island workers
+// started from here (gapool.js); the report is the same as the one-worker run's, byte for byte.
+import init, { run, run_preview as runPreview, engines, version, moldable_plan as moldablePlan } from './pkg/placelab.js';
 import { dataFor } from './engines/data.js';
+import { runIslands, workerCount } from './gapool.js';
 
 /** Reports up to this many bytes also cross as text (tests and small exports read it directly). */
 const REPORT_TEXT_BYTES = 1 << 20;
@@ -51,7 +54,14 @@ async function handleRun({ id, scenario, preview = false }) {
     phase = name === 'end' ? null : { name, t: now };
   };
   try {
-    report = (preview ? runPreview : run)(scenario, onProgress);
+    const plan = preview ? null : JSON.parse(moldablePlan(scenario) ?? 'null');
+    if (plan && workerCount(plan) > 1) {
+      onProgress(null, null, 'ga');
+      report = await runIslands(scenario, plan, { onProgress, onPartial: (value) => postMessage({ type: 'partial', value }) });
+      onProgress(null, null, 'end');
+    } else {
+      report = (preview ? runPreview : run)(scenario, onProgress);
+    }
   } catch (e) {
     postMessage({ type: 'error', id, error: asError(e), ms: performance.now() - t0 });
     return;

@@ -2,13 +2,31 @@
 // (machines across, time down, each job in its colour) with makespans, bounds and the source's
 // delta metrics; a long GA run shows its curve and best schedule live and Stop keeps them; the
 // schedule exports as SWF; TORQUE and SWF files import as moldable sets; no long main-thread task.
-import { describe, it } from 'node:test';
+// Hovering a Gantt chart names the job under the pointer. The parallel GA: islands in several Web Workers give the report of one worker and of
+// `placelab run` byte for byte (SHA-256), live results and progress keep coming, and Stop ends
+// every island worker while the best schedule so far stays on screen.
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { useBrowser, pickExample, waitSettled, typeRawJson, artifact, moduleUrl } from '../lib/harness.mjs';
 import { readyPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
+import { buildCli, cli, sha256 } from '../lib/cli.mjs';
 
 const env = useBrowser();
+before(buildCli);
+
+/** The island workers alive now (playwright lists a page's nested workers too). */
+const islandWorkers = (page) => page.workers().filter((w) => /islandworker/.test(w.url()));
+
+/** Waits (without a time limit) until no island worker is left. */
+async function islandsGone(page) {
+  while (islandWorkers(page).length > 0) await new Promise((r) => { setTimeout(r, 50); });
+}
+
+/** A moldable GA with several islands; `workers` Web Workers asked for. */
+const islandScenario = (workers, ga = {}, generate = { kind: 'random', jobs: 150 }) => ({ version: 1, engine: 'moldable',
+  name: 'islands', seed: 5, machines: 256, efficiency: generate.kind === 'random' ? 0.75 : undefined,
+  ga: { cycles: 300, islands: 4, exchangeEvery: 25, workers, ...ga }, generate });
 
 async function open(page, name, text) {
   await page.evaluate(() => { window.__before = [window.placelab.lastReport, window.placelab.lastError]; });
@@ -46,6 +64,25 @@ describe('moldable page', () => {
       return out;
     }, moduleUrl('draw/common.js'));
     assert.deepEqual(missing, [], 'jobs without their colour in the GA chart');
+    // hovering a job in the GA chart names it: variant, start, end, machines (from the complete report)
+    const full = JSON.parse(await page.evaluate(() => window.placelab.lastReportText)).report;
+    const gaRows = full.methods.find((m) => m.method === 'ga').schedule;
+    for (const i of [0, gaRows.length - 1]) {
+      const row = gaRows[i];
+      const point = await page.evaluate((k) => window.placelab.view.ganttPoint('ga', k), i);
+      const canvas = page.locator('[data-testid=canvas][data-method=ga]');
+      await canvas.scrollIntoViewIfNeeded();
+      const box = await canvas.boundingBox();
+      await page.mouse.move(box.x + point.x, box.y + point.y);
+      const tip = page.getByTestId('gantt-tooltip');
+      await tip.waitFor({ state: 'visible' });
+      const text = await tip.textContent();
+      const [first, count] = row.machines[0];
+      assert.ok(text.startsWith(`${full.jobList[row.job].name} · Genetic algorithm · variant ${row.variant + 1} of ${full.jobList[row.job].variants.length} (${row.ranks} ranks)`), text);
+      assert.match(text, new RegExp(`start ${row.start}, end ${row.end} · machines ${first}${count > 1 ? `–${first + count - 1}` : ''}`));
+    }
+    await page.mouse.move(0, 0);
+    await page.getByTestId('gantt-tooltip').waitFor({ state: 'hidden' });
     assert.equal(await page.locator('[data-testid=moldable-table] tbody tr').count(), 4);
     await page.screenshot({ path: artifact('moldable-small.png'), fullPage: true });
     // the schedule as SWF: 18 fields per job line, one line per job
@@ -101,6 +138,78 @@ describe('moldable page', () => {
     const err = await page.evaluate(() => window.placelab.lastError);
     assert.equal(err.path, '$.torque');
     assert.match(err.message, /^line 2, column 10:/);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('runs the GA islands in several Web Workers with the report of one worker and of placelab run, byte for byte', async () => {
+    const page = await readyPage(env);
+    const threads = await page.evaluate(() => navigator.hardwareConcurrency);
+    const cases = [islandScenario(4), islandScenario(3, { decoder: 'list', islands: 3, cycles: 120, exchangeEvery: 20 }, { kind: 'guillotine', jobs: 120, height: 500 })];
+    for (const s of cases) {
+      const text = JSON.stringify(s);
+      const started = [];
+      const onWorker = (w) => { if (/islandworker/.test(w.url())) started.push(w.url()); };
+      page.on('worker', onWorker);
+      const before = await page.evaluate(() => window.placelab.runCount);
+      await typeRawJson(page, text);
+      await page.getByTestId('run').click();
+      await page.waitForFunction((n) => window.placelab.runCount > n || window.placelab.lastError, before, { timeout: 0 });
+      await waitSettled(page);
+      page.off('worker', onWorker);
+      assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+      // min(ga.workers, islands, hardware threads, 8) island workers, none left once the run is over
+      const expected = Math.min(s.ga.workers, s.ga.islands, threads, 8);
+      assert.equal(started.length, expected >= 2 ? expected : 0, `island workers started (${threads} threads)`);
+      await islandsGone(page);
+      const parallel = await page.evaluate(() => window.placelab.lastReportSha256);
+      const one = await page.evaluate((t) => window.placelab.runInWorker(t).then((r) => r.sha256), JSON.stringify({ ...s, ga: { ...s.ga, workers: 1 } }));
+      const native = cli(text);
+      assert.ok(native.stdout, native.error);
+      assert.equal(parallel, one, 'W workers and one worker');
+      assert.equal(parallel, sha256(native.stdout), 'W workers and placelab run');
+      const report = await page.evaluate(() => window.placelab.lastReport.report);
+      assert.equal(report.ga.islands, s.ga.islands);
+      assert.equal(report.ga.curve.length, s.ga.cycles + 1);
+      assert.ok(report.methods.every((m) => m.valid === 'ok'));
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('shows the parallel GA live with its progress, and Stop ends every island worker and keeps the best so far', async () => {
+    const page = await readyPage(env);
+    const threads = await page.evaluate(() => navigator.hardwareConcurrency);
+    await typeRawJson(page, JSON.stringify(islandScenario(4, { cycles: 10000 }, { kind: 'random', jobs: 250 })));
+    await page.getByTestId('run').click();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=moldable-live]')?.dataset.cycle) > 0 || window.placelab.lastError, null, { timeout: 0 });
+    assert.equal(await page.evaluate(() => window.placelab.lastError), null);
+    const first = Number(await page.getByTestId('moldable-live').getAttribute('data-cycle'));
+    await page.waitForFunction((c) => Number(document.querySelector('[data-testid=moldable-live]').dataset.cycle) > c, first, { timeout: 0 });
+    const during = islandWorkers(page).length;
+    assert.equal(during, Math.min(4, threads, 8) >= 2 ? Math.min(4, threads, 8) : 0, 'island workers while running');
+    // the progress bar follows the cycles
+    await page.waitForFunction(() => document.querySelector('#progress progress').value > 0, null, { timeout: 0 });
+    const makespans = [];
+    for (let k = 0; k < 2; k++) {
+      const c = Number(await page.getByTestId('moldable-live').getAttribute('data-cycle'));
+      await page.waitForFunction((x) => Number(document.querySelector('[data-testid=moldable-live]').dataset.cycle) > x, c, { timeout: 0 });
+      makespans.push(Number(await page.getByTestId('moldable-live').getAttribute('data-makespan')));
+    }
+    assert.ok(makespans[1] <= makespans[0], `the best so far never gets worse: ${makespans}`);
+    await page.getByTestId('stop').click();
+    await page.waitForFunction(() => document.body.dataset.status !== 'running', null, { timeout: 0 });
+    await islandsGone(page);
+    const live = page.getByTestId('moldable-live');
+    assert.ok(await live.isVisible(), 'the best schedule so far stays on screen');
+    assert.ok(Number(await live.getAttribute('data-makespan')) > 0);
+    assert.match(await page.getByTestId('live-caption').textContent(), /best makespan so far/);
+    // the stopped pool posts nothing more: the live panel stays as it was
+    const cycle = await live.getAttribute('data-cycle');
+    await page.waitForTimeout(1500);
+    assert.equal(await live.getAttribute('data-cycle'), cycle);
+    await page.screenshot({ path: artifact('moldable-parallel-stopped.png'), fullPage: true });
+    await assertNoLongTask(page, 'parallel GA');
     assert.deepEqual(page.problems, []);
     await page.close();
   });

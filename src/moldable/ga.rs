@@ -97,42 +97,177 @@ pub fn island_seed(seed: u64, island: u32) -> u64 {
     z ^ (z >> 31)
 }
 
-struct Ctx<'a> {
-    inst: &'a Instance,
+/// One island of the GA: its population, its generator and what it has counted. Islands are
+/// independent between exchanges, so they may run one after another (natively, [`run`]) or in
+/// separate workers (the page), with the same result: the caller advances each island to the
+/// same cycles ([`Island::run_to`]) and, at every exchange cycle ([`exchange_due`]), hands each
+/// island its ring neighbour's best ([`migrants`], [`Island::inject`]); [`merge`] then combines
+/// the islands' [`IslandResult`]s.
+pub struct Island {
+    index: u32,
     params: GaParams,
     list: ListDecoder,
     /// Fitting variant indices per job.
     admissible: Vec<Vec<u32>>,
     /// Jobs with more than one admissible variant.
     moldable: Vec<u32>,
+    rng: Rng,
+    pop: Vec<Individual>,
+    cycle: u32,
+    /// The island's best makespan after each cycle (index 0: its initial population).
+    curve: Vec<f64>,
     evaluations: u64,
+    init_ffdh: f64,
+    init_bfdh: f64,
 }
 
-impl Ctx<'_> {
-    fn evaluate(&mut self, ind: &mut Individual) {
-        self.evaluations += 1;
-        ind.makespan = match self.params.decoder {
-            Decoder::Shelf => shelf::pack_starts(self.inst, &ind.variants, ind.packer).1,
-            Decoder::List => self.list.decode(self.inst, &ind.order, &ind.variants),
+/// What one island hands over at the end: its best, its curve and its counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IslandResult {
+    pub index: u32,
+    pub best: Individual,
+    pub curve: Vec<f64>,
+    pub evaluations: u64,
+    pub init_ffdh: f64,
+    pub init_bfdh: f64,
+}
+
+/// Fitting variant indices per job, and the jobs with more than one.
+fn admissible(inst: &Instance) -> (Vec<Vec<u32>>, Vec<u32>) {
+    let admissible: Vec<Vec<u32>> = inst
+        .jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            (0..j.variants.len() as u32)
+                .filter(|&k| inst.fits(i, k))
+                .collect()
+        })
+        .collect();
+    let moldable = (0..inst.jobs.len() as u32)
+        .filter(|&i| admissible[i as usize].len() > 1)
+        .collect();
+    (admissible, moldable)
+}
+
+/// True when the islands exchange their best after cycle `v`.
+pub fn exchange_due(params: &GaParams, v: u32) -> bool {
+    params.islands > 1 && v > 0 && v % params.exchange_every.max(1) == 0
+}
+
+/// The ring: island `i` receives the best of island `i - 1` (island 0 that of the last).
+pub fn migrants<T: Clone>(bests: &[T]) -> Vec<T> {
+    let n = bests.len();
+    (0..n).map(|i| bests[(i + n - 1) % n].clone()).collect()
+}
+
+impl Island {
+    /// Island `index` with its initial population (generator [`island_seed`]`(seed, index)`).
+    pub fn new(inst: &Instance, params: GaParams, seed: u64, index: u32) -> Island {
+        let (admissible, moldable) = admissible(inst);
+        let mut island = Island {
+            index,
+            params,
+            list: ListDecoder::default(),
+            admissible,
+            moldable,
+            rng: Rng::seeded(island_seed(seed, index)),
+            pop: Vec::new(),
+            cycle: 0,
+            curve: Vec::with_capacity(params.cycles as usize + 1),
+            evaluations: 0,
+            init_ffdh: f64::INFINITY,
+            init_bfdh: f64::INFINITY,
         };
+        island.initial(inst);
+        island.curve.push(island.pop[0].makespan);
+        island
     }
 
-    fn random_variants(&self, rng: &mut Rng) -> Vec<u32> {
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// Cycles run so far.
+    pub fn cycle(&self) -> u32 {
+        self.cycle
+    }
+
+    /// The best individual now (the first of the sorted population).
+    pub fn best(&self) -> &Individual {
+        &self.pop[0]
+    }
+
+    /// The island's best makespan after each cycle so far (index 0: the initial population).
+    pub fn curve(&self) -> &[f64] {
+        &self.curve
+    }
+
+    /// Runs one cycle (nothing once all `V` have run).
+    pub fn step(&mut self, inst: &Instance) {
+        if self.cycle >= self.params.cycles {
+            return;
+        }
+        let mut pop = std::mem::take(&mut self.pop);
+        self.cycle_once(inst, &mut pop);
+        self.pop = pop;
+        self.cycle += 1;
+        self.curve.push(self.pop[0].makespan);
+    }
+
+    /// Runs cycles until `cycle` (at most `V`) have run.
+    pub fn run_to(&mut self, inst: &Instance, cycle: u32) {
+        while self.cycle < cycle.min(self.params.cycles) {
+            self.step(inst);
+        }
+    }
+
+    /// A migrant arrives: it replaces the worst individual when strictly better (the population
+    /// stays sorted, the migrant after its equals).
+    pub fn inject(&mut self, incoming: &Individual) {
+        let last = self.pop.len() - 1;
+        if incoming.makespan < self.pop[last].makespan {
+            self.pop[last] = incoming.clone();
+            sort_population(&mut self.pop);
+            if let Some(c) = self.curve.last_mut() {
+                *c = self.pop[0].makespan;
+            }
+        }
+    }
+
+    /// What the island hands over.
+    pub fn result(&self) -> IslandResult {
+        IslandResult {
+            index: self.index,
+            best: self.pop[0].clone(),
+            curve: self.curve.clone(),
+            evaluations: self.evaluations,
+            init_ffdh: self.init_ffdh,
+            init_bfdh: self.init_bfdh,
+        }
+    }
+
+    fn evaluate(&mut self, inst: &Instance, ind: &mut Individual) {
+        self.evaluations += 1;
+        ind.makespan = fitness(inst, self.params.decoder, &mut self.list, ind);
+    }
+
+    fn random_variants(&mut self, inst: &Instance) -> Vec<u32> {
+        let rng = &mut self.rng;
         let mut v: Vec<u32> = self
             .admissible
             .iter()
             .map(|a| a[rng.index_below(a.len())])
             .collect();
-        self.inst.repair(&mut v);
+        inst.repair(&mut v);
         v
     }
 
-    /// The initial population of one island; returns it sorted, with the best shelf makespans
-    /// of its FFDH- and BFDH-built members.
-    fn initial(&mut self, rng: &mut Rng) -> (Vec<Individual>, f64, f64) {
+    /// The initial population, sorted, with the best shelf makespans of its FFDH- and
+    /// BFDH-built members.
+    fn initial(&mut self, inst: &Instance) {
         let k = self.params.population as usize;
         let mut pop = Vec::with_capacity(k);
-        let (mut ff, mut bf) = (f64::INFINITY, f64::INFINITY);
         for i in 0..k {
             let packer = if i % 2 == 0 {
                 Packer::Ffdh
@@ -140,20 +275,20 @@ impl Ctx<'_> {
                 Packer::Bfdh
             };
             let variants = if i < 2 {
-                self.inst.preferred_variants()
+                inst.preferred_variants()
             } else {
-                self.random_variants(rng)
+                self.random_variants(inst)
             };
-            let (starts, t) = shelf::pack_starts(self.inst, &variants, packer);
+            let (starts, t) = shelf::pack_starts(inst, &variants, packer);
             if packer == Packer::Ffdh {
-                ff = ff.min(t);
+                self.init_ffdh = self.init_ffdh.min(t);
             } else {
-                bf = bf.min(t);
+                self.init_bfdh = self.init_bfdh.min(t);
             }
             let order = match self.params.decoder {
                 Decoder::Shelf => Vec::new(),
                 Decoder::List => {
-                    let mut o: Vec<u32> = (0..self.inst.jobs.len() as u32).collect();
+                    let mut o: Vec<u32> = (0..inst.jobs.len() as u32).collect();
                     o.sort_by(|&a, &b| {
                         let (sa, xa) = starts[a as usize];
                         let (sb, xb) = starts[b as usize];
@@ -169,23 +304,22 @@ impl Ctx<'_> {
                 makespan: t,
             };
             if self.params.decoder == Decoder::List {
-                self.evaluate(&mut ind);
+                self.evaluate(inst, &mut ind);
             } else {
                 self.evaluations += 1;
             }
             pop.push(ind);
         }
         sort_population(&mut pop);
-        (pop, ff, bf)
+        self.pop = pop;
     }
 
     /// Cut points: `G - 1` distinct positions in `1..m` (fewer when `m` is small), sorted.
-    fn cuts(&self, rng: &mut Rng) -> Vec<usize> {
-        let m = self.inst.jobs.len();
+    fn cuts(&mut self, m: usize) -> Vec<usize> {
         let want = (self.params.parts as usize - 1).min(m.saturating_sub(1));
         let mut cuts: Vec<usize> = Vec::with_capacity(want);
         while cuts.len() < want {
-            let c = 1 + rng.index_below(m - 1);
+            let c = 1 + self.rng.index_below(m - 1);
             if !cuts.contains(&c) {
                 cuts.push(c);
             }
@@ -194,9 +328,14 @@ impl Ctx<'_> {
         cuts
     }
 
-    fn crossover(&self, a: &Individual, b: &Individual, rng: &mut Rng) -> (Individual, Individual) {
-        let cuts = self.cuts(rng);
-        let m = self.inst.jobs.len();
+    fn crossover(
+        &mut self,
+        inst: &Instance,
+        a: &Individual,
+        b: &Individual,
+    ) -> (Individual, Individual) {
+        let m = inst.jobs.len();
+        let cuts = self.cuts(m);
         // part parity of each position
         let mut from_first = vec![true; m];
         let mut part = 0usize;
@@ -208,6 +347,7 @@ impl Ctx<'_> {
             }
             *f = part % 2 == 0;
         }
+        let decoder = self.params.decoder;
         let child = |p: &Individual, q: &Individual, mine: bool| {
             let variants: Vec<u32> = (0..m)
                 .map(|x| {
@@ -218,7 +358,7 @@ impl Ctx<'_> {
                     }
                 })
                 .collect();
-            let order = if self.params.decoder == Decoder::List {
+            let order = if decoder == Decoder::List {
                 order_crossover(&p.order, &q.order, &from_first, mine)
             } else {
                 Vec::new()
@@ -229,61 +369,71 @@ impl Ctx<'_> {
                 packer: p.packer,
                 makespan: f64::INFINITY,
             };
-            self.inst.repair(&mut c.variants);
+            inst.repair(&mut c.variants);
             c
         };
         (child(a, b, true), child(b, a, true))
     }
 
-    fn mutate(&self, a: &Individual, rng: &mut Rng) -> Individual {
+    fn mutate(&mut self, inst: &Instance, a: &Individual) -> Individual {
         let mut c = a.clone();
         if !self.moldable.is_empty() {
-            let times = 1 + rng.below(2);
+            let times = 1 + self.rng.below(2);
             for _ in 0..times {
-                let j = self.moldable[rng.index_below(self.moldable.len())] as usize;
+                let j = self.moldable[self.rng.index_below(self.moldable.len())] as usize;
                 let adm = &self.admissible[j];
-                let mut k = adm[rng.index_below(adm.len() - 1)];
+                let mut k = adm[self.rng.index_below(adm.len() - 1)];
                 if k == c.variants[j] {
                     k = adm[adm.len() - 1];
                 }
                 c.variants[j] = k;
             }
-            self.inst.repair(&mut c.variants);
+            inst.repair(&mut c.variants);
         }
         if self.params.decoder == Decoder::List && c.order.len() > 1 {
-            let x = rng.index_below(c.order.len());
-            let y = rng.index_below(c.order.len());
+            let x = self.rng.index_below(c.order.len());
+            let y = self.rng.index_below(c.order.len());
             c.order.swap(x, y);
         }
         c.makespan = f64::INFINITY;
         c
     }
 
-    fn cycle(&mut self, pop: &mut Vec<Individual>, rng: &mut Rng) {
+    fn cycle_once(&mut self, inst: &Instance, pop: &mut Vec<Individual>) {
         let k = pop.len();
         let mut children: Vec<Individual> = Vec::with_capacity(k + 1);
         while children.len() < k {
-            let a = rng.index_below(k);
-            let mut b = rng.index_below(k - 1);
+            let a = self.rng.index_below(k);
+            let mut b = self.rng.index_below(k - 1);
             if b >= a {
                 b += 1;
             }
-            if rng.unit_f64() < self.params.crossover {
-                let (c1, c2) = self.crossover(&pop[a], &pop[b], rng);
+            if self.rng.unit_f64() < self.params.crossover {
+                let (c1, c2) = self.crossover(inst, &pop[a], &pop[b]);
                 children.push(c1);
                 children.push(c2);
             } else {
-                children.push(self.mutate(&pop[a], rng));
-                children.push(self.mutate(&pop[b], rng));
+                let c1 = self.mutate(inst, &pop[a]);
+                let c2 = self.mutate(inst, &pop[b]);
+                children.push(c1);
+                children.push(c2);
             }
         }
         children.truncate(k);
         for c in &mut children {
-            self.evaluate(c);
+            self.evaluate(inst, c);
         }
         pop.extend(children);
         sort_population(pop);
         pop.truncate(k);
+    }
+}
+
+/// The makespan of an individual under `decoder`.
+fn fitness(inst: &Instance, decoder: Decoder, list: &mut ListDecoder, ind: &Individual) -> f64 {
+    match decoder {
+        Decoder::Shelf => shelf::pack_starts(inst, &ind.variants, ind.packer).1,
+        Decoder::List => list.decode(inst, &ind.order, &ind.variants),
     }
 }
 
@@ -313,92 +463,90 @@ fn sort_population(pop: &mut [Individual]) {
     pop.sort_by(|a, b| a.makespan.total_cmp(&b.makespan));
 }
 
-/// Runs the GA on `inst`. `on_cycle(cycle, best)` is called after the initial population
-/// (cycle 0) and after every cycle with the best individual over all islands.
+/// The index of the first island holding the smallest best makespan.
+fn best_island<T>(items: &[T], makespan: impl Fn(&T) -> f64) -> usize {
+    let mut b = 0;
+    for (i, x) in items.iter().enumerate() {
+        if makespan(x) < makespan(&items[b]) {
+            b = i;
+        }
+    }
+    b
+}
+
+/// Runs the GA on `inst`, every island in turn, one cycle at a time. `on_cycle(cycle, best)`
+/// is called after the initial population (cycle 0) and after every cycle with the best
+/// individual over all islands.
 pub fn run(
     inst: &Instance,
     params: GaParams,
     seed: u64,
     on_cycle: &mut dyn FnMut(u32, &Individual),
 ) -> GaOutcome {
-    let admissible: Vec<Vec<u32>> = inst
-        .jobs
-        .iter()
-        .enumerate()
-        .map(|(i, j)| {
-            (0..j.variants.len() as u32)
-                .filter(|&k| inst.fits(i, k))
-                .collect()
-        })
-        .collect();
-    let moldable = (0..inst.jobs.len() as u32)
-        .filter(|&i| admissible[i as usize].len() > 1)
-        .collect();
-    let mut ctx = Ctx {
-        inst,
-        params,
-        list: ListDecoder::default(),
-        admissible,
-        moldable,
-        evaluations: 0,
+    let params = GaParams {
+        islands: params.islands.max(1),
+        ..params
     };
-    let islands = params.islands.max(1);
-    let mut rngs: Vec<Rng> = (0..islands)
-        .map(|i| Rng::seeded(island_seed(seed, i)))
+    let mut islands: Vec<Island> = (0..params.islands)
+        .map(|i| Island::new(inst, params, seed, i))
         .collect();
-    let (mut init_ffdh, mut init_bfdh) = (f64::INFINITY, f64::INFINITY);
-    let mut pops: Vec<Vec<Individual>> = Vec::new();
-    for rng in rngs.iter_mut() {
-        let (pop, ff, bf) = ctx.initial(rng);
-        init_ffdh = init_ffdh.min(ff);
-        init_bfdh = init_bfdh.min(bf);
-        pops.push(pop);
-    }
-    let best_of = |pops: &[Vec<Individual>]| -> usize {
-        let mut b = 0;
-        for (i, p) in pops.iter().enumerate() {
-            if p[0].makespan < pops[b][0].makespan {
-                b = i;
+    let b = best_island(&islands, |x| x.best().makespan);
+    on_cycle(0, islands[b].best());
+    for v in 1..=params.cycles {
+        for island in islands.iter_mut() {
+            island.step(inst);
+        }
+        if exchange_due(&params, v) {
+            let bests: Vec<Individual> = islands.iter().map(|x| x.best().clone()).collect();
+            for (island, incoming) in islands.iter_mut().zip(migrants(&bests)) {
+                island.inject(&incoming);
             }
         }
-        b
-    };
-    let b0 = best_of(&pops);
-    let init_best = pops[b0][0].makespan;
-    let mut curve = Vec::with_capacity(params.cycles as usize + 1);
-    curve.push(init_best);
-    on_cycle(0, &pops[b0][0]);
-    for v in 1..=params.cycles {
-        for (pop, rng) in pops.iter_mut().zip(rngs.iter_mut()) {
-            ctx.cycle(pop, rng);
-        }
-        if islands > 1 && v % params.exchange_every == 0 {
-            let bests: Vec<Individual> = pops.iter().map(|p| p[0].clone()).collect();
-            let n = pops.len();
-            for (i, pop) in pops.iter_mut().enumerate() {
-                let incoming = &bests[(i + n - 1) % n];
-                let last = pop.len() - 1;
-                if incoming.makespan < pop[last].makespan {
-                    pop[last] = incoming.clone();
-                    sort_population(pop);
+        let b = best_island(&islands, |x| x.best().makespan);
+        on_cycle(v, islands[b].best());
+    }
+    let results: Vec<IslandResult> = islands.iter().map(Island::result).collect();
+    merge(inst, params.decoder, &results)
+}
+
+/// Combines the islands' results (in island order): the best is the first island's with the
+/// smallest makespan, the curve the smallest makespan over the islands at each cycle, counts
+/// summed.
+pub fn merge(inst: &Instance, decoder: Decoder, results: &[IslandResult]) -> GaOutcome {
+    let b = best_island(results, |r| r.best.makespan);
+    let len = results.iter().map(|r| r.curve.len()).min().unwrap_or(0);
+    let curve: Vec<f64> = (0..len)
+        .map(|v| {
+            let mut best = results[0].curve[v];
+            for r in &results[1..] {
+                if r.curve[v] < best {
+                    best = r.curve[v];
                 }
             }
-        }
-        let b = best_of(&pops);
-        curve.push(pops[b][0].makespan);
-        on_cycle(v, &pops[b][0]);
-    }
-    let best = pops[best_of(&pops)][0].clone();
-    let schedule = decode_schedule(inst, &best, params.decoder);
+            best
+        })
+        .collect();
+    let best = results[b].best.clone();
+    let schedule = decode_schedule(inst, &best, decoder);
     GaOutcome {
+        init_ffdh: results
+            .iter()
+            .fold(f64::INFINITY, |a, r| a.min(r.init_ffdh)),
+        init_bfdh: results
+            .iter()
+            .fold(f64::INFINITY, |a, r| a.min(r.init_bfdh)),
+        init_best: curve.first().copied().unwrap_or(best.makespan),
+        evaluations: results.iter().map(|r| r.evaluations).sum(),
         best,
         schedule,
         curve,
-        init_ffdh,
-        init_bfdh,
-        init_best,
-        evaluations: ctx.evaluations,
     }
+}
+
+/// The makespan of `ind` recomputed by the decoder (for an individual that arrived from
+/// elsewhere).
+pub fn recompute(inst: &Instance, decoder: Decoder, ind: &mut Individual) {
+    ind.makespan = fitness(inst, decoder, &mut ListDecoder::default(), ind);
 }
 
 /// The complete schedule of an individual.

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod guillotine;
 pub mod list;
 pub mod model;
+pub mod parallel;
 pub mod report;
 pub mod samples;
 pub mod scenario;
@@ -50,7 +51,8 @@ impl Engine for Moldable {
     }
 
     fn run(s: &MoldableScenario, meta: &Meta, progress: &mut dyn Progress) -> MoldableReport {
-        let inst = scenario::build(s, meta.seed).expect("validated scenario");
+        // validated (admission on the set of seed 0): build the set of this seed without it
+        let inst = scenario::instance(s, meta.seed).expect("validated scenario");
         run(&inst, s, meta.seed, progress)
     }
 
@@ -61,16 +63,71 @@ impl Engine for Moldable {
 
 /// Every this many cycles (at least) the GA's state is offered to [`Progress::partial`]:
 /// about 50 live updates per run.
-fn partial_every(cycles: u32) -> u32 {
+pub fn partial_every(cycles: u32) -> u32 {
     (cycles / 50).max(1)
 }
 
-/// Runs the methods of a scenario on its instance.
+/// The GA's parameters of a scenario.
+pub fn ga_params(s: &MoldableScenario) -> ga::GaParams {
+    ga::GaParams {
+        population: s.ga.population,
+        cycles: s.ga.cycles,
+        crossover: s.ga.crossover,
+        parts: s.ga.parts,
+        decoder: s.ga.decoder,
+        islands: s.ga.islands,
+        exchange_every: s.ga.exchange_every,
+    }
+}
+
+/// Runs the methods of a scenario on its instance (the GA's islands one after another).
 pub fn run(
     inst: &Instance,
     s: &MoldableScenario,
     seed: u64,
     progress: &mut dyn Progress,
+) -> MoldableReport {
+    let params = ga_params(s);
+    assemble(inst, s, progress, &mut |progress, lb, total| {
+        let every = partial_every(s.ga.cycles);
+        let mut curve_so_far: Vec<f64> = Vec::new();
+        ga::run(inst, params, seed, &mut |v, best| {
+            curve_so_far.push(best.makespan);
+            progress.tick(3 + v as u64, total);
+            if progress.wants_partial() && v % every == 0 && v < s.ga.cycles {
+                let doc = partial_doc(inst, s, lb, v, best, &curve_so_far);
+                progress.partial(&doc);
+            }
+        })
+    })
+}
+
+/// The partial result the page draws while the GA runs: the best schedule after cycle `v` and
+/// the curve so far.
+pub fn partial_doc(
+    inst: &Instance,
+    s: &MoldableScenario,
+    lower_bound: f64,
+    v: u32,
+    best: &ga::Individual,
+    curve: &[f64],
+) -> serde_json::Value {
+    let sched = ga::decode_schedule(inst, best, s.ga.decoder);
+    let rows = report::schedule_rows(inst, &sched);
+    serde_json::json!({
+        "engine": "moldable", "method": "ga", "cycle": v, "cycles": s.ga.cycles,
+        "machines": inst.machines, "lowerBound": lower_bound,
+        "makespan": best.makespan, "curve": curve, "schedule": rows,
+    })
+}
+
+/// The report of a scenario whose GA outcome comes from `ga(progress, lower bound, total
+/// ticks)` (run here, or merged from islands run elsewhere: [`parallel::finish`]).
+pub fn assemble(
+    inst: &Instance,
+    s: &MoldableScenario,
+    progress: &mut dyn Progress,
+    ga: &mut dyn FnMut(&mut dyn Progress, f64, u64) -> ga::GaOutcome,
 ) -> MoldableReport {
     let ga_units = if s.methods.contains(&Method::Ga) {
         s.ga.cycles as u64 + 1
@@ -92,31 +149,8 @@ pub fn run(
             Method::Bfdh => bfdh.clone(),
             Method::Ga => {
                 progress.phase("ga");
-                let params = ga::GaParams {
-                    population: s.ga.population,
-                    cycles: s.ga.cycles,
-                    crossover: s.ga.crossover,
-                    parts: s.ga.parts,
-                    decoder: s.ga.decoder,
-                    islands: s.ga.islands,
-                    exchange_every: s.ga.exchange_every,
-                };
-                let every = partial_every(s.ga.cycles);
-                let mut curve_so_far: Vec<f64> = Vec::new();
-                let out = ga::run(inst, params, seed, &mut |v, best| {
-                    curve_so_far.push(best.makespan);
-                    progress.tick(3 + v as u64, total);
-                    if progress.wants_partial() && v % every == 0 && v < s.ga.cycles {
-                        let sched = ga::decode_schedule(inst, best, params.decoder);
-                        let rows = report::schedule_rows(inst, &sched);
-                        let doc = serde_json::json!({
-                            "engine": "moldable", "method": "ga", "cycle": v, "cycles": s.ga.cycles,
-                            "machines": inst.machines, "lowerBound": lb.value,
-                            "makespan": best.makespan, "curve": curve_so_far, "schedule": rows,
-                        });
-                        progress.partial(&doc);
-                    }
-                });
+                let params = ga_params(s);
+                let out = ga(progress, lb.value, total);
                 let t = out.best.makespan;
                 let t_ff = ffdh.makespan(inst);
                 let t_bf = bfdh.makespan(inst);

@@ -21,8 +21,17 @@ pub const MAX_TIME: f64 = 1e9;
 pub const MAX_CYCLES: u32 = 100_000;
 pub const MAX_POPULATION: u32 = 256;
 pub const MAX_ISLANDS: u32 = 16;
-/// Admission: the estimated work ([`estimate_work`]) must stay under this many steps.
-pub const MAX_WORK: f64 = 2e11;
+/// Most Web Workers the page runs the islands in.
+pub const MAX_WORKERS: u32 = 8;
+/// Admission: the estimated work ([`estimate_work`]) must stay under this many steps. `cargo
+/// bench --bench bounds` measures 0.07 to 1.03 ns per estimated step on our shared 2-core
+/// machine, so the largest admitted scenario runs in at most 10.3 s there, and the source's
+/// scale (m = 3000, K = 16, V = 1000, shelves: 6.1e9) is admitted.
+pub const MAX_WORK: f64 = 1e10;
+/// What one step of the list decoder's estimate costs against a shelf step: its `2 m` profile
+/// segments per job are an upper bound rarely approached (measured by `bounds`: 0.18 to 0.29 ns
+/// per list step against 1.6 to 2.5 ns per shelf step).
+pub const LIST_STEP_WEIGHT: f64 = 0.25;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -197,6 +206,11 @@ pub struct GaSpec {
     /// Cycles between two exchanges of the islands' best.
     #[serde(default = "fifty")]
     pub exchange_every: u32,
+    /// Web Workers the page runs the islands in (at most the islands, the browser's hardware
+    /// threads and [`MAX_WORKERS`]); the CLI runs the islands one after another. The report
+    /// does not depend on it.
+    #[serde(default = "one_u32")]
+    pub workers: u32,
 }
 
 fn k16() -> u32 {
@@ -231,6 +245,7 @@ impl Default for GaSpec {
             decoder: shelf(),
             islands: one_u32(),
             exchange_every: fifty(),
+            workers: one_u32(),
         }
     }
 }
@@ -241,11 +256,36 @@ pub fn validate(s: &MoldableScenario) -> Result<()> {
     build(s, 0).map(|_| ())
 }
 
-/// The instance of a scenario (validated on the way).
+/// The instance of a scenario (validated on the way), refused when its estimated work
+/// ([`estimate_work`]) is over [`MAX_WORK`].
 ///
 /// # Errors
 /// The first problem, at its JSON path (TORQUE and SWF errors name the line and column).
 pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
+    let inst = instance(s, seed)?;
+    let work = estimate_work(&inst, s);
+    if work > MAX_WORK {
+        return Err(ScenarioError::at(
+            "",
+            format!(
+                "refused before running: estimated {} steps of work (m = {}, {} GA evaluations); the limit is {}",
+                crate::error::compact_number(work.round()),
+                inst.jobs.len(),
+                evaluations(s),
+                crate::error::compact_number(MAX_WORK)
+            ),
+        ));
+    }
+    Ok(inst)
+}
+
+/// The instance of a scenario with every check but admission. Admission ([`validate`]) sees no
+/// seed, so a generated set is admitted on the set seed 0 draws; the run builds the set of its
+/// own seed with this (whose estimate may differ a little), so an admitted scenario always runs.
+///
+/// # Errors
+/// As [`build`], admission aside.
+pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     check_range("machines", s.machines, 1, MAX_MACHINES)?;
     let n = s.machines;
     if let Some(w) = s.efficiency {
@@ -269,6 +309,7 @@ pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     check_range("ga.parts", g.parts, 2, 64)?;
     check_range("ga.islands", g.islands, 1, MAX_ISLANDS)?;
     check_range("ga.exchangeEvery", g.exchange_every, 1, MAX_CYCLES)?;
+    check_range("ga.workers", g.workers, 1, MAX_WORKERS)?;
     let sources = [
         s.jobs.is_some(),
         s.torque.is_some(),
@@ -360,26 +401,12 @@ pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
             ));
         }
     }
-    let inst = Instance {
+    Ok(Instance {
         machines: n,
         jobs,
         efficiency: s.efficiency,
         optimum,
-    };
-    let work = estimate_work(&inst, s);
-    if work > MAX_WORK {
-        return Err(ScenarioError::at(
-            "",
-            format!(
-                "refused before running: estimated {} steps of work (m = {}, {} GA evaluations); the limit is {}",
-                crate::error::compact_number(work.round()),
-                inst.jobs.len(),
-                evaluations(s),
-                crate::error::compact_number(MAX_WORK)
-            ),
-        ));
-    }
-    Ok(inst)
+    })
 }
 
 fn job_path(s: &MoldableScenario, i: usize) -> String {
@@ -403,18 +430,55 @@ pub fn evaluations(s: &MoldableScenario) -> u64 {
     g.population as u64 * (g.cycles as u64 + 1) * g.islands as u64
 }
 
-/// Upper estimate of the work in steps: each shelf packing costs at most `m` steps per job
-/// (`m` shelves scanned), each list decoding at most `2m` (profile segments) per job, plus
-/// `m log m` for sorting; GA evaluations each cost one decoding.
+/// Most shelves NFDH, FFDH or BFDH can open on `inst` (any variants): `min(m, floor(2 W / n) + 1)`
+/// with `W` the sum over jobs of their widest fitting variant, when no job has a release time;
+/// `m` otherwise. Why: a job opens shelf `k >= 2` only when it does not fit on shelf `k - 1`, so
+/// `used(k - 1) + width(opener k) > n`; summed over `k = 2..S` both sums are at most `W`, so
+/// `(S - 1) n < 2 W`. (A release time may open a shelf that has room, so then only `S <= m`.)
+pub fn shelf_bound(inst: &Instance) -> f64 {
+    let m = inst.jobs.len() as f64;
+    if inst.jobs.iter().any(|j| j.release > 0.0) {
+        return m;
+    }
+    let n = inst.machines as f64;
+    let w: f64 = inst
+        .jobs
+        .iter()
+        .map(|j| {
+            j.variants
+                .iter()
+                .filter(|v| v.ranks <= inst.machines)
+                .map(|v| v.ranks)
+                .max()
+                .unwrap_or(0) as f64
+        })
+        .sum();
+    m.min((2.0 * w / n).floor() + 1.0)
+}
+
+/// Steps charged to every GA evaluation besides its decoding: building the child (crossover or
+/// mutation, repair), allocating its vectors and its share of sorting the population,
+/// `16 m + 1000` (measured by `bounds`: 0.4 to 2.3 us per evaluation of 2- and 20-job sets with
+/// K = 256 and 16 islands). Without it a
+/// set of a few jobs with the largest population, cycles and islands (4e8 evaluations) would be
+/// admitted as nearly free.
+pub fn per_evaluation_overhead(m: f64) -> f64 {
+    16.0 * m + 1000.0
+}
+
+/// Upper estimate of the work in steps: each shelf packing scans at most [`shelf_bound`]
+/// shelves per job, plus `m log m` for sorting; each list decoding at most `2m` profile
+/// segments per job (weighted by [`LIST_STEP_WEIGHT`]); GA evaluations each cost one decoding
+/// (the list decoder's initial population also one packing) and [`per_evaluation_overhead`].
 pub fn estimate_work(inst: &Instance, s: &MoldableScenario) -> f64 {
     let m = inst.jobs.len() as f64;
     let sort = m * libm::log2(m.max(2.0));
-    let shelf = m * m + sort;
-    let list = 2.0 * m * m + sort;
+    let shelf = m * shelf_bound(inst) + sort;
+    let list = LIST_STEP_WEIGHT * 2.0 * m * m + sort;
     let per_eval = match s.ga.decoder {
         Decoder::Shelf => shelf,
         Decoder::List => list + shelf,
-    };
+    } + per_evaluation_overhead(m);
     4.0 * shelf + evaluations(s) as f64 * per_eval
 }
 
@@ -546,6 +610,9 @@ pub fn params() -> Vec<Param> {
         Param::new("ga.exchangeEvery", "Exchange every", "int", json!(50))
             .range(1.0, MAX_CYCLES as f64)
             .unit("cycles"),
+        Param::new("ga.workers", "Web Workers", "int", json!(1))
+            .range(1.0, MAX_WORKERS as f64)
+            .help("the page runs the islands in this many workers at once (capped by the islands and the machine's threads); same report"),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("random variants, crossover and mutation draws, generated sets"),
     ]

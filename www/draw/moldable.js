@@ -11,7 +11,8 @@ const OUTLINE_JOBS = 3000;
 /**
  * A schedule as a Gantt chart on `canvas` (width x height CSS px): x = machines 0..n, y = time
  * 0..tMax downward (tMax shared by the panels side by side). `schedule` comes from
- * moldable-data.js scheduleArrays. Returns {X, Y} for hit tests.
+ * moldable-data.js scheduleArrays. Returns {X, Y} (machine and time to CSS px) and their
+ * inverses {machineAt, timeAt} for hit tests.
  */
 export function drawGantt(canvas, { width, height, n, tMax, schedule, lowerBound, optimum, title }) {
   const ctx = setupCanvas(canvas, width, height);
@@ -62,7 +63,24 @@ export function drawGantt(canvas, { width, height, n, tMax, schedule, lowerBound
   if (optimum) hline(optimum, OPTIMUM_COLOR, [1, 2]);
   drawAxis(ctx, { side: 'top', at: M.top, from: M.left, to: M.left + w, values: ticks(0, n, 4, true), pos: X, label: 'machine' });
   drawAxis(ctx, { side: 'left', at: M.left, from: M.top, to: M.top + h, values: ticks(0, tMax, 6), pos: Y, label: 'time', labelAt: 10 });
-  return { X, Y };
+  const machineAt = (px) => ((px - M.left) / w) * n;
+  const timeAt = (py) => (h > 0 ? ((py - M.top) / h) * tMax : 0);
+  return { X, Y, machineAt, timeAt };
+}
+
+/**
+ * The schedule row under machine `x` at time `t` (fractional, as machineAt/timeAt give them), or
+ * -1: the job running then on that machine. `O(jobs + runs)` per call.
+ */
+export function ganttHit(schedule, x, t) {
+  if (!(x >= 0) || !(t >= 0)) return -1;
+  for (let i = 0; i < schedule.length; i++) {
+    if (t < schedule.start[i] || t >= schedule.end[i]) continue;
+    for (let k = schedule.runOffset[i]; k < schedule.runOffset[i + 1]; k++) {
+      if (x >= schedule.runFirst[k] && x < schedule.runFirst[k] + schedule.runCount[k]) return i;
+    }
+  }
+  return -1;
 }
 
 /**

@@ -6,7 +6,7 @@ import { literalAt } from '../jsontext.js';
 
 /**
  * A schedule (rows {job, variant, start, end, ranks, machines: [[first, count], ...]}) as typed
- * arrays: job i of the list runs from start[i] to end[i] on the machine runs
+ * arrays: row i is job job[i] in its variant variant[i] (0-based) of ranks[i] ranks, from start[i] to end[i] on the machine runs
  * runFirst[k], runCount[k] for k in runOffset[i] .. runOffset[i + 1].
  */
 export function scheduleArrays(rows, transfer = null) {
@@ -14,25 +14,31 @@ export function scheduleArrays(rows, transfer = null) {
   let runs = 0;
   for (const r of rows) runs += r.machines.length;
   const job = new Uint32Array(n), start = new Float64Array(n), end = new Float64Array(n);
+  const variant = new Uint32Array(n), ranks = new Uint32Array(n);
   const runOffset = new Uint32Array(n + 1), runFirst = new Uint32Array(runs), runCount = new Uint32Array(runs);
   let k = 0;
   rows.forEach((r, i) => {
-    job[i] = r.job; start[i] = r.start; end[i] = r.end;
+    job[i] = r.job; start[i] = r.start; end[i] = r.end; variant[i] = r.variant; ranks[i] = r.ranks;
     runOffset[i] = k;
     for (const [f, c] of r.machines) { runFirst[k] = f; runCount[k] = c; k++; }
   });
   runOffset[n] = k;
-  if (transfer) transfer.push(job.buffer, start.buffer, end.buffer, runOffset.buffer, runFirst.buffer, runCount.buffer);
-  return { length: n, job, start, end, runOffset, runFirst, runCount };
+  if (transfer) transfer.push(job.buffer, start.buffer, end.buffer, variant.buffer, ranks.buffer, runOffset.buffer, runFirst.buffer, runCount.buffer);
+  return { length: n, job, start, end, variant, ranks, runOffset, runFirst, runCount };
 }
 
-/** {view, transfer}: the report with each schedule as typed arrays and the GA curve as a Float64Array. */
+/**
+ * {view, transfer}: the report with each schedule as typed arrays, the GA curve as a Float64Array,
+ * and the job list as `jobNames` and `jobVariants` (each job's number of variants).
+ */
 export function bound(envelope) {
   const transfer = [];
   const r = envelope.report || {};
   const methods = (r.methods || []).map(({ schedule, ...m }) => ({ ...m, schedule: scheduleArrays(schedule || [], transfer) }));
   const names = (r.jobList || []).map((j) => j.name);
-  const report = { ...r, methods, jobNames: names, jobList: undefined };
+  const jobVariants = Uint32Array.from(r.jobList || [], (j) => j.variants.length);
+  transfer.push(jobVariants.buffer);
+  const report = { ...r, methods, jobNames: names, jobVariants, jobList: undefined };
   if (r.ga) {
     const curve = Float64Array.from(r.ga.curve || []);
     transfer.push(curve.buffer);

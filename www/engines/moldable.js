@@ -1,10 +1,11 @@
 // The moldable engine's view: one Gantt chart per method side by side on the same time scale
 // (machines across, time down, one colour per job), the lower bound and known optimum as lines,
 // the GA's convergence curve (live while the GA runs: `partial`), the source's delta metrics,
-// and the methods table.
+// and the methods table. Hovering a Gantt chart names the job under the pointer: its variant,
+// start, end and machines.
 import { el, formatValue, formatCount } from '../dom.js';
 import { drawLegend, jobColor } from '../draw/common.js';
-import { drawGantt, drawConvergence, BOUND_COLOR, OPTIMUM_COLOR } from '../draw/moldable.js';
+import { drawGantt, drawConvergence, ganttHit, BOUND_COLOR, OPTIMUM_COLOR } from '../draw/moldable.js';
 import { scheduleArrays } from './moldable-data.js';
 
 const MIN_FIGURE_W = 220;  // px
@@ -39,6 +40,24 @@ function caption(report, m) {
   parts.push(`utilization ${pct(m.utilization)}`, `weight ${formatValue(m.meanRelativeWeight)}`);
   parts.push(m.valid === 'ok' ? 'valid' : `INVALID: ${m.valid}`);
   return parts.join(' · ');
+}
+
+/** Machine runs as text: `0–3 8 12–15`. */
+function runsText(s, i) {
+  const runs = [];
+  for (let k = s.runOffset[i]; k < s.runOffset[i + 1]; k++) {
+    runs.push(s.runCount[k] === 1 ? `${s.runFirst[k]}` : `${s.runFirst[k]}–${s.runFirst[k] + s.runCount[k] - 1}`);
+  }
+  return runs.length > 8 ? `${runs.slice(0, 8).join(' ')} … (${runs.length} runs)` : runs.join(' ');
+}
+
+/** The hover text of schedule row `i` of method `m`. */
+function hoverText(report, m, i) {
+  const s = m.schedule;
+  const name = report.jobNames?.[s.job[i]] ?? `job ${s.job[i]}`;
+  const q = report.jobVariants?.[s.job[i]];
+  return `${name} · ${m.label} · variant ${s.variant[i] + 1}${q ? ` of ${q}` : ''} (${formatCount(s.ranks[i])} ranks) · `
+    + `start ${num(s.start[i])}, end ${num(s.end[i])} · machines ${runsText(s, i)}`;
 }
 
 function gaSentence(ga) {
@@ -76,6 +95,20 @@ export function draw(host, envelope) {
     host.append(el('section', { 'data-testid': 'moldable-ga' }, el('p', { 'data-testid': 'ga-deltas', text: gaSentence(report.ga) }), curveCanvas));
   }
   const tMax = Math.max(...report.methods.map((m) => m.makespan), lb.value, report.optimum || 0);
+  const tooltip = el('div', { class: 'tooltip', role: 'tooltip', hidden: true, 'data-testid': 'gantt-tooltip' });
+  document.body.append(tooltip);
+  for (const f of figs) {
+    f.canvas.addEventListener('mousemove', (event) => {
+      const r = f.canvas.getBoundingClientRect();
+      const i = f.map ? ganttHit(f.m.schedule, f.map.machineAt(event.clientX - r.left), f.map.timeAt(event.clientY - r.top)) : -1;
+      if (i < 0) { tooltip.hidden = true; return; }
+      tooltip.textContent = hoverText(report, f.m, i);
+      tooltip.hidden = false;
+      tooltip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tooltip.offsetWidth - 8)}px`;
+      tooltip.style.top = `${Math.min(event.clientY + 14, window.innerHeight - tooltip.offsetHeight - 8)}px`;
+    });
+    f.canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+  }
   let lastWidth = 0;
   function drawAll() {
     const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
@@ -83,7 +116,7 @@ export function draw(host, envelope) {
     const w = panelWidth(avail, figs.length);
     for (const f of figs) {
       f.canvas.parentElement.style.width = `${w}px`;
-      drawGantt(f.canvas, { width: w, height: GANTT_H, n: report.machines, tMax, schedule: f.m.schedule, lowerBound: lb.value, optimum: report.optimum, title: f.m.label });
+      f.map = drawGantt(f.canvas, { width: w, height: GANTT_H, n: report.machines, tMax, schedule: f.m.schedule, lowerBound: lb.value, optimum: report.optimum, title: f.m.label });
     }
     drawLegend(legend, legendEntries(report), Math.min(avail, MAX_CURVE_W));
     if (curveCanvas) {
@@ -96,7 +129,13 @@ export function draw(host, envelope) {
   drawAll();
   return {
     canvases: () => [figs.map((f) => f.canvas), [legend], curveCanvas && [curveCanvas]].filter(Boolean),
-    destroy() { observer.disconnect(); },
+    /** CSS px (in its canvas) of the middle of row `i`'s first machine run in `method`'s chart (tests). */
+    ganttPoint(method, i) {
+      const f = figs.find((x) => x.m.method === method);
+      const s = f.m.schedule, k = s.runOffset[i];
+      return { x: f.map.X(s.runFirst[k] + s.runCount[k] / 2), y: f.map.Y((s.start[i] + s.end[i]) / 2) };
+    },
+    destroy() { observer.disconnect(); tooltip.remove(); },
   };
 }
 
