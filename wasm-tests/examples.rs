@@ -19,8 +19,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 async fn breathe() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let global = js_sys::global();
-        let set_timeout: js_sys::Function =
-            js_sys::Reflect::get(&global, &"setTimeout".into()).expect("setTimeout").into();
+        let set_timeout: js_sys::Function = js_sys::Reflect::get(&global, &"setTimeout".into())
+            .expect("setTimeout")
+            .into();
         set_timeout
             .call2(&global, &resolve, &0.into())
             .expect("setTimeout call");
