@@ -133,13 +133,7 @@ fn check_invariants(report: &Value, all_comm: bool) {
             .iter()
             .filter(|j| j["placed"] == true)
             .collect();
-        let placed: Vec<(
-            Vec<usize>,
-            (f64, f64),
-            (BTreeSet<u32>, BTreeSet<u32>),
-            bool,
-            &Value,
-        )> = jobs
+        let placed: Vec<Placed> = jobs
             .iter()
             .map(|j| {
                 let nodes = nodes_of(j);
@@ -519,3 +513,13 @@ fn large_contended_streams_keep_their_report_bounded() {
     );
     assert!(contended > 0);
 }
+
+/// A placed job of a report: its nodes, (start, end), the (routers, links) its routes use,
+/// whether the `relax-closed` fallback placed it, and its JSON row.
+type Placed<'a> = (
+    Vec<usize>,
+    (f64, f64),
+    (BTreeSet<u32>, BTreeSet<u32>),
+    bool,
+    &'a Value,
+);
