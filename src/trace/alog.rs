@@ -24,7 +24,7 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
-use super::model::{int_token, rank_token, Op, Origin, ParseError, Trace};
+use super::model::{int_token, rank_token, records, Op, Origin, ParseError, Trace};
 use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -52,12 +52,7 @@ struct RankState {
 pub fn parse(text: &str) -> Result<Trace, ParseError> {
     // First pass: the origin (earliest timestamp of an event).
     let mut origin: Option<i64> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let line = (i + 1).min(u32::MAX as usize) as u32;
-        let f: Vec<&str> = raw.split_whitespace().collect();
-        if f.is_empty() {
-            continue;
-        }
+    for (line, f) in records(text, false) {
         let ty = int_token(f[0], "the event type", line)?;
         if (-100..=-1).contains(&ty) {
             continue;
@@ -115,12 +110,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
     let mut trace = Trace::new(0, Origin::Text);
     let mut st: Vec<RankState> = Vec::new();
     // Second pass: the events (every line was checked by the first pass; headers skipped).
-    for (i, raw) in text.lines().enumerate() {
-        let line = (i + 1).min(u32::MAX as usize) as u32;
-        let f: Vec<&str> = raw.split_whitespace().collect();
-        if f.is_empty() {
-            continue;
-        }
+    for (line, f) in records(text, false) {
         let ty = int_token(f[0], "the event type", line)?;
         if (-100..=-1).contains(&ty) {
             continue;

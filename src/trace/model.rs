@@ -120,6 +120,22 @@ impl std::fmt::Display for ParseError {
     }
 }
 
+/// The non-empty lines of a trace text as `(line number from 1, whitespace-separated fields)`;
+/// with `comments`, whatever follows a `#` is left out first. Line numbers saturate at
+/// `u32::MAX`. One reader of lines for every trace format, so they count lines alike.
+pub fn records(text: &str, comments: bool) -> impl Iterator<Item = (u32, Vec<&str>)> {
+    text.lines().enumerate().filter_map(move |(i, raw)| {
+        let line = (i + 1).min(u32::MAX as usize) as u32;
+        let body = if comments {
+            raw.split('#').next().unwrap_or("")
+        } else {
+            raw
+        };
+        let f: Vec<&str> = body.split_whitespace().collect();
+        (!f.is_empty()).then_some((line, f))
+    })
+}
+
 /// Parses a whole number token, naming `what` in the error.
 pub fn int_token(tok: &str, what: &str, line: u32) -> Result<i64, ParseError> {
     tok.parse::<i64>().map_err(|_| {

@@ -14,7 +14,7 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
-use super::model::{amount_token, rank_token, short, Op, Origin, ParseError, Trace};
+use super::model::{amount_token, rank_token, records, short, Op, Origin, ParseError, Trace};
 use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 
 /// Parses text in our format.
@@ -23,13 +23,7 @@ use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 /// The first problem with its line.
 pub fn parse(text: &str) -> Result<Trace, ParseError> {
     let mut t = Trace::new(0, Origin::Text);
-    for (i, raw) in text.lines().enumerate() {
-        let line = (i + 1).min(u32::MAX as usize) as u32;
-        let body = raw.split('#').next().unwrap_or("");
-        let f: Vec<&str> = body.split_whitespace().collect();
-        if f.is_empty() {
-            continue;
-        }
+    for (line, f) in records(text, true) {
         if f[0] == "ranks" {
             if f.len() != 2 {
                 return Err(ParseError::new(line, "write `ranks N`"));

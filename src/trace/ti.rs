@@ -19,7 +19,9 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
-use super::model::{amount_token, int_token, rank_token, short, Op, Origin, ParseError, Trace};
+use super::model::{
+    amount_token, int_token, rank_token, records, short, Op, Origin, ParseError, Trace,
+};
 use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 
 /// Bytes of one element of an SMPI 3.32 datatype id as written in `-trace-ti` output
@@ -52,13 +54,7 @@ fn rank_of(tok: &str, line: u32) -> Result<u32, ParseError> {
 /// # Errors
 /// The first problem with its line.
 pub fn parse_into(text: &str, file: u32, rate: f64, trace: &mut Trace) -> Result<(), ParseError> {
-    for (i, raw) in text.lines().enumerate() {
-        let line = (i + 1).min(u32::MAX as usize) as u32;
-        let body = raw.split('#').next().unwrap_or("");
-        let f: Vec<&str> = body.split_whitespace().collect();
-        if f.is_empty() {
-            continue;
-        }
+    for (line, f) in records(text, true) {
         if f.len() < 2 {
             return Err(ParseError::new(
                 line,
