@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, REPO, WWW } from './lib/server.mjs';
-import { launch, newPage, waitSettled } from './lib/browser.mjs';
+import { launch, waitSettled, loadedPage } from './lib/browser.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : dflt; };
@@ -107,11 +107,7 @@ async function main() {
   const server = await startServer();
   const browser = await launch();
   try {
-    const page = await newPage(browser);
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.placelab, null, { timeout: 60000 });
-    await page.evaluate(() => window.placelab.ready);
-    await waitSettled(page, 60000);
+    const page = await loadedPage(browser, server.url);
 
     const big = await timeWorker(page, stationsScenario(10000));
     const small = await timeWorker(page, stationsScenario(100));

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startServer, WWW } from './lib/server.mjs';
-import { launch, newPage, waitSettled } from './lib/browser.mjs';
+import { launch, loadedPage } from './lib/browser.mjs';
 import { buildCli, CLI, sha256 } from './lib/cli.mjs';
 
 const args = process.argv.slice(2);
@@ -52,11 +52,7 @@ async function main() {
   const server = await startServer();
   const browser = await launch();
   try {
-    const page = await newPage(browser);
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.placelab, null, { timeout: 60000 });
-    await page.evaluate(() => window.placelab.ready);
-    await waitSettled(page, 60000);
+    const page = await loadedPage(browser, server.url);
     for (const c of CASES) {
       const text = JSON.stringify(scenario(c));
       const web = [];

@@ -36,6 +36,16 @@ export async function waitSettled(page, timeout = 30000) {
   return page.evaluate(() => document.body.dataset.status);
 }
 
+/** A page at `url` once it has loaded its engine and drawn its first example (the benchmarks'). */
+export async function loadedPage(browser, url) {
+  const page = await newPage(browser);
+  await page.goto(url);
+  await page.waitForFunction(() => window.placelab, null, { timeout: 60000 });
+  await page.evaluate(() => window.placelab.ready);
+  await waitSettled(page, 60000);
+  return page;
+}
+
 export function artifact(name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   return path.join(ARTIFACTS, name);
