@@ -8,21 +8,6 @@ use placelab::place::strategy::{place, Options, Placement, Shape, StrategyId};
 use placelab::topology::hilbert::gilbert2d;
 use proptest::prelude::*;
 
-/// Hops between hosts `a` and `b` of a grid (shorter way around on a torus).
-fn grid_hops(dims: [u32; 3], wrap: bool, a: u32, b: u32) -> u32 {
-    let (ca, cb) = (Shape::coords(dims, a), Shape::coords(dims, b));
-    (0..3)
-        .map(|k| {
-            let d = ca[k].abs_diff(cb[k]);
-            if wrap {
-                d.min(dims[k] - d)
-            } else {
-                d
-            }
-        })
-        .sum()
-}
-
 /// Hops between hosts of a tree: up to the lowest common group and down.
 fn tree_hops(down: &[u32], a: u32, b: u32) -> u32 {
     if a == b {
@@ -40,7 +25,7 @@ fn tree_hops(down: &[u32], a: u32, b: u32) -> u32 {
 
 fn hops(shape: &Shape, a: u32, b: u32) -> u32 {
     match shape {
-        Shape::Grid { dims, wrap } => grid_hops(*dims, *wrap, a, b),
+        Shape::Grid { dims, wrap } => Shape::grid_hops(*dims, *wrap, a, b),
         Shape::Tree { down } => tree_hops(down, a, b),
     }
 }
