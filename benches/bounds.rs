@@ -86,22 +86,7 @@ fn doc(
 
 /// The largest admitted job count (binary search over what `check` accepts), if any.
 fn largest_admitted(make: &dyn Fn(usize) -> String) -> Option<usize> {
-    if api::check(&make(1)).is_err() {
-        return None;
-    }
-    let (mut lo, mut hi) = (1usize, scenario::MAX_JOBS);
-    if api::check(&make(hi)).is_ok() {
-        return Some(hi);
-    }
-    while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
-        if api::check(&make(mid)).is_ok() {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(lo)
+    largest_in(1, scenario::MAX_JOBS as u64, &|x| make(x as usize)).map(|x| x as usize)
 }
 
 fn scenario_of(text: &str) -> AllocScenario {
@@ -165,15 +150,21 @@ fn partition_doc(kind: &str, n: u64, k: u64, methods: &[&str]) -> String {
 
 /// The largest vertex count admission accepts for `make` (binary search), if any.
 fn largest_admitted_n(make: &dyn Fn(u64) -> String) -> Option<u64> {
-    if api::check(&make(2)).is_err() {
+    largest_in(2, placelab::partition::scenario::MAX_VERTICES, make)
+}
+
+/// The largest `x` in `lo..=hi` whose scenario `make(x)` admission accepts (binary search:
+/// admission is monotone in `x`), or none when it refuses `lo`.
+fn largest_in(lo: u64, hi: u64, make: &dyn Fn(u64) -> String) -> Option<u64> {
+    if api::check(&make(lo)).is_err() {
         return None;
     }
-    let (mut lo, mut hi) = (2u64, placelab::partition::scenario::MAX_VERTICES);
+    let (mut lo, mut hi) = (lo, hi);
     if api::check(&make(hi)).is_ok() {
         return Some(hi);
     }
     while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
+        let mid = lo + (hi - lo) / 2;
         if api::check(&make(mid)).is_ok() {
             lo = mid;
         } else {

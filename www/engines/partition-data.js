@@ -104,6 +104,15 @@ function dataLines(text, comment, limit) {
 
 const WHOLE = /^\d+$/;
 
+/** A METIS graph file: its header `n m [fmt [ncon]]` is 2 to 4 whole numbers and n vertex lines
+ *  follow (`%` comments aside). Used by this engine's and the placement engine's importers. */
+export function isMetisGraph(text) {
+  const lines = text.split('\n').filter((l) => !l.trimStart().startsWith('%'));
+  while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
+  const head = (lines[0] || '').trim().split(/\s+/);
+  return head.length >= 2 && head.length <= 4 && head.every((t) => WHOLE.test(t)) && Number(head[0]) === lines.length - 1;
+}
+
 export const importers = [
   {
     id: 'metis',
@@ -111,10 +120,7 @@ export const importers = [
     extensions: ['.graph', '.metis', '.chaco'],
     /** A METIS file: its header `n m [fmt [ncon]]` is 2 to 4 whole numbers and n vertex lines follow. */
     sniff(text) {
-      const lines = text.split('\n').filter((l) => !l.trimStart().startsWith('%'));
-      while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
-      const head = (lines[0] || '').trim().split(/\s+/);
-      return head.length >= 2 && head.length <= 4 && head.every((t) => WHOLE.test(t)) && Number(head[0]) === lines.length - 1;
+      return isMetisGraph(text);
     },
     scenario(base, text, fileName) {
       return withGraph(base, `${fileName} (METIS graph)`, { kind: 'metis', text });

@@ -3,6 +3,7 @@
 // report, and the task graphs this engine imports (METIS files, edge lists).
 import { csvLine } from '../dom.js';
 import { setLiteral, valueAt } from '../jsontext.js';
+import { isMetisGraph } from './partition-data.js';
 
 /**
  * The bounded view: system.linkEnds (Uint32Array), switchLevel (Uint32Array); per case taskEdges
@@ -88,7 +89,6 @@ function withTaskGraph(base, name, kind, text) {
   return t;
 }
 
-const WHOLE = /^\d+$/;
 
 export const importers = [
   {
@@ -97,10 +97,7 @@ export const importers = [
     extensions: ['.graph', '.metis'],
     /** A METIS file: its header `n m [fmt [ncon]]` is 2 to 4 whole numbers and n vertex lines follow. */
     sniff(text) {
-      const lines = text.split('\n').filter((l) => !l.trimStart().startsWith('%'));
-      while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
-      const head = (lines[0] || '').trim().split(/\s+/);
-      return head.length >= 2 && head.length <= 4 && head.every((t) => WHOLE.test(t)) && Number(head[0]) === lines.length - 1;
+      return isMetisGraph(text);
     },
     scenario(base, text, fileName) {
       return withTaskGraph(base, `${fileName} (METIS task graph)`, 'metis', text);
