@@ -1,6 +1,7 @@
 //! The allocation engine's sample matrix: small scenarios that together use every policy with
 //! every fallback, on every workload kind (set, stream, generated, SWF) and every system kind
-//! (mesh, tree), for several seeds (one above 2^53). The native tests pin their reports'
+//! (mesh, tree), streams also with run time under contention (both sharing models), for several
+//! seeds (one above 2^53). The native tests pin their reports'
 //! fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm reports
 //! with them, so a platform difference in any policy shows.
 
@@ -31,6 +32,12 @@ pub fn sample_scenarios() -> Vec<String> {
                     out.push(sample(seed, si, system, fallback, workload).to_string());
                 }
             }
+            // Run time under contention (streams without backfilling only), both sharing models.
+            let mut v = sample(seed, si, system, "wait", "stream");
+            v["workload"]["backfill"] = json!("none");
+            let model = ["max-min", "simgrid-lv08"][si % 2];
+            v["contention"] = json!({ "model": model });
+            out.push(v.to_string());
         }
     }
     out
