@@ -1,6 +1,7 @@
 // App state and handlers: examples, links, runs and views. The workers (client.js) do all work that
 // grows with the input; the main thread holds scenario text folded and reports as bounded views.
 import { createEditor } from './editor.js';
+import { el } from './dom.js';
 import { saveLinkHash } from './links.js';
 import { viewFor } from './engines/index.js';
 import { importExtensions } from './engines/data.js';
@@ -102,7 +103,7 @@ function handleRun() {
 function startRun(text, { preview = false } = {}) {
   clearTimeout(scheduleComplete.timer);
   if (state.running) { state.pending = { text, preview }; return; }
-  const run = { id: null, t0: performance.now(), progressTimer: 0, stopped: false };
+  const run = { id: null, t0: performance.now(), progressTimer: 0, stopped: false, live: false, name: scenarioName() };
   state.running = run;
   setStatus('running');
   ui.runInfo.textContent = 'Running…';
@@ -119,7 +120,7 @@ function startRun(text, { preview = false } = {}) {
     }
   };
   // partial results (e.g. the GA's best so far) go to their engine's view while the run lasts
-  const onPartial = (value) => { if (!run.stopped && state.running === run) viewFor(value?.engine).partial?.(ui.drawing, value); };
+  const onPartial = (value) => { if (!run.stopped && state.running === run) showPartial(run, value); };
   callWorker(text, onProgress, { preview, onPartial }).then(
     (result) => (run.stopped ? null : handleResult(result, run, text)),
     (error) => { if (!run.stopped) handleRunError(error); },
@@ -127,6 +128,31 @@ function startRun(text, { preview = false } = {}) {
     if (run.stopped) return;
     finishRun(run);
   });
+}
+
+/**
+ * Draws a partial result (e.g. the GA's best so far) in its engine's live panel. On the run's
+ * first partial, everything on screen from an earlier run (its drawing, title and tables, perhaps
+ * another engine's) goes: until the run's own report arrives, the page shows only this run. The
+ * live panel's canvases are what PNG exports; JSON and CSV wait for the complete report.
+ */
+function showPartial(run, value) {
+  const view = viewFor(value?.engine);
+  if (!view.partial) return;
+  if (!run.live) {
+    run.live = true;
+    state.view?.destroy();
+    state.view = null;
+    state.lastReport = null;
+    state.lastResult = null;
+    ui.drawing.replaceChildren();
+    ui.title.textContent = `${run.name} (running)`;
+    ui.tables.classList.remove('stale');
+    ui.tables.replaceChildren(el('p', { class: 'note', 'data-testid': 'tables-pending', text: 'The tables follow when the run finishes.' }));
+    for (const b of [ui.exportJson, ui.exportCsv, ui.exportJobs]) b.disabled = true;
+    ui.exportPng.disabled = false;
+  }
+  state.view = view.partial(ui.drawing, value);
 }
 
 function finishRun(run) {
@@ -208,6 +234,12 @@ function handleStop() {
   restartWorker();
   finishRun(run);
   ui.runInfo.textContent = `Stopped after ${Math.round(performance.now() - run.t0)} ms`;
+  if (run.live) {
+    state.view?.stopped?.();
+    ui.title.textContent = `${run.name} (stopped: the best so far)`;
+    ui.tables.replaceChildren(el('p', { class: 'note', 'data-testid': 'tables-pending',
+      text: 'Stopped before the end: the drawing is the best found so far. Run again for the complete report (tables, JSON, CSV).' }));
+  }
   setStatus('idle');
 }
 
@@ -443,9 +475,19 @@ async function handleOpenFile() {
   handleRun();
 }
 
+/** The scenario's name as the editor holds it (the title of a run whose report has not arrived). */
+function scenarioName() {
+  try {
+    const name = editor.valueAt('name');
+    return typeof name === 'string' && name ? name : 'Untitled scenario';
+  } catch {
+    return 'Untitled scenario';
+  }
+}
+
 // ---- exports ------------------------------------------------------------------------------------
 function baseName() {
-  return safeFileName(state.lastReport?.name, 'placelab');
+  return safeFileName(state.lastReport?.name ?? (state.view ? scenarioName() : null), 'placelab');
 }
 
 /**
@@ -453,7 +495,7 @@ function baseName() {
  * and one newline); CSV is built from that complete report in the text worker.
  */
 async function handleExport(kind) {
-  if (!state.lastReport) return;
+  if (!state.lastReport && !(kind === 'png' && state.view)) return;
   if (!state.lastResult?.blob && kind !== 'png') { showNotice('The complete report is on its way: export once it is drawn.'); return; }
   try {
     if (kind === 'png') await exportPng(state.view?.canvases?.() || [], baseName());

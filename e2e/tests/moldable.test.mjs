@@ -23,10 +23,26 @@ async function islandsGone(page) {
   while (islandWorkers(page).length > 0) await new Promise((r) => { setTimeout(r, 50); });
 }
 
+const ISLAND_NAME = 'islands';
+
 /** A moldable GA with several islands; `workers` Web Workers asked for. */
 const islandScenario = (workers, ga = {}, generate = { kind: 'random', jobs: 150 }) => ({ version: 1, engine: 'moldable',
-  name: 'islands', seed: 5, machines: 256, efficiency: generate.kind === 'random' ? 0.75 : undefined,
+  name: ISLAND_NAME, seed: 5, machines: 256, efficiency: generate.kind === 'random' ? 0.75 : undefined,
   ga: { cycles: 300, islands: 4, exchangeEvery: 25, workers, ...ga }, generate });
+
+/**
+ * While a GA runs and after Stop, the page shows that run alone: the live panel is the whole
+ * drawing, the title names the run, and no table of an earlier report (perhaps another engine's)
+ * is left under it.
+ */
+async function assertOnlyThisRun(page, title) {
+  assert.equal(await page.locator('#result-title').textContent(), title);
+  const drawing = await page.evaluate(() => [...document.querySelector('#drawing').children].map((c) => c.dataset.testid));
+  assert.deepEqual(drawing, ['moldable-live']);
+  const tables = await page.evaluate(() => [...document.querySelector('#tables').children].map((c) => c.dataset.testid ?? c.tagName));
+  assert.deepEqual(tables, ['tables-pending']);
+  assert.ok(await page.getByTestId('export-json').isDisabled(), 'no JSON export of an earlier report');
+}
 
 async function open(page, name, text) {
   await page.evaluate(() => { window.__before = [window.placelab.lastReport, window.placelab.lastError]; });
@@ -115,7 +131,13 @@ describe('moldable page', () => {
     assert.ok(await live.isVisible(), 'the best schedule so far stays on screen');
     const makespan = Number(await live.getAttribute('data-makespan'));
     assert.ok(makespan > 0);
-    assert.match(await page.getByTestId('live-caption').textContent(), /best makespan so far/);
+    assert.match(await page.getByTestId('live-caption').textContent(), /^GA stopped at cycle [\d,]+ of [\d,]+: best makespan so far/);
+    await assertOnlyThisRun(page, 'long GA (stopped: the best so far)');
+    // PNG exports the live panel, named after the stopped run
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+    assert.match(dl.suggestedFilename(), /^long.GA.*\.png$/);
+    const png = await fs.readFile(await dl.path());
+    assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
     await page.screenshot({ path: artifact('moldable-live-stopped.png'), fullPage: true });
     const tasks = await page.evaluate(() => window.__longTasks);
     assert.ok(tasks.every((t) => t.ms <= GOAL_MS), JSON.stringify(tasks));
@@ -186,6 +208,8 @@ describe('moldable page', () => {
     assert.equal(await page.evaluate(() => window.placelab.lastError), null);
     const first = Number(await page.getByTestId('moldable-live').getAttribute('data-cycle'));
     await page.waitForFunction((c) => Number(document.querySelector('[data-testid=moldable-live]').dataset.cycle) > c, first, { timeout: 0 });
+    // while it runs, the page shows this run only: the default example's drawing, title and tables are gone
+    await assertOnlyThisRun(page, `${ISLAND_NAME} (running)`);
     const during = islandWorkers(page).length;
     assert.equal(during, Math.min(4, threads, 8) >= 2 ? Math.min(4, threads, 8) : 0, 'island workers while running');
     // the progress bar follows the cycles
@@ -203,11 +227,12 @@ describe('moldable page', () => {
     const live = page.getByTestId('moldable-live');
     assert.ok(await live.isVisible(), 'the best schedule so far stays on screen');
     assert.ok(Number(await live.getAttribute('data-makespan')) > 0);
-    assert.match(await page.getByTestId('live-caption').textContent(), /best makespan so far/);
+    assert.match(await page.getByTestId('live-caption').textContent(), /^GA stopped at cycle [\d,]+ of [\d,]+: best makespan so far/);
     // the stopped pool posts nothing more: the live panel stays as it was
     const cycle = await live.getAttribute('data-cycle');
     await page.waitForTimeout(1500);
     assert.equal(await live.getAttribute('data-cycle'), cycle);
+    await assertOnlyThisRun(page, `${ISLAND_NAME} (stopped: the best so far)`);
     await page.screenshot({ path: artifact('moldable-parallel-stopped.png'), fullPage: true });
     await assertNoLongTask(page, 'parallel GA');
     assert.deepEqual(page.problems, []);

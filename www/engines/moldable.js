@@ -142,7 +142,8 @@ export function draw(host, envelope) {
 /**
  * A partial result of a running GA (posted from inside the engine worker): the best schedule so
  * far and the convergence curve, drawn in a live panel that replaces the drawing. The panel stays
- * when the run is stopped (the best so far) and goes when the final report is drawn.
+ * when the run is stopped (the best so far) and goes when the final report is drawn. Returns a
+ * view handle {canvases, destroy, stopped} (PNG export of the live panel; Stop's caption).
  */
 export function partial(host, value) {
   let live = host.querySelector('[data-testid="moldable-live"]');
@@ -157,12 +158,19 @@ export function partial(host, value) {
   const [gantt, curve] = figures.children;
   live.dataset.cycle = String(value.cycle);
   live.dataset.makespan = String(value.makespan);
-  cap.textContent = `GA running: cycle ${formatCount(value.cycle)} of ${formatCount(value.cycles)}, best makespan so far ${num(value.makespan)} (lower bound ${num(value.lowerBound)}). Stop keeps this schedule on screen.`;
+  const sofar = `best makespan so far ${num(value.makespan)} (lower bound ${num(value.lowerBound)})`;
+  cap.textContent = `GA running: cycle ${formatCount(value.cycle)} of ${formatCount(value.cycles)}, ${sofar}. Stop keeps this schedule on screen.`;
   const avail = Math.max(MIN_FIGURE_W, host.clientWidth || 800);
   const w = Math.min(MAX_FIGURE_W, Math.floor(avail / 2) - FIGURE_GAP);
   drawGantt(gantt, { width: Math.max(MIN_FIGURE_W, w), height: CURVE_H + 60, n: value.machines, tMax: Math.max(value.curve[0] ?? value.makespan, value.makespan),
     schedule: scheduleArrays(value.schedule), lowerBound: value.lowerBound, title: 'GA: best so far' });
   drawConvergence(curve, { width: Math.max(MIN_FIGURE_W, w), height: CURVE_H + 60, curve: value.curve, cycles: value.cycles, lowerBound: value.lowerBound, title: 'best makespan per cycle' });
+  return {
+    canvases: () => [[gantt, curve]],
+    destroy() {},
+    /** The run was stopped: the caption says where the schedule on screen comes from. */
+    stopped() { cap.textContent = `GA stopped at cycle ${formatCount(value.cycle)} of ${formatCount(value.cycles)}: ${sofar}.`; },
+  };
 }
 
 /** Tables: the methods with every figure, then the first jobs of each schedule. */
