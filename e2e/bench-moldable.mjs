@@ -10,7 +10,9 @@
 //    every 50 cycles) with `ga.workers` 1 and W = min(I, hardware threads, 8), alternated in the
 //    same run (median of N each); the reports must be identical (SHA-256), the ratio is the
 //    speedup. Beside them `placelab run` of the same scenario natively (one thread).
-// Usage: node e2e/bench-moldable.mjs [--runs N] [--cycles V] [--islands I] [--parallel-only]
+// 4. Figures 1 and 2 at the source's other corners (n = 1024, 65,536 x m = 1,000, 3,000; `--quick`
+//    skips them).
+// Usage: node e2e/bench-moldable.mjs [--runs N] [--cycles V] [--islands I] [--parallel-only] [--quick]
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, WWW } from './lib/server.mjs';
@@ -24,10 +26,12 @@ const RUNS = opt('--runs', 1);
 const CYCLES = opt('--cycles', 1000);
 const ISLANDS = opt('--islands', 4);
 const PARALLEL_ONLY = args.includes('--parallel-only');
+// the source's scale in the page: n = 1024 and 65,536 machines, m = 1,000 and 3,000 jobs (`--quick`: the first only)
+const SCALE = args.includes('--quick') ? [[1024, 1000]] : [[1024, 1000], [1024, 3000], [65536, 1000], [65536, 3000]];
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const fmt = (x, d = 1) => x.toFixed(d);
 
-const scenario = (generate, ga, methods) => ({ version: 1, engine: 'moldable', name: 'bench', seed: 1, machines: 1024,
+const scenario = (generate, ga, methods, machines = 1024) => ({ version: 1, engine: 'moldable', name: 'bench', seed: 1, machines,
   ...(generate.kind === 'random' ? { efficiency: 0.75 } : {}), methods, ga: { cycles: CYCLES, ...ga }, generate });
 
 async function timeWorker(page, s) {
@@ -97,13 +101,23 @@ async function main() {
     console.log(`n = 1024, m = 1000, K = 16, V = ${CYCLES}, shelf GA: ${fmt(ga.ms)} ms in the worker; FFDH+BFDH alone ${fmt(ff.ms)} ms (same run); ratio ${fmt(ga.ms / ff.ms, 0)}x`);
     console.log(`  T_FFDH ${g.ffdh}, T_BFDH ${g.bfdh}, T_GA ${makespan(ga.report, 'ga')}: delta1 ${fmt(g.delta1 * 100)} %, delta2 ${fmt(g.delta2 * 100)} % (source: 45 % on average)`);
 
-    const cut = { kind: 'guillotine', jobs: 1000, maxVariants: 3, height: 1000 };
-    const shelf = await timeWorker(page, scenario(cut, { decoder: 'shelf' }, ['ffdh', 'bfdh', 'ga']));
-    const list = await timeWorker(page, scenario(cut, { decoder: 'list' }, ['ga']));
-    const h = 1000;
-    console.log(`guillotine n = 1024, m = 1000, H = ${h}: FFDH ${fmt(makespan(shelf.report, 'ffdh') / h, 3)} H, BFDH ${fmt(makespan(shelf.report, 'bfdh') / h, 3)} H, `
-      + `shelf GA ${fmt(makespan(shelf.report, 'ga') / h, 3)} H in ${fmt(shelf.ms)} ms, list GA ${fmt(makespan(list.report, 'ga') / h, 3)} H in ${fmt(list.ms)} ms `
-      + `(goal: within 1.10 H under 30,000 ms: ${makespan(list.report, 'ga') <= 1.1 * h && list.ms < 30000 ? 'met' : 'NOT met'})`);
+    for (const [n, m] of SCALE) {
+      if (n !== 1024 || m !== 1000) {
+        const r = { kind: 'random', jobs: m, maxVariants: 3 };
+        const base = await timeWorker(page, scenario(r, {}, ['ffdh', 'bfdh'], n));
+        const run = await timeWorker(page, scenario(r, { decoder: 'shelf' }, ['ffdh', 'bfdh', 'ga'], n));
+        const x = run.report.ga;
+        console.log(`n = ${n}, m = ${m}, shelf GA: ${fmt(run.ms)} ms in the worker; FFDH+BFDH alone ${fmt(base.ms)} ms (same run); `
+          + `delta1 ${fmt(x.delta1 * 100)} %, delta2 ${fmt(x.delta2 * 100)} % (source: 45 % on average)`);
+      }
+      const cut = { kind: 'guillotine', jobs: m, maxVariants: 3, height: 1000 };
+      const shelf = await timeWorker(page, scenario(cut, { decoder: 'shelf' }, ['ffdh', 'bfdh', 'ga'], n));
+      const list = await timeWorker(page, scenario(cut, { decoder: 'list' }, ['ga'], n));
+      const h = 1000;
+      console.log(`guillotine n = ${n}, m = ${m}, H = ${h}: FFDH ${fmt(makespan(shelf.report, 'ffdh') / h, 3)} H, BFDH ${fmt(makespan(shelf.report, 'bfdh') / h, 3)} H, `
+        + `shelf GA ${fmt(makespan(shelf.report, 'ga') / h, 3)} H in ${fmt(shelf.ms)} ms, list GA ${fmt(makespan(list.report, 'ga') / h, 3)} H in ${fmt(list.ms)} ms `
+        + `(goal: within 1.10 H under 30,000 ms: ${makespan(list.report, 'ga') <= 1.1 * h && list.ms < 30000 ? 'met' : 'NOT met'})`);
+    }
     await page.close();
   } finally {
     await browser.close();
