@@ -466,14 +466,27 @@ pub fn per_evaluation_overhead(m: f64) -> f64 {
     16.0 * m + 1000.0
 }
 
-/// Upper estimate of the work in steps: each shelf packing scans at most [`shelf_bound`]
-/// shelves per job, plus `m log m` for sorting; each list decoding at most `2m` profile
-/// segments per job (weighted by [`LIST_STEP_WEIGHT`]); GA evaluations each cost one decoding
+/// Steps of one shelf packing: `m log2 m` to sort, then per job the shelf search over at most
+/// `S` = [`shelf_bound`] shelves, `log2 S + 1` for the indexed search (`super::shelf`) or `S`
+/// when release times make BFDH scan.
+pub fn shelf_packing_steps(inst: &Instance) -> f64 {
+    let m = inst.jobs.len() as f64;
+    let shelves = shelf_bound(inst);
+    let per_job = if inst.jobs.iter().any(|j| j.release > 0.0) {
+        shelves
+    } else {
+        libm::log2(shelves.max(1.0)) + 1.0
+    };
+    m * per_job + m * libm::log2(m.max(2.0))
+}
+
+/// Upper estimate of the work in steps: each shelf packing [`shelf_packing_steps`]; each list
+/// decoding at most `2m` profile segments per job (weighted by [`LIST_STEP_WEIGHT`]); GA evaluations each cost one decoding
 /// (the list decoder's initial population also one packing) and [`per_evaluation_overhead`].
 pub fn estimate_work(inst: &Instance, s: &MoldableScenario) -> f64 {
     let m = inst.jobs.len() as f64;
     let sort = m * libm::log2(m.max(2.0));
-    let shelf = m * shelf_bound(inst) + sort;
+    let shelf = shelf_packing_steps(inst);
     let list = LIST_STEP_WEIGHT * 2.0 * m * m + sort;
     let per_eval = match s.ga.decoder {
         Decoder::Shelf => shelf,

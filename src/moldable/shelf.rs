@@ -17,11 +17,21 @@
 //! shelf 0 at x = 2; (1,2) fits on shelf 1 at x = 3. Makespan 9 = 5 + 4. NFDH, which only
 //! looks at the top shelf, opens a third shelf for (2,3): makespan 12.
 //!
+//! Finding the shelf is indexed, never a scan: shelf starts never decrease (each shelf starts at
+//! or after the top of the previous one), so the shelves a job released at `r` may join are a
+//! suffix, found by binary search. FFDH asks a max-tree of free widths for the lowest shelf of
+//! that suffix with room ([`FreeTree`]); BFDH without release times takes the first element of
+//! an ordered set of (free width, shelf) at or above the job's width, which is the fullest shelf
+//! with room, lowest index first, exactly the scan's choice. With release times BFDH scans the
+//! suffix.
+//!
 //! # Complexity
-//! `O(m log m)` to sort, plus `O(S)` per job to scan the `S <= m` shelves (NFDH: `O(1)`).
+//! `O(m log m)` to sort, plus `O(log S)` per job for the `S <= m` shelves (NFDH: `O(1)`; BFDH
+//! with release times: `O(S)`).
 
 use super::model::{Instance, Placement, Schedule};
 use serde::Serialize;
+use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -35,6 +45,53 @@ struct Shelf {
     start: f64,
     height: f64,
     used: u32,
+}
+
+/// The shelves' free widths in a max segment tree over shelf indices (capacity fixed at the
+/// start: a packing opens at most one shelf per job). A leaf holds `free + 1` for an open shelf
+/// and 0 for one not yet opened, so no width, not even 0, fits an unopened shelf.
+///
+/// Invariant: every inner node holds the maximum of its two children.
+struct FreeTree {
+    leaves: usize,
+    node: Vec<u32>,
+}
+
+impl FreeTree {
+    fn new(capacity: usize) -> Self {
+        let leaves = capacity.max(1).next_power_of_two();
+        FreeTree {
+            leaves,
+            node: vec![0; 2 * leaves],
+        }
+    }
+
+    /// Sets shelf `k`'s free width.
+    fn set(&mut self, k: usize, free: u32) {
+        let mut i = self.leaves + k;
+        self.node[i] = free + 1;
+        while i > 1 {
+            i /= 2;
+            self.node[i] = self.node[2 * i].max(self.node[2 * i + 1]);
+        }
+    }
+
+    /// The lowest shelf `k >= lo` with at least `width` free, if any. `O(log S)`.
+    fn first_fit(&self, lo: usize, width: u32) -> Option<usize> {
+        self.descend(1, 0, self.leaves, lo, width + 1)
+    }
+
+    fn descend(&self, i: usize, a: usize, b: usize, lo: usize, need: u32) -> Option<usize> {
+        if b <= lo || self.node[i] < need {
+            return None;
+        }
+        if b - a == 1 {
+            return Some(a);
+        }
+        let mid = (a + b) / 2;
+        self.descend(2 * i, a, mid, lo, need)
+            .or_else(|| self.descend(2 * i + 1, mid, b, lo, need))
+    }
 }
 
 /// Job indices by decreasing time of their chosen variant, ties by index (a total order).
@@ -53,22 +110,40 @@ pub fn decreasing_height(inst: &Instance, variants: &[u32]) -> Vec<u32> {
 pub fn pack_starts(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f64, u32)>, f64) {
     let n = inst.machines;
     let order = decreasing_height(inst, variants);
+    let released = inst.jobs.iter().any(|j| j.release > 0.0);
     let mut shelves: Vec<Shelf> = Vec::new();
+    let mut tree = FreeTree::new(if packer == Packer::Ffdh {
+        inst.jobs.len()
+    } else {
+        0
+    });
+    // BFDH without release times: (free width, shelf) of every open shelf
+    let mut by_free: BTreeSet<(u32, u32)> = BTreeSet::new();
     let mut top = 0.0f64;
     let mut out = vec![(0.0, 0u32); inst.jobs.len()];
     for &i in &order {
         let job = &inst.jobs[i as usize];
         let v = job.variants[variants[i as usize] as usize];
         let fits = |s: &Shelf| s.used + v.ranks <= n && job.release <= s.start;
+        // the shelves starting at or after the release (starts never decrease)
+        let lo = if released {
+            shelves.partition_point(|s| s.start < job.release)
+        } else {
+            0
+        };
         let chosen = match packer {
             Packer::Nfdh => shelves
                 .last()
                 .filter(|s| fits(s))
                 .map(|_| shelves.len() - 1),
-            Packer::Ffdh => shelves.iter().position(fits),
+            Packer::Ffdh => tree.first_fit(lo, v.ranks),
+            Packer::Bfdh if !released => by_free
+                .range((v.ranks, 0)..)
+                .next()
+                .map(|&(_, k)| k as usize),
             Packer::Bfdh => {
                 let mut best: Option<usize> = None;
-                for (k, s) in shelves.iter().enumerate() {
+                for (k, s) in shelves.iter().enumerate().skip(lo) {
                     if fits(s) && best.is_none_or(|b| s.used > shelves[b].used) {
                         best = Some(k);
                     }
@@ -91,8 +166,17 @@ pub fn pack_starts(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f
         };
         let s = &mut shelves[k];
         out[i as usize] = (s.start, s.used);
+        let before = n - s.used;
         s.used += v.ranks;
         debug_assert!(v.time <= s.height);
+        match packer {
+            Packer::Ffdh => tree.set(k, n - s.used),
+            Packer::Bfdh if !released => {
+                by_free.remove(&(before, k as u32));
+                by_free.insert((n - s.used, k as u32));
+            }
+            _ => {}
+        }
     }
     (out, top)
 }
@@ -119,6 +203,72 @@ pub fn pack(inst: &Instance, variants: &[u32], packer: Packer) -> Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The definition, by scanning every shelf: the reference the indexed search must equal.
+    fn pack_by_scan(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f64, u32)>, f64) {
+        let n = inst.machines;
+        let mut shelves: Vec<Shelf> = Vec::new();
+        let mut top = 0.0f64;
+        let mut out = vec![(0.0, 0u32); inst.jobs.len()];
+        for i in decreasing_height(inst, variants) {
+            let job = &inst.jobs[i as usize];
+            let v = job.variants[variants[i as usize] as usize];
+            let fits = |s: &Shelf| s.used + v.ranks <= n && job.release <= s.start;
+            let chosen = match packer {
+                Packer::Nfdh => shelves
+                    .last()
+                    .filter(|s| fits(s))
+                    .map(|_| shelves.len() - 1),
+                Packer::Ffdh => shelves.iter().position(fits),
+                Packer::Bfdh => {
+                    let mut best: Option<usize> = None;
+                    for (k, s) in shelves.iter().enumerate() {
+                        if fits(s) && best.is_none_or(|b| s.used > shelves[b].used) {
+                            best = Some(k);
+                        }
+                    }
+                    best
+                }
+            };
+            let k = chosen.unwrap_or_else(|| {
+                let start = top.max(job.release);
+                shelves.push(Shelf {
+                    start,
+                    height: v.time,
+                    used: 0,
+                });
+                top = start + v.time;
+                shelves.len() - 1
+            });
+            out[i as usize] = (shelves[k].start, shelves[k].used);
+            shelves[k].used += v.ranks;
+        }
+        (out, top)
+    }
+
+    proptest! {
+        #[test]
+        fn indexed_shelf_search_places_every_job_where_the_scan_does(
+            n in 1u32..40,
+            jobs in proptest::collection::vec((1u32..40, 1u32..30, 0u32..4), 0..120),
+            released in any::<bool>(),
+        ) {
+            let mut inst = Instance::rigid(
+                n,
+                &jobs.iter().map(|&(r, t, _)| (r.min(n), t as f64)).collect::<Vec<_>>(),
+            );
+            if released {
+                for (j, &(_, _, rel)) in inst.jobs.iter_mut().zip(&jobs) {
+                    j.release = (rel * 7) as f64;
+                }
+            }
+            let v = vec![0; jobs.len()];
+            for packer in [Packer::Nfdh, Packer::Ffdh, Packer::Bfdh] {
+                prop_assert_eq!(pack_starts(&inst, &v, packer), pack_by_scan(&inst, &v, packer));
+            }
+        }
+    }
 
     #[test]
     fn worked_case_of_the_module_doc() {
