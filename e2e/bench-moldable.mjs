@@ -112,10 +112,19 @@ async function main() {
       }
       const cut = { kind: 'guillotine', jobs: m, maxVariants: 3, height: 1000 };
       const shelf = await timeWorker(page, scenario(cut, { decoder: 'shelf' }, ['ffdh', 'bfdh', 'ga'], n));
-      const list = await timeWorker(page, scenario(cut, { decoder: 'list' }, ['ga'], n));
       const h = 1000;
-      console.log(`guillotine n = ${n}, m = ${m}, H = ${h}: FFDH ${fmt(makespan(shelf.report, 'ffdh') / h, 3)} H, BFDH ${fmt(makespan(shelf.report, 'bfdh') / h, 3)} H, `
-        + `shelf GA ${fmt(makespan(shelf.report, 'ga') / h, 3)} H in ${fmt(shelf.ms)} ms, list GA ${fmt(makespan(list.report, 'ga') / h, 3)} H in ${fmt(list.ms)} ms `
+      const head = `guillotine n = ${n}, m = ${m}, H = ${h}: FFDH ${fmt(makespan(shelf.report, 'ffdh') / h, 3)} H, BFDH ${fmt(makespan(shelf.report, 'bfdh') / h, 3)} H, `
+        + `shelf GA ${fmt(makespan(shelf.report, 'ga') / h, 3)} H in ${fmt(shelf.ms)} ms, `;
+      let list;
+      try {
+        list = await timeWorker(page, scenario(cut, { decoder: 'list' }, ['ga'], n));
+      } catch (e) {
+        // the page's admission limit, not a failure of the benchmark: say so and go on
+        if (!/refused before running/.test(e.message)) throw e;
+        console.log(`${head}list GA refused in the page (${e.message.replace(/^\$: refused before running: /, '')})`);
+        continue;
+      }
+      console.log(`${head}list GA ${fmt(makespan(list.report, 'ga') / h, 3)} H in ${fmt(list.ms)} ms `
         + `(goal: within 1.10 H under 30,000 ms: ${makespan(list.report, 'ga') <= 1.1 * h && list.ms < 30000 ? 'met' : 'NOT met'})`);
     }
     await page.close();

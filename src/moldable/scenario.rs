@@ -33,6 +33,11 @@ pub const MAX_WORK: f64 = 1e10;
 /// per list step against 1.6 to 2.5 ns per shelf step).
 pub const LIST_STEP_WEIGHT: f64 = 0.25;
 
+/// The cost of one step of a shelf packing (a comparison of the sort, a level of the shelf
+/// search) in estimate steps: measured by `bounds` (a shelf step costs about 3 ns, an estimate
+/// step about 1 ns).
+pub const SHELF_STEP_WEIGHT: f64 = 3.0;
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MoldableScenario {
@@ -466,9 +471,9 @@ pub fn per_evaluation_overhead(m: f64) -> f64 {
     16.0 * m + 1000.0
 }
 
-/// Steps of one shelf packing: `m log2 m` to sort, then per job the shelf search over at most
-/// `S` = [`shelf_bound`] shelves, `log2 S + 1` for the indexed search (`super::shelf`) or `S`
-/// when release times make BFDH scan.
+/// Steps of one shelf packing, weighted by [`SHELF_STEP_WEIGHT`]: `m log2 m` to sort, then per
+/// job the shelf search over at most `S` = [`shelf_bound`] shelves, `log2 S + 1` for the indexed
+/// search (`super::shelf`) or `S` when release times make BFDH scan.
 pub fn shelf_packing_steps(inst: &Instance) -> f64 {
     let m = inst.jobs.len() as f64;
     let shelves = shelf_bound(inst);
@@ -477,7 +482,7 @@ pub fn shelf_packing_steps(inst: &Instance) -> f64 {
     } else {
         libm::log2(shelves.max(1.0)) + 1.0
     };
-    m * per_job + m * libm::log2(m.max(2.0))
+    SHELF_STEP_WEIGHT * (m * per_job + m * libm::log2(m.max(2.0)))
 }
 
 /// Upper estimate of the work in steps: each shelf packing [`shelf_packing_steps`]; each list

@@ -96,10 +96,45 @@ impl FreeTree {
 
 /// Job indices by decreasing time of their chosen variant, ties by index (a total order).
 pub fn decreasing_height(inst: &Instance, variants: &[u32]) -> Vec<u32> {
-    let t = |i: u32| inst.jobs[i as usize].variants[variants[i as usize] as usize].time;
-    let mut order: Vec<u32> = (0..inst.jobs.len() as u32).collect();
-    order.sort_by(|&a, &b| t(b).total_cmp(&t(a)).then(a.cmp(&b)));
-    order
+    by_decreasing_height(inst, variants)
+        .into_iter()
+        .map(|(_, i, _)| i)
+        .collect()
+}
+
+/// `(key, job, ranks)` of every job with its chosen variant, sorted: by decreasing time, ties
+/// by index. Reading each job once, in index order, and carrying what the packing needs keeps
+/// the packing loop off the jobs' scattered variant lists. Sorting `(key, index)` orders
+/// exactly as comparing `t(b).total_cmp(&t(a)).then(a.cmp(&b))`: the key is
+/// `total_order_key(t)` negated (`!`), and the time is `key_time(key)`.
+fn by_decreasing_height(inst: &Instance, variants: &[u32]) -> Vec<(i64, u32, u32)> {
+    let mut keyed: Vec<(i64, u32, u32)> = inst
+        .jobs
+        .iter()
+        .zip(variants)
+        .enumerate()
+        .map(|(i, (job, &k))| {
+            let v = job.variants[k as usize];
+            (!total_order_key(v.time), i as u32, v.ranks)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed
+}
+
+/// The time a key of [`by_decreasing_height`] was made from.
+fn key_time(key: i64) -> f64 {
+    // total_order_key is its own inverse (it keeps the sign bit and flips the others or not)
+    f64::from_bits(total_order_key_bits(!key) as u64)
+}
+
+/// An integer whose order is `f64::total_cmp`'s: negative numbers' magnitude bits are flipped.
+fn total_order_key(t: f64) -> i64 {
+    total_order_key_bits(t.to_bits() as i64)
+}
+
+fn total_order_key_bits(b: i64) -> i64 {
+    b ^ ((((b >> 63) as u64) >> 1) as i64)
 }
 
 /// Packs the jobs with the given variants; returns each job's `(start, first machine)` and the
@@ -109,7 +144,7 @@ pub fn decreasing_height(inst: &Instance, variants: &[u32]) -> Vec<u32> {
 /// `variants[i]`: the variant of job `i`, which must fit on `n` machines.
 pub fn pack_starts(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f64, u32)>, f64) {
     let n = inst.machines;
-    let order = decreasing_height(inst, variants);
+    let order = by_decreasing_height(inst, variants);
     let released = inst.jobs.iter().any(|j| j.release > 0.0);
     let mut shelves: Vec<Shelf> = Vec::new();
     let mut tree = FreeTree::new(if packer == Packer::Ffdh {
@@ -117,17 +152,22 @@ pub fn pack_starts(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f
     } else {
         0
     });
-    // BFDH without release times: (free width, shelf) of every open shelf
+    // BFDH without release times: (free width, shelf) of every open shelf that has room (a full
+    // shelf stays only if some job is 0 wide)
     let mut by_free: BTreeSet<(u32, u32)> = BTreeSet::new();
+    let keep_full = order.iter().any(|&(_, _, ranks)| ranks == 0);
     let mut top = 0.0f64;
     let mut out = vec![(0.0, 0u32); inst.jobs.len()];
-    for &i in &order {
-        let job = &inst.jobs[i as usize];
-        let v = job.variants[variants[i as usize] as usize];
-        let fits = |s: &Shelf| s.used + v.ranks <= n && job.release <= s.start;
+    for &(key, i, ranks) in &order {
+        let release = if released {
+            inst.jobs[i as usize].release
+        } else {
+            0.0
+        };
+        let fits = |s: &Shelf| s.used + ranks <= n && release <= s.start;
         // the shelves starting at or after the release (starts never decrease)
         let lo = if released {
-            shelves.partition_point(|s| s.start < job.release)
+            shelves.partition_point(|s| s.start < release)
         } else {
             0
         };
@@ -136,11 +176,10 @@ pub fn pack_starts(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f
                 .last()
                 .filter(|s| fits(s))
                 .map(|_| shelves.len() - 1),
-            Packer::Ffdh => tree.first_fit(lo, v.ranks),
-            Packer::Bfdh if !released => by_free
-                .range((v.ranks, 0)..)
-                .next()
-                .map(|&(_, k)| k as usize),
+            Packer::Ffdh => tree.first_fit(lo, ranks),
+            Packer::Bfdh if !released => {
+                by_free.range((ranks, 0)..).next().map(|&(_, k)| k as usize)
+            }
             Packer::Bfdh => {
                 let mut best: Option<usize> = None;
                 for (k, s) in shelves.iter().enumerate().skip(lo) {
@@ -154,26 +193,29 @@ pub fn pack_starts(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f
         let k = match chosen {
             Some(k) => k,
             None => {
-                let start = top.max(job.release);
+                let start = top.max(release);
+                let height = key_time(key);
                 shelves.push(Shelf {
                     start,
-                    height: v.time,
+                    height,
                     used: 0,
                 });
-                top = start + v.time;
+                top = start + height;
                 shelves.len() - 1
             }
         };
         let s = &mut shelves[k];
         out[i as usize] = (s.start, s.used);
         let before = n - s.used;
-        s.used += v.ranks;
-        debug_assert!(v.time <= s.height);
+        s.used += ranks;
+        debug_assert!(key_time(key) <= s.height);
         match packer {
             Packer::Ffdh => tree.set(k, n - s.used),
             Packer::Bfdh if !released => {
                 by_free.remove(&(before, k as u32));
-                by_free.insert((n - s.used, k as u32));
+                if s.used < n || keep_full {
+                    by_free.insert((n - s.used, k as u32));
+                }
             }
             _ => {}
         }
@@ -211,7 +253,10 @@ mod tests {
         let mut shelves: Vec<Shelf> = Vec::new();
         let mut top = 0.0f64;
         let mut out = vec![(0.0, 0u32); inst.jobs.len()];
-        for i in decreasing_height(inst, variants) {
+        let t = |i: u32| inst.jobs[i as usize].variants[variants[i as usize] as usize].time;
+        let mut order: Vec<u32> = (0..inst.jobs.len() as u32).collect();
+        order.sort_by(|&a, &b| t(b).total_cmp(&t(a)).then(a.cmp(&b)));
+        for i in order {
             let job = &inst.jobs[i as usize];
             let v = job.variants[variants[i as usize] as usize];
             let fits = |s: &Shelf| s.used + v.ranks <= n && job.release <= s.start;
@@ -249,9 +294,15 @@ mod tests {
 
     proptest! {
         #[test]
+        fn the_sort_key_orders_as_total_cmp(a in any::<f64>(), b in any::<f64>()) {
+            prop_assert_eq!(total_order_key(a).cmp(&total_order_key(b)), a.total_cmp(&b));
+            prop_assert_eq!(key_time(!total_order_key(a)).to_bits(), a.to_bits());
+        }
+
+        #[test]
         fn indexed_shelf_search_places_every_job_where_the_scan_does(
             n in 1u32..40,
-            jobs in proptest::collection::vec((1u32..40, 1u32..30, 0u32..4), 0..120),
+            jobs in proptest::collection::vec((0u32..40, 1u32..30, 0u32..4), 0..120),
             released in any::<bool>(),
         ) {
             let mut inst = Instance::rigid(
