@@ -364,3 +364,47 @@ fn identical_nodes_reduce_the_branching() {
         40320.0
     );
 }
+
+/// A generated LU long enough for the bounds without replay (the sample matrix's long trace:
+/// 5 ranks on 6 nodes): they are used, cut subtrees, and branch and bound still gives exactly
+/// exhaustive search's ranking, for both protocols.
+#[test]
+fn bounds_without_replay_cut_a_long_trace_and_keep_the_exact_ranking() {
+    use placelab::trace::generate::generate;
+    use placelab::trace::replay::Protocol;
+    use placelab::trace::scenario::{GenerateSpec, Program};
+    let spec = GenerateSpec {
+        program: Program::LuUneven,
+        size: 800,
+        ranks: 5,
+        width: 5,
+        weights: None,
+        iterations: 1,
+    };
+    let ratio = vec![1.0, 2.0, 4.0, 4.0, 3.0, 1.5];
+    let n = ratio.len();
+    let mut a0 = vec![5e-4; n * n];
+    let mut a1 = vec![2e-7; n * n];
+    for u in 0..n {
+        for v in 0..n {
+            if u == v {
+                (a0[u * n + v], a1[u * n + v]) = (0.0, 0.0);
+            } else if u / 2 == v / 2 {
+                (a0[u * n + v], a1[u * n + v]) = (1e-4, 9e-9);
+            }
+        }
+    }
+    let p = Platform { n, ratio, a0, a1 };
+    for protocol in [Protocol::Rendezvous, Protocol::Eager] {
+        let mut c = compile(&generate(&spec, 1e9)).unwrap();
+        c.protocol = protocol;
+        let prob = Problem::new(&c, &p);
+        assert!(prob.cheap_bounds, "{} steps", c.steps());
+        let ex = search::exhaustive(&prob, 7);
+        let bb = search::branch_and_bound(&prob, 7, u64::MAX);
+        assert!(bb.proven);
+        assert_eq!(bb.top.rows, ex.top.rows);
+        assert!(bb.stats.rank_bounds > 0);
+        assert!(bb.stats.replays < ex.stats.replays);
+    }
+}

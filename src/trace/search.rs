@@ -5,7 +5,9 @@
 //!
 //! - [`exhaustive`]: every assignment replayed, the source's method.
 //! - [`branch_and_bound`]: best-first over partial assignments (ranks in [`rank_order`]), each
-//!   bounded by [`Bounds::partial`]; a local search first gives incumbents to prune with.
+//!   bounded by [`Bounds::partial`] (a relaxed replay) and, on long traces, first by two
+//!   bounds that need no replay, [`RankBound`] and [`PathBound`]; a local search first gives
+//!   incumbents to prune with.
 //! - [`local_search`]: seeded hill climbing by swaps and moves, with restarts.
 //!
 //! # Identical nodes and the representative of a class of assignments
@@ -197,6 +199,11 @@ impl<'a> Problem<'a> {
         representative(assign, &self.class, &self.order)
     }
 }
+
+/// Children bounded without replay after which branch and bound stops using those bounds
+/// when fewer than one in 16 of them were cut by them or got a larger bound from them than
+/// from their replay.
+pub const CHEAP_TRIAL: u64 = 4096;
 
 /// Replay steps one child of branch and bound may cost beyond its replay: a [`RankBound`]
 /// and a [`PathBound`] with [`MAX_PATHS`] chains.
@@ -1146,7 +1153,13 @@ pub fn local_search(
 /// kept when the bound is at most the ranking's threshold (the time of its last row once it
 /// holds `top` rows), then opened in order of least bound (then deeper first, then first
 /// made). A node whose subtree holds at most [`LANES`] completions is not split: all its
-/// representative completions are replayed in one pass as leaves. The search is complete when no open node has a bound at most the threshold: every
+/// representative completions are replayed in one pass as leaves. With
+/// [`Problem::cheap_bounds`], every child (leaves too) first gets the larger of
+/// [`RankBound::bound`] and [`PathBound::bound`] and is cut without replay when that is above
+/// the threshold (or ties it and may not enter) or [`RankBound::excludes`] it; a kept child's
+/// bound is the largest of the three. After [`CHEAP_TRIAL`] such children, if fewer than one
+/// in 16 was cut by them or got a larger bound from them, they are no longer used. All are admissible, so cutting stays exact. The search
+/// is complete when no open node has a bound at most the threshold: every
 /// assignment not replayed then lies in a subtree whose bound, hence whose every completion,
 /// is slower than the last row, so the ranking is exactly the `top` best representatives
 /// and its first row is proven optimal. Stopped by the budget, the lower bound is the least
@@ -1158,7 +1171,8 @@ pub fn local_search(
 /// the incumbents matter when the budget stops the search, as its best found.
 ///
 /// # Complexity
-/// At most `n!/(n-R)!` leaves; each node opened costs one replay per child, `O(M + R + n^2)`.
+/// At most `n!/(n-R)!` leaves; each node opened costs one replay per child not cut by the
+/// bounds without replay, `O(M + R + n^2)`, and with them `O(R^2 n)` per child.
 pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
     branch_and_bound_with(prob, top, budget, &mut |_| {})
 }
@@ -1197,7 +1211,9 @@ pub fn branch_and_bound_with(
                 }
             }
         };
-    let cheap = prob.cheap_bounds;
+    let mut cheap = prob.cheap_bounds;
+    // children the bounds without replay cut or whose bound they raised above the replay's
+    let mut useful = 0u64;
     if cheap {
         add_best_path(&list, &mut pb, &mut b, &mut stats);
     }
@@ -1285,6 +1301,7 @@ pub fn branch_and_bound_with(
             let th = list.threshold();
             if cheap && (!may_enter(&list, v, &kids[i], n) || (v <= th && rb.excludes(th))) {
                 stats.pruned += 1;
+                useful += 1;
                 continue;
             }
             kids.swap(k, i);
@@ -1302,6 +1319,9 @@ pub fn branch_and_bound_with(
                     list.insert(times[k], kid);
                 } else {
                     stats.bound_replays += 1;
+                    if kid_rank[ci * LANES + k] > times[k] {
+                        useful += 1;
+                    }
                     let v = times[k].max(kid_rank[ci * LANES + k]);
                     if !may_enter(&list, v, kid, n) {
                         stats.pruned += 1;
@@ -1313,6 +1333,10 @@ pub fn branch_and_bound_with(
                     }
                 }
             }
+        }
+        // bounds that rarely help cost more than they save (balanced traces): stop using them
+        if cheap && stats.rank_bounds >= CHEAP_TRIAL && useful * 16 < stats.rank_bounds {
+            cheap = false;
         }
     }
     let best = list.best().map_or(f64::INFINITY, |x| x.time);
