@@ -18,7 +18,11 @@
 //! largest population, cycles and islands, where per-evaluation overheads dominate; the source's
 //! scale), the most GA cycles admission accepts (binary search) are run and timed.
 //!
-//! `BOUNDS_ONLY=moldable` runs the moldable section alone.
+//! The trace engine: for the generated LU programs on 16 heterogeneous nodes at the largest
+//! budget (1.99e9 replay steps), and for plain exhaustive search on 8 nodes, the longest
+//! trace admission accepts (binary search over the problem size) is searched and timed.
+//!
+//! `BOUNDS_ONLY=moldable` (or `trace`) runs the moldable (or trace) section alone.
 //! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh and the partitioning of Delaunay meshes. `BOUNDS_SCENARIO=file.json` instead
 //! runs one scenario file *without* the admission check (to profile what admission refuses) and
 //! prints its estimate, work, time and peak memory.
@@ -359,11 +363,104 @@ fn moldable_bounds() -> (f64, usize) {
     (worst_time, worst_peak)
 }
 
+/// A trace scenario: generated `program` of order `size` on `n` ranks and `n` nodes (ratios 1
+/// to about 6, links of three kinds, as `benches/trace.rs`), searched by `method`.
+fn trace_doc(program: &str, size: u64, n: usize, method: &str, budget: f64) -> String {
+    let nodes: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let ratio =
+                1.0 + (i / 2 * 2) as f64 * 5.0 / n as f64 + if i % 4 == 3 { 0.5 } else { 0.0 };
+            serde_json::json!({"name": format!("n{i}"), "ratio": ratio})
+        })
+        .collect();
+    let mut links = Vec::new();
+    for u in 0..n {
+        for v in 0..n {
+            if u != v {
+                let rack = u / 4 == v / 4;
+                let a1 = if rack {
+                    4e-8
+                } else if (u + v) % 3 == 0 {
+                    3.4e-7
+                } else {
+                    1.7e-7
+                };
+                links.push(
+                    serde_json::json!({"from": format!("n{u}"), "to": format!("n{v}"),
+                    "a0": if rack { 5e-5 } else { 1.5e-4 }, "a1": a1}),
+                );
+            }
+        }
+    }
+    serde_json::json!({"version": 1, "engine": "trace", "seed": 1, "referenceRate": 5e8,
+        "generate": {"program": program, "size": size, "ranks": n, "width": 5, "iterations": 1},
+        "nodes": nodes, "links": links, "search": {"method": method, "budget": budget}})
+    .to_string()
+}
+
+/// The worst admitted trace scenarios; returns the worst time and peak.
+fn trace_bounds() -> (f64, usize) {
+    let cases: [(&str, usize, &str, f64); 4] = [
+        ("luUneven", 16, "branchAndBound", 1.99e9),
+        ("luCyclic", 16, "branchAndBound", 1.99e9),
+        ("luUneven", 12, "branchAndBound", 1.99e9),
+        ("luUneven", 8, "exhaustive", 1.0),
+    ];
+    println!(
+        "\n{:<9} {:>5} {:<15} {:>9} {:>6} {:>9} {:>8} {:>6} {:>8} {:>9}",
+        "trace",
+        "nodes",
+        "method",
+        "budget",
+        "size",
+        "events",
+        "time s",
+        "proven",
+        "gap %",
+        "peak MiB"
+    );
+    let (mut worst_time, mut worst_peak) = (0.0f64, 0usize);
+    for (program, n, method, budget) in cases {
+        let make = |size: u64| trace_doc(program, size, n, method, budget);
+        let Some(size) = largest_in(2, 100_000, &make) else {
+            println!("{program:<9} {n:>5} {method:<15} refused even at order 2");
+            continue;
+        };
+        let text = make(size);
+        let base = CURRENT.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let t = Instant::now();
+        let report = api::run(&text, &mut NoProgress).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let peak = PEAK.load(Ordering::Relaxed) - base;
+        let v: serde_json::Value = serde_json::from_str(&report).unwrap();
+        let r = &v["report"];
+        worst_time = worst_time.max(secs);
+        worst_peak = worst_peak.max(peak);
+        println!(
+            "{program:<9} {n:>5} {method:<15} {budget:>9.2e} {size:>6} {:>9} {secs:>8.2} {:>6} {:>8.2} {:>9.1}",
+            r["trace"]["events"],
+            r["search"]["proven"],
+            r["search"]["gap"].as_f64().unwrap_or(0.0) * 100.0,
+            peak as f64 / 1048576.0
+        );
+    }
+    (worst_time, worst_peak)
+}
+
 fn main() {
     if let Ok(path) = std::env::var("BOUNDS_SCENARIO") {
         return run_file(&path);
     }
     let only = std::env::var("BOUNDS_ONLY").unwrap_or_default();
+    if only == "trace" {
+        let (t, p) = trace_bounds();
+        println!(
+            "worst admitted trace: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+            p as f64 / 1048576.0
+        );
+        return;
+    }
     if only == "moldable" {
         let (t, p) = moldable_bounds();
         println!(
@@ -473,6 +570,11 @@ fn main() {
     let (t, p) = moldable_bounds();
     println!(
         "worst admitted moldable: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+        p as f64 / 1048576.0
+    );
+    let (t, p) = trace_bounds();
+    println!(
+        "worst admitted trace: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
         p as f64 / 1048576.0
     );
 }

@@ -4,12 +4,15 @@
 // run, for the unbalanced LU (4:2:1:1, where the bound prunes) and the balanced block-cyclic LU
 // (where it cannot). Plain exhaustive search (40,320 replays of 100,000 events) is over the
 // page's admission limit, so its time comes from `cargo bench --bench trace`, natively.
+// Then the largest admitted trace scenario (benches/bounds.rs: LU 4:2:1:1 on 16 nodes, order
+// 41,666, about 1,056,000 events, budget 1.99e9 replay steps) is run through the page (editor,
+// Run, drawing) with the main thread's long tasks recorded, against `placelab run` natively.
 // Usage: node e2e/bench-trace.mjs [--runs N]   (after scripts/build.sh)
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startServer, WWW } from './lib/server.mjs';
-import { launch, loadedPage } from './lib/browser.mjs';
+import { launch, loadedPage, waitSettled } from './lib/browser.mjs';
 import { buildCli, CLI, sha256 } from './lib/cli.mjs';
 
 const args = process.argv.slice(2);
@@ -40,11 +43,47 @@ const CASES = [
   { name: 'LU block-cyclic', program: 'luCyclic', size: 4566 },
 ];
 
-const scenario = (c) => ({
+const scenario = (c, n = 8, search = { method: 'branchAndBound' }) => ({
   version: 1, engine: 'trace', name: 'bench', seed: 1, referenceRate: 5e8,
-  generate: { program: c.program, size: c.size, ranks: 8, width: 5, iterations: 1 },
-  ...platform(8), search: { method: 'branchAndBound' },
+  generate: { program: c.program, size: c.size, ranks: n, width: 5, iterations: 1 },
+  ...platform(n), search,
 });
+
+/** The largest admitted scenario through the page's editor and Run button, long tasks watched. */
+async function largest(page) {
+  const text = JSON.stringify(scenario({ program: 'luUneven', size: 41666 }, 16, { method: 'branchAndBound', budget: 1.99e9 }));
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+    }).observe({ type: 'longtask' });
+  });
+  await page.evaluate((t) => {
+    const raw = document.querySelector('[data-testid=raw-json]');
+    raw.value = t;
+    raw.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  await page.waitForTimeout(400);
+  await waitSettled(page, 0);
+  await page.evaluate(() => { window.__longTasks = []; });
+  const runs = await page.evaluate(() => window.placelab.runCount);
+  const t0 = performance.now();
+  await page.getByTestId('run').click();
+  await page.waitForFunction((n) => window.placelab.runCount > n && ['done', 'error'].includes(document.body.dataset.status), runs, { timeout: 0 });
+  const tw = performance.now() - t0;
+  const status = await page.evaluate(() => document.body.dataset.status);
+  if (status !== 'done') throw new Error(JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+  const long = await page.evaluate(() => window.__longTasks);
+  const report = await page.evaluate(() => window.placelab.lastReport.report);
+  const t1 = performance.now();
+  const out = spawnSync(CLI, ['run', '-'], { input: text, maxBuffer: 1 << 30 });
+  const tn = performance.now() - t1;
+  if (out.status !== 0) throw new Error(out.stderr.toString());
+  const s = report.search;
+  const worst = long.reduce((a, b) => Math.max(a, b), 0);
+  console.log(`largest admitted (LU 4:2:1:1, ${report.trace.events} events, 16 nodes, budget 1.99e9): page (Run to drawn) ${(tw / 1000).toFixed(1)} s, native placelab run ${(tn / 1000).toFixed(1)} s (ratio ${(tw / tn).toFixed(2)}x); `
+    + `proven ${s.proven}, gap ${(100 * s.gap).toFixed(2)} %; main thread: ${long.length} long tasks, longest ${worst} ms (goal at most 200 ms: ${worst <= 200 ? 'met' : 'NOT met'}); reports ${sha256(out.stdout) === await page.evaluate(() => window.placelab.lastReportSha256) ? 'identical' : 'DIFFER'}`);
+}
 
 async function main() {
   if (!fs.existsSync(path.join(WWW, 'pkg', 'placelab_bg.wasm'))) throw new Error('run scripts/build.sh first');
@@ -76,6 +115,7 @@ async function main() {
       console.log(`${c.name}, ${r.report.trace.events} events, 8 nodes, branch and bound: browser ${tw.toFixed(0)} ms, native placelab run ${tn.toFixed(0)} ms (same run, median of ${RUNS}): ratio ${(tw / tn).toFixed(2)}x; `
         + `visited ${s.visited}, proven ${s.proven}; goal under 2,000 ms in the browser: ${s.proven && tw < 2000 ? 'met' : 'NOT met'}; reports ${r.sha === natSha ? 'identical' : 'DIFFER'}`);
     }
+    await largest(page);
     await page.close();
   } finally {
     await browser.close();

@@ -376,6 +376,89 @@ impl Compiled {
     }
 }
 
+/// What one chain of dependencies of a replay consists of: the computation of each rank on
+/// it (`w[x]`, seconds unloaded) and, per ordered rank pair `src * R + dst`, the messages on
+/// it (`count`, `bytes`). Built by [`Compiled::critical_path`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathProfile {
+    pub w: Vec<f64>,
+    pub count: Vec<f64>,
+    pub bytes: Vec<f64>,
+}
+
+impl Compiled {
+    /// The replay of [`Compiled::replay`] under `tab`, and a critical path: the chain of
+    /// dependencies (computations and transfers) that gives the run time, found by walking
+    /// back from the rank that ends last, at each message to the side (send or receive) that
+    /// posted last. Whatever the parameters, every rank's clock is at least the sum along
+    /// any such chain (each step of the chain is a `+` into a `max`), so the chain's length
+    /// under other parameters is a lower bound of their run time (used by
+    /// [`super::search::PathBound`]).
+    ///
+    /// # Complexity
+    /// `O(M + R^2)`; `O(M)` scratch.
+    pub fn critical_path(&self, tab: &Tables) -> (f64, PathProfile) {
+        let r = self.ranks;
+        let eager = self.protocol == Protocol::Eager;
+        let none = u32::MAX;
+        let mut t = vec![0.0f64; r];
+        let mut last = vec![none; r];
+        // per item: previous item of its sender and of its receiver; whether s >= r
+        let mut prev = Vec::with_capacity(self.items.len());
+        let mut from_src = Vec::with_capacity(self.items.len());
+        for (i, it) in self.items.iter().enumerate() {
+            let (a, b) = (it.src as usize, it.dst as usize);
+            let s = t[a] + it.cs * tab.ratio[a];
+            let rr = t[b] + it.cd * tab.ratio[b];
+            let c = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
+            let (_, e, es) = message(s, rr, c, eager);
+            prev.push((last[a], last[b]));
+            from_src.push(rr <= s);
+            t[a] = es;
+            t[b] = e;
+            last[a] = i as u32;
+            last[b] = i as u32;
+        }
+        let mut end = 0.0f64;
+        let mut x_end = 0usize;
+        for x in 0..r {
+            let f = t[x] + self.tail[x] * tab.ratio[x];
+            if f > end {
+                end = f;
+                x_end = x;
+            }
+        }
+        let mut prof = PathProfile {
+            w: vec![0.0; r],
+            count: vec![0.0; r * r],
+            bytes: vec![0.0; r * r],
+        };
+        prof.w[x_end] += self.tail[x_end];
+        let (mut i, mut x) = (last[x_end], x_end);
+        while i != none {
+            let it = &self.items[i as usize];
+            let (a, b) = (it.src as usize, it.dst as usize);
+            let (pa, pb) = prev[i as usize];
+            if eager && x == a {
+                // an eager send ends when it is posted
+                prof.w[a] += it.cs;
+                (i, x) = (pa, a);
+                continue;
+            }
+            prof.count[it.pair as usize] += 1.0;
+            prof.bytes[it.pair as usize] += it.bytes;
+            if from_src[i as usize] {
+                prof.w[a] += it.cs;
+                (i, x) = (pa, a);
+            } else {
+                prof.w[b] += it.cd;
+                (i, x) = (pb, b);
+            }
+        }
+        (end, prof)
+    }
+}
+
 /// Replays evaluated together by [`Compiled::replay_lanes`].
 pub const LANES: usize = 8;
 

@@ -1,6 +1,7 @@
 //! The trace engine's sample matrix: small scenarios that together use every trace format,
-//! every generated program, both send protocols and every search method, for several seeds (one above 2^53). The
-//! native tests pin their reports' fingerprints and the browser tests compare the wasm
+//! every generated program, both send protocols and every search method, for several seeds
+//! (one above 2^53), and one trace long enough for branch and bound's bounds without replay.
+//! The native tests pin their reports' fingerprints and the browser tests compare the wasm
 //! reports, so replay, search and report are checked byte for byte across targets.
 
 use serde_json::{json, Value};
@@ -66,5 +67,18 @@ pub fn sample_scenarios() -> Vec<String> {
             "defaultLink": {"a0": 1e-5, "a1": 1e-9},
             "search": {"method": "localSearch", "restarts": 2}}).to_string());
     }
+    // long enough for branch and bound's bounds without replay (per-rank, critical path)
+    let mut nodes = nodes4();
+    if let Some(a) = nodes.as_array_mut() {
+        a.push(json!({"name": "grid04", "ratio": 3}));
+        a.push(json!({"name": "grid05", "ratio": 1.5}));
+    }
+    out.push(
+        json!({"version": 1, "engine": "trace", "seed": 1,
+        "generate": {"program": "luUneven", "size": 800, "ranks": 5},
+        "nodes": nodes, "links": links4(), "defaultLink": {"a0": 5e-4, "a1": 2e-7},
+        "search": {"method": "branchAndBound", "top": 7}})
+        .to_string(),
+    );
     out
 }

@@ -5,7 +5,9 @@
 //!
 //! - [`exhaustive`]: every assignment replayed, the source's method.
 //! - [`branch_and_bound`]: best-first over partial assignments (ranks in [`rank_order`]), each
-//!   bounded by [`Bounds::partial`]; a local search first gives incumbents to prune with.
+//!   bounded by [`Bounds::partial`] (a relaxed replay) and, on long traces, first by two
+//!   bounds that need no replay, [`RankBound`] and [`PathBound`]; a local search first gives
+//!   incumbents to prune with.
 //! - [`local_search`]: seeded hill climbing by swaps and moves, with restarts.
 //!
 //! # Identical nodes and the representative of a class of assignments
@@ -33,7 +35,7 @@
 // Rank and node indices are ids here (peers, pairs, classes), not only positions in one array.
 #![allow(clippy::needless_range_loop)]
 
-use super::replay::{Compiled, LaneTables, Platform, Tables, LANES};
+use super::replay::{Compiled, LaneTables, PathProfile, Platform, Tables, LANES};
 use crate::rng::Rng;
 use std::cmp::Ordering;
 use std::cmp::Reverse;
@@ -130,6 +132,8 @@ pub struct Stats {
     pub replays: u64,
     /// Relaxed replays (bounds).
     pub bound_replays: u64,
+    /// Per-rank bounds ([`RankBound`]).
+    pub rank_bounds: u64,
     /// Children not opened because their bound exceeded the ranking's threshold.
     pub pruned: u64,
     /// Replay steps spent.
@@ -174,6 +178,9 @@ pub struct Problem<'a> {
     pub class: Vec<u32>,
     /// Ranks in search order ([`rank_order`]).
     pub order: Vec<usize>,
+    /// Whether branch and bound uses [`RankBound`] and [`PathBound`] before replaying: by
+    /// default when both together cost at most one replay ([`cheap_bounds_pay`]).
+    pub cheap_bounds: bool,
 }
 
 impl<'a> Problem<'a> {
@@ -183,6 +190,7 @@ impl<'a> Problem<'a> {
             p,
             class: classes(p),
             order: rank_order(c),
+            cheap_bounds: cheap_bounds_pay(c, p),
         }
     }
 
@@ -190,6 +198,24 @@ impl<'a> Problem<'a> {
     pub fn representative(&self, assign: &[u8]) -> Vec<u8> {
         representative(assign, &self.class, &self.order)
     }
+}
+
+/// Children bounded without replay after which branch and bound stops using those bounds
+/// when fewer than one in 16 of them were cut by them or got a larger bound from them than
+/// from their replay.
+pub const CHEAP_TRIAL: u64 = 4096;
+
+/// Replay steps one child of branch and bound may cost beyond its replay: a [`RankBound`]
+/// and a [`PathBound`] with [`MAX_PATHS`] chains.
+pub fn cheap_bound_steps(c: &Compiled, p: &Platform) -> u64 {
+    (1 + MAX_PATHS as u64) * (c.ranks * p.n * (c.ranks + 1)) as u64
+}
+
+/// Whether the bounds without replay cost at most one replay ([`cheap_bound_steps`] at most
+/// [`Compiled::steps`]): true for long traces, where they save replays; on short traces a
+/// replay is cheaper than the tables.
+pub fn cheap_bounds_pay(c: &Compiled, p: &Platform) -> bool {
+    cheap_bound_steps(c, p) <= c.steps()
 }
 
 /// Classes of identical nodes: `class[u]` is the smallest node index identical to `u`.
@@ -378,6 +404,13 @@ impl<'a> Bounds<'a> {
         self.c.replay(&self.tab, &mut self.scratch)
     }
 
+    /// [`Bounds::partial`] with the critical path of its replay
+    /// ([`Compiled::critical_path`]); with a complete assignment, the exact replay's.
+    pub fn partial_path(&mut self, assign: &[u8]) -> (f64, PathProfile) {
+        self.relaxed_tables(assign);
+        self.c.critical_path(&self.tab)
+    }
+
     /// Fills the tables of the relaxed replay of `assign` (see [`Bounds`]).
     fn relaxed_tables(&mut self, assign: &[u8]) {
         let p = self.p;
@@ -459,6 +492,459 @@ impl<'a> Bounds<'a> {
         let mut out = [0.0; LANES];
         self.c.replay_lanes(lanes, t, &mut out);
         out
+    }
+}
+
+/// Relative margin by which [`RankBound`] lowers its value, so that rounding never lifts it
+/// above a replayed time (see [`RankBound`], "Rounding").
+pub const RANK_BOUND_MARGIN: f64 = 1e-7;
+const KEEP: f64 = 1.0 - RANK_BOUND_MARGIN;
+
+/// What one rank exchanges with one peer, in both directions.
+#[derive(Debug, Clone, Copy)]
+struct Peer {
+    y: usize,
+    /// Messages and bytes the rank sends to `y`.
+    n_out: f64,
+    b_out: f64,
+    /// Messages and bytes it receives from `y`.
+    n_in: f64,
+    b_in: f64,
+}
+
+/// The per-rank bound: a lower bound that needs no replay.
+///
+/// # The bound and why it is admissible
+/// In a replay a rank's clock only moves forward: each computation adds `d x ratio`, each
+/// receive ends at `e = max(r, s) + c >= r + c`, and under rendezvous each send ends at
+/// `e >= s + c` (under eager at `s`). So the end of rank `x` on node `u` is at least
+/// `L(x, u) = comp(x) ratio(u) + sum over its peers y of out(x, y) + in(y, x)`, where `comp(x)` is
+/// all its computation, `in(y, x) = max(0, k a0(v, u) + B a1(v, u))` for the `k` messages of
+/// `B` bytes in all from `y` on node `v` (a sum of `max(0, a0 + a1 N_i)` is at least the
+/// `max(0, .)` of the sum), and `out(x, y)` the same for its sends under rendezvous (0 under
+/// eager). A peer not yet placed takes, for `a0` and `a1` separately, the least value over
+/// the free nodes other than `u` (as [`Bounds`] does), which only lowers the terms.
+///
+/// For a partial assignment every completion gives each free rank `x` a distinct free node,
+/// and its run time is at least every rank's `L`; so it is at least
+/// `max(max over placed ranks of L, B)`, where `B` is the least over injective maps of the
+/// free ranks into the free nodes of the largest `L` (the bottleneck assignment). We use
+/// `max` of the least `L` of each free rank (each gets some node) and, when there are exactly
+/// as many free nodes as free ranks, the least `L` on each free node (each node gets some
+/// rank): both at most `B`. The **filter** [`RankBound::excludes`] decides `B > threshold`
+/// exactly: no matching of the free ranks into free nodes using only pairs with `L <=
+/// threshold` (augmenting paths).
+///
+/// # Rounding
+/// A replayed time is computed with one rounding per `+`, `x` and `max` along the chain of
+/// events that gives it, the bound with others; each is within a relative `(events + 3) x
+/// 2^-53` of the real value, below `3e-10` for the 2,000,000 events a trace may have. The bound
+/// is lowered by the relative [`RANK_BOUND_MARGIN`] (`1e-7`), far more than both errors, so it
+/// never exceeds the replayed time of a completion.
+///
+/// # Complexity
+/// `O(R^2 n)` per bound (the table of `L` over free ranks and free nodes), and as much for the
+/// matching of the filter.
+pub struct RankBound<'a> {
+    p: &'a Platform,
+    ranks: usize,
+    eager: bool,
+    comp: Vec<f64>,
+    peers: Vec<Vec<Peer>>,
+    // scratch: least a0/a1 from each node to a free node and from a free node to each node
+    row0: Vec<f64>,
+    row1: Vec<f64>,
+    col0: Vec<f64>,
+    col1: Vec<f64>,
+    /// `L` (lowered by the margin) of free rank `i` (in `open`) on free node `j` (in `free`):
+    /// `l[i * n + j]`.
+    l: Vec<f64>,
+    open: Vec<usize>,
+    free: Vec<usize>,
+    /// Largest `L` (lowered) of the placed ranks.
+    placed_max: f64,
+    // matching scratch
+    match_node: Vec<usize>,
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl<'a> RankBound<'a> {
+    pub fn new(c: &Compiled, p: &'a Platform) -> Self {
+        let r = c.ranks;
+        let mut comp = c.tail.clone();
+        let mut cnt = vec![0.0f64; r * r];
+        let mut bytes = vec![0.0f64; r * r];
+        for it in &c.items {
+            comp[it.src as usize] += it.cs;
+            comp[it.dst as usize] += it.cd;
+            cnt[it.pair as usize] += 1.0;
+            bytes[it.pair as usize] += it.bytes;
+        }
+        let peers = (0..r)
+            .map(|x| {
+                (0..r)
+                    .filter(|&y| y != x && (cnt[x * r + y] > 0.0 || cnt[y * r + x] > 0.0))
+                    .map(|y| Peer {
+                        y,
+                        n_out: cnt[x * r + y],
+                        b_out: bytes[x * r + y],
+                        n_in: cnt[y * r + x],
+                        b_in: bytes[y * r + x],
+                    })
+                    .collect()
+            })
+            .collect();
+        let n = p.n;
+        RankBound {
+            p,
+            ranks: r,
+            eager: c.protocol == super::replay::Protocol::Eager,
+            comp,
+            peers,
+            row0: vec![0.0; n],
+            row1: vec![0.0; n],
+            col0: vec![0.0; n],
+            col1: vec![0.0; n],
+            l: vec![0.0; r * n],
+            open: Vec::with_capacity(r),
+            free: Vec::with_capacity(n),
+            placed_max: 0.0,
+            match_node: vec![usize::MAX; n],
+            seen: vec![0; n],
+            stamp: 0,
+        }
+    }
+
+    /// Replay steps one bound is counted as: `R x n x (R + 1)`, the terms of its table.
+    pub fn steps(&self) -> u64 {
+        (self.ranks * self.p.n * (self.ranks + 1)) as u64
+    }
+
+    /// `L(x, u)` with the current partial assignment `assign` (rows/cols filled).
+    fn l_of(&self, assign: &[u8], x: usize, u: usize) -> f64 {
+        let p = self.p;
+        let n = p.n;
+        let pos = |v: f64| if v > 0.0 { v } else { 0.0 };
+        let mut sum = self.comp[x] * p.ratio[u];
+        for q in &self.peers[x] {
+            let (o0, o1, i0, i1) = if assign[q.y] == FREE {
+                (self.row0[u], self.row1[u], self.col0[u], self.col1[u])
+            } else {
+                let v = assign[q.y] as usize;
+                (
+                    p.a0[u * n + v],
+                    p.a1[u * n + v],
+                    p.a0[v * n + u],
+                    p.a1[v * n + u],
+                )
+            };
+            if !self.eager && q.n_out > 0.0 {
+                sum += pos(q.n_out * o0 + q.b_out * o1);
+            }
+            if q.n_in > 0.0 {
+                sum += pos(q.n_in * i0 + q.b_in * i1);
+            }
+        }
+        sum
+    }
+
+    /// Fills the table of `L` for `assign` and returns the bound (module doc of
+    /// [`RankBound`]), lowered by the margin.
+    pub fn bound(&mut self, assign: &[u8]) -> f64 {
+        let p = self.p;
+        let n = p.n;
+        let mut used = [false; 256];
+        for &u in assign {
+            if u != FREE {
+                used[u as usize] = true;
+            }
+        }
+        self.free.clear();
+        self.free.extend((0..n).filter(|&u| !used[u]));
+        self.open.clear();
+        self.open
+            .extend((0..self.ranks).filter(|&x| assign[x] == FREE));
+        for u in 0..n {
+            let (mut r0, mut r1, mut c0, mut c1) =
+                (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
+            for &v in &self.free {
+                if v == u {
+                    continue;
+                }
+                r0 = r0.min(p.a0[u * n + v]);
+                r1 = r1.min(p.a1[u * n + v]);
+                c0 = c0.min(p.a0[v * n + u]);
+                c1 = c1.min(p.a1[v * n + u]);
+            }
+            // no other free node: no free peer can be there either (terms unused)
+            self.row0[u] = if r0.is_finite() { r0 } else { 0.0 };
+            self.row1[u] = if r1.is_finite() { r1 } else { 0.0 };
+            self.col0[u] = if c0.is_finite() { c0 } else { 0.0 };
+            self.col1[u] = if c1.is_finite() { c1 } else { 0.0 };
+        }
+        let mut placed_max = 0.0f64;
+        for x in 0..self.ranks {
+            if assign[x] != FREE {
+                placed_max = placed_max.max(self.l_of(assign, x, assign[x] as usize) * KEEP);
+            }
+        }
+        self.placed_max = placed_max;
+        let (k, f) = (self.open.len(), self.free.len());
+        let mut best = placed_max;
+        let mut col_min = vec![f64::INFINITY; f];
+        for i in 0..k {
+            let x = self.open[i];
+            let mut row_min = f64::INFINITY;
+            for j in 0..f {
+                let v = self.l_of(assign, x, self.free[j]) * KEEP;
+                self.l[i * n + j] = v;
+                row_min = row_min.min(v);
+                col_min[j] = col_min[j].min(v);
+            }
+            best = best.max(row_min);
+        }
+        if k == f && k > 0 {
+            for v in col_min {
+                best = best.max(v);
+            }
+        }
+        best
+    }
+
+    /// After [`RankBound::bound`] of the same assignment: whether every completion is
+    /// slower than `threshold` by this bound, i.e. the free ranks cannot all get distinct
+    /// free nodes with `L` (lowered) at most `threshold`. Also true when a placed rank's `L`
+    /// is above it.
+    pub fn excludes(&mut self, threshold: f64) -> bool {
+        if self.placed_max > threshold {
+            return true;
+        }
+        let (k, f, n) = (self.open.len(), self.free.len(), self.p.n);
+        self.match_node[..f]
+            .iter_mut()
+            .for_each(|m| *m = usize::MAX);
+        for i in 0..k {
+            self.stamp = self.stamp.wrapping_add(1);
+            if self.stamp == 0 {
+                self.seen.iter_mut().for_each(|s| *s = 0);
+                self.stamp = 1;
+            }
+            if !self.augment(i, threshold, n, f) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Kuhn's augmenting path from free rank `i` over pairs with `L <= lim`.
+    fn augment(&mut self, i: usize, lim: f64, n: usize, f: usize) -> bool {
+        for j in 0..f {
+            if self.l[i * n + j] > lim || self.seen[j] == self.stamp {
+                continue;
+            }
+            self.seen[j] = self.stamp;
+            let m = self.match_node[j];
+            if m == usize::MAX || self.augment(m, lim, n, f) {
+                self.match_node[j] = i;
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Least total cost of giving each of `rows` rows a distinct one of `cols` columns
+/// (`rows <= cols`), cost `a[i * stride + j]`: the Hungarian method with potentials.
+///
+/// # Complexity
+/// `O(rows^2 cols)`.
+pub fn assignment_cost(a: &[f64], stride: usize, rows: usize, cols: usize) -> f64 {
+    if rows == 0 {
+        return 0.0;
+    }
+    let inf = f64::INFINITY;
+    let mut u = vec![0.0f64; rows + 1];
+    let mut v = vec![0.0f64; cols + 1];
+    let mut p = vec![0usize; cols + 1];
+    let mut way = vec![0usize; cols + 1];
+    for i in 1..=rows {
+        p[0] = i;
+        let mut j0 = 0usize;
+        let mut minv = vec![inf; cols + 1];
+        let mut used = vec![false; cols + 1];
+        loop {
+            used[j0] = true;
+            let i0 = p[j0];
+            let mut delta = inf;
+            let mut j1 = 0usize;
+            for j in 1..=cols {
+                if !used[j] {
+                    let cur = a[(i0 - 1) * stride + j - 1] - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=cols {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+    (1..=cols)
+        .filter(|&j| p[j] != 0)
+        .map(|j| a[(p[j] - 1) * stride + j - 1])
+        .sum()
+}
+
+/// The critical-path bound: lower bounds from chains of dependencies of earlier replays.
+///
+/// # The bound and why it is admissible
+/// A chain of the replay ([`Compiled::critical_path`]) is a sequence of computations and
+/// transfers each of which starts when the previous one ends; every replay, whatever the
+/// assignment, ends no earlier than the chain's length under that assignment:
+/// `sum over ranks x of w(x) ratio(node x) + sum over rank pairs of max(0, k a0 + B a1)` for the
+/// chain's computation `w(x)` of each rank and its `k` messages of `B` bytes in all between
+/// each ordered pair (a sum of `max(0, a0 + a1 N_i)` is at least the `max(0, .)` of the sum).
+/// For a partial assignment, terms of placed ranks and of pairs of placed ranks are exact;
+/// a pair of two free ranks takes the least `a0` and the least `a1` between distinct free
+/// nodes; the terms of each free rank `x` on a free node `v` (its computation and its
+/// messages with placed ranks) form a cost `C(x, v)`, and the least sum of `C` over injective
+/// maps of the free ranks into the free nodes (an assignment problem,
+/// [`assignment_cost`]) bounds them in every completion. The bound is the largest over the
+/// kept chains, lowered by [`RANK_BOUND_MARGIN`] for rounding (as [`RankBound`]).
+///
+/// The chains kept: the critical path of the root's relaxed replay and of each new best
+/// assignment found, at most [`MAX_PATHS`] (the latest replace the oldest but the root's).
+///
+/// # Complexity
+/// `O(P (R^2 n + R^2 n))` per bound for `P` chains (costs, then the assignment problem).
+pub struct PathBound<'a> {
+    p: &'a Platform,
+    ranks: usize,
+    paths: Vec<PathProfile>,
+    cost: Vec<f64>,
+}
+
+/// Chains kept by [`PathBound`].
+pub const MAX_PATHS: usize = 4;
+
+impl<'a> PathBound<'a> {
+    pub fn new(c: &Compiled, p: &'a Platform) -> Self {
+        PathBound {
+            p,
+            ranks: c.ranks,
+            paths: Vec::new(),
+            cost: vec![0.0; c.ranks * p.n],
+        }
+    }
+
+    /// Keeps a chain (the oldest but the first is dropped beyond [`MAX_PATHS`]).
+    pub fn add(&mut self, path: PathProfile) {
+        if self.paths.len() >= MAX_PATHS {
+            self.paths.remove(1);
+        }
+        self.paths.push(path);
+    }
+
+    /// Replay steps one bound is counted as: `R x n x (R + 1)` per chain.
+    pub fn steps(&self) -> u64 {
+        (self.paths.len() * self.ranks * self.p.n * (self.ranks + 1)) as u64
+    }
+
+    /// The bound of `assign` (`FREE` for ranks not placed); 0 without chains.
+    pub fn bound(&mut self, assign: &[u8]) -> f64 {
+        let p = self.p;
+        let (n, r) = (p.n, self.ranks);
+        let pos = |v: f64| if v > 0.0 { v } else { 0.0 };
+        let mut used = [false; 256];
+        for &u in assign {
+            if u != FREE {
+                used[u as usize] = true;
+            }
+        }
+        let free: Vec<usize> = (0..n).filter(|&u| !used[u]).collect();
+        let open: Vec<usize> = (0..r).filter(|&x| assign[x] == FREE).collect();
+        let (mut ff0, mut ff1) = (f64::INFINITY, f64::INFINITY);
+        for &u in &free {
+            for &v in &free {
+                if u != v {
+                    ff0 = ff0.min(p.a0[u * n + v]);
+                    ff1 = ff1.min(p.a1[u * n + v]);
+                }
+            }
+        }
+        let mut best = 0.0f64;
+        for path in &self.paths {
+            let mut fixed = 0.0f64;
+            for x in 0..r {
+                if assign[x] != FREE {
+                    fixed += path.w[x] * p.ratio[assign[x] as usize];
+                }
+            }
+            for a in 0..r {
+                for b in 0..r {
+                    let k = path.count[a * r + b];
+                    if k == 0.0 {
+                        continue;
+                    }
+                    let by = path.bytes[a * r + b];
+                    match (assign[a] == FREE, assign[b] == FREE) {
+                        (false, false) => {
+                            let l = assign[a] as usize * n + assign[b] as usize;
+                            fixed += pos(k * p.a0[l] + by * p.a1[l]);
+                        }
+                        (true, true) if ff0.is_finite() => fixed += pos(k * ff0 + by * ff1),
+                        _ => {}
+                    }
+                }
+            }
+            for (i, &x) in open.iter().enumerate() {
+                for (j, &v) in free.iter().enumerate() {
+                    let mut s = path.w[x] * p.ratio[v];
+                    for y in 0..r {
+                        if assign[y] == FREE {
+                            continue;
+                        }
+                        let u = assign[y] as usize;
+                        let (k, by) = (path.count[x * r + y], path.bytes[x * r + y]);
+                        if k > 0.0 {
+                            s += pos(k * p.a0[v * n + u] + by * p.a1[v * n + u]);
+                        }
+                        let (k, by) = (path.count[y * r + x], path.bytes[y * r + x]);
+                        if k > 0.0 {
+                            s += pos(k * p.a0[u * n + v] + by * p.a1[u * n + v]);
+                        }
+                    }
+                    self.cost[i * n + j] = s;
+                }
+            }
+            let total = fixed + assignment_cost(&self.cost, n, open.len(), free.len());
+            best = best.max(total);
+        }
+        best * KEEP
     }
 }
 
@@ -667,7 +1153,13 @@ pub fn local_search(
 /// kept when the bound is at most the ranking's threshold (the time of its last row once it
 /// holds `top` rows), then opened in order of least bound (then deeper first, then first
 /// made). A node whose subtree holds at most [`LANES`] completions is not split: all its
-/// representative completions are replayed in one pass as leaves. The search is complete when no open node has a bound at most the threshold: every
+/// representative completions are replayed in one pass as leaves. With
+/// [`Problem::cheap_bounds`], every child (leaves too) first gets the larger of
+/// [`RankBound::bound`] and [`PathBound::bound`] and is cut without replay when that is above
+/// the threshold (or ties it and may not enter) or [`RankBound::excludes`] it; a kept child's
+/// bound is the largest of the three. After [`CHEAP_TRIAL`] such children, if fewer than one
+/// in 16 was cut by them or got a larger bound from them, they are no longer used. All are admissible, so cutting stays exact. The search
+/// is complete when no open node has a bound at most the threshold: every
 /// assignment not replayed then lies in a subtree whose bound, hence whose every completion,
 /// is slower than the last row, so the ranking is exactly the `top` best representatives
 /// and its first row is proven optimal. Stopped by the budget, the lower bound is the least
@@ -679,7 +1171,8 @@ pub fn local_search(
 /// the incumbents matter when the budget stops the search, as its best found.
 ///
 /// # Complexity
-/// At most `n!/(n-R)!` leaves; each node opened costs one replay per child, `O(M + R + n^2)`.
+/// At most `n!/(n-R)!` leaves; each node opened costs one replay per child not cut by the
+/// bounds without replay, `O(M + R + n^2)`, and with them `O(R^2 n)` per child.
 pub fn branch_and_bound(prob: &Problem, top: usize, budget: u64) -> Outcome {
     branch_and_bound_with(prob, top, budget, &mut |_| {})
 }
@@ -698,13 +1191,41 @@ pub fn branch_and_bound_with(
     let mut stats = Stats::default();
     local_search(prob, 1, 0, budget / 10, &mut list, &mut stats);
     let mut b = Bounds::new(c, prob.p);
+    let mut rb = RankBound::new(c, prob.p);
+    let mut pb = PathBound::new(c, prob.p);
     // arena of partial assignments; heap of (bound, depth rank, sequence, arena offset)
     let mut arena: Vec<u8> = vec![FREE; r];
     let mut heap: BinaryHeap<Reverse<(u64, u32, u64, u32)>> = BinaryHeap::new();
-    let root_bound = b.partial(&arena);
+    let (relaxed, root_path) = b.partial_path(&arena);
+    if prob.cheap_bounds {
+        pb.add(root_path);
+    }
+    let mut best_seen: Option<Vec<u8>> = None;
+    let mut add_best_path =
+        |list: &TopList, pb: &mut PathBound, b: &mut Bounds, stats: &mut Stats| {
+            if let Some(best) = list.best() {
+                if best_seen.as_deref() != Some(&best.assign[..]) {
+                    best_seen = Some(best.assign.clone());
+                    pb.add(b.partial_path(&best.assign).1);
+                    stats.steps += c.steps();
+                }
+            }
+        };
+    let mut cheap = prob.cheap_bounds;
+    // children the bounds without replay cut or whose bound they raised above the replay's
+    let mut useful = 0u64;
+    if cheap {
+        add_best_path(&list, &mut pb, &mut b, &mut stats);
+    }
+    let mut root_bound = relaxed;
     stats.bound_replays += 1;
     stats.visited += 1;
     stats.steps += c.steps();
+    if cheap {
+        root_bound = root_bound.max(rb.bound(&arena)).max(pb.bound(&arena));
+        stats.rank_bounds += 1;
+        stats.steps += rb.steps() + pb.steps();
+    }
     let mut seq = 0u64;
     heap.push(Reverse((root_bound.to_bits(), r as u32, seq, 0)));
     let entry_bytes = std::mem::size_of::<Reverse<(u64, u32, u64, u32)>>() + r;
@@ -712,6 +1233,8 @@ pub fn branch_and_bound_with(
     let mut child = vec![FREE; r];
     let mut lanes = LaneTables::new(r);
     let mut lane_t = vec![0.0f64; r * LANES];
+    let mut kids: Vec<Vec<u8>> = Vec::new();
+    let mut kid_rank: Vec<f64> = Vec::new();
     while let Some(&Reverse((bits, _, _, off))) = heap.peek() {
         let bound = f64::from_bits(bits);
         if bound > list.threshold() {
@@ -742,45 +1265,64 @@ pub fn branch_and_bound_with(
                 used[u as usize] = true;
             }
         }
+        kids.clear();
         // a subtree of at most LANES completions costs one pass: replay them all as leaves
-        if assignments(n - depth, r - depth) <= LANES as f64 {
-            let mut leaves = Vec::new();
-            completions(prob, &mut child, depth, &mut leaves);
-            for chunk in leaves.chunks(LANES) {
-                let times = b.partial_lanes(chunk, &mut lanes, &mut lane_t);
-                for (k, leaf) in chunk.iter().enumerate() {
-                    stats.visited += 1;
-                    stats.replays += 1;
-                    stats.steps += c.steps();
-                    list.insert(times[k], leaf);
+        let whole = assignments(n - depth, r - depth) <= LANES as f64;
+        if whole {
+            completions(prob, &mut child, depth, &mut kids);
+        } else {
+            let mut tried_class = vec![false; n];
+            for u in 0..n {
+                let cl = prob.class[u] as usize;
+                if used[u] || tried_class[cl] {
+                    continue;
                 }
+                tried_class[cl] = true;
+                child[x] = u as u8;
+                kids.push(child.clone());
             }
-            continue;
+            child[x] = FREE;
         }
-        let mut tried_class = vec![false; n];
-        let mut kids: Vec<Vec<u8>> = Vec::new();
-        for u in 0..n {
-            let cl = prob.class[u] as usize;
-            if used[u] || tried_class[cl] {
+        let leaves = whole || depth + 1 == r;
+        // the per-rank bound first: what it excludes needs no replay
+        kid_rank.clear();
+        let mut k = 0;
+        if cheap {
+            add_best_path(&list, &mut pb, &mut b, &mut stats);
+        }
+        for i in 0..kids.len() {
+            stats.visited += 1;
+            let mut v = 0.0;
+            if cheap {
+                v = rb.bound(&kids[i]).max(pb.bound(&kids[i]));
+                stats.rank_bounds += 1;
+                stats.steps += rb.steps() + pb.steps();
+            }
+            let th = list.threshold();
+            if cheap && (!may_enter(&list, v, &kids[i], n) || (v <= th && rb.excludes(th))) {
+                stats.pruned += 1;
+                useful += 1;
                 continue;
             }
-            tried_class[cl] = true;
-            child[x] = u as u8;
-            kids.push(child.clone());
+            kids.swap(k, i);
+            kid_rank.push(v);
+            k += 1;
         }
-        child[x] = FREE;
-        // all children replayed LANES at a time, then handled in order as one at a time
-        for chunk in kids.chunks(LANES) {
+        kids.truncate(k);
+        // the others replayed LANES at a time, then handled in order as one at a time
+        for (ci, chunk) in kids.chunks(LANES).enumerate() {
             let times = b.partial_lanes(chunk, &mut lanes, &mut lane_t);
             for (k, kid) in chunk.iter().enumerate() {
-                let v = times[k];
-                stats.visited += 1;
                 stats.steps += c.steps();
-                if depth + 1 == r {
+                if leaves {
                     stats.replays += 1;
-                    list.insert(v, kid);
+                    list.insert(times[k], kid);
                 } else {
                     stats.bound_replays += 1;
+                    if kid_rank[ci * LANES + k] > times[k] {
+                        useful += 1;
+                    }
+                    let v = times[k].max(kid_rank[ci * LANES + k]);
                     if !may_enter(&list, v, kid, n) {
                         stats.pruned += 1;
                     } else {
@@ -791,6 +1333,10 @@ pub fn branch_and_bound_with(
                     }
                 }
             }
+        }
+        // bounds that rarely help cost more than they save (balanced traces): stop using them
+        if cheap && stats.rank_bounds >= CHEAP_TRIAL && useful * 16 < stats.rank_bounds {
+            cheap = false;
         }
     }
     let best = list.best().map_or(f64::INFINITY, |x| x.time);
@@ -874,14 +1420,18 @@ fn may_enter(list: &TopList, lb: f64, partial: &[u8], n: usize) -> bool {
     least[..] < last[..]
 }
 
-/// Local search alone: no proof; the lower bound is the root's relaxed replay.
+/// Local search alone: no proof unless the best found meets the root's bound (the larger of
+/// the relaxed replay and the per-rank bound), which is the lower bound.
 pub fn local_only(prob: &Problem, top: usize, budget: u64, restarts: u32, seed: u64) -> Outcome {
     let mut list = TopList::new(top);
     let mut stats = Stats::default();
     let mut b = Bounds::new(prob.c, prob.p);
-    let root = b.partial(&vec![FREE; prob.c.ranks]);
+    let mut rb = RankBound::new(prob.c, prob.p);
+    let empty = vec![FREE; prob.c.ranks];
+    let root = b.partial(&empty).max(rb.bound(&empty));
     stats.bound_replays += 1;
-    stats.steps += prob.c.steps();
+    stats.rank_bounds += 1;
+    stats.steps += prob.c.steps() + rb.steps();
     let done = local_search(prob, restarts, seed, budget, &mut list, &mut stats);
     let best = list.best().map_or(f64::INFINITY, |x| x.time);
     Outcome {
