@@ -67,8 +67,8 @@ pub use fattree::{parse_fat_tree, FatTreeSpec};
 pub use metrics::{static_metrics, StaticMetrics};
 pub use platform::{LinkInfo, Platform};
 pub use rounds::{
-    simulate_every_round, simulate_rounds, simulate_rounds_within, JobTraffic, Message,
-    RoundsResult,
+    simulate_every_round, simulate_rounds, simulate_rounds_budgeted, simulate_rounds_within,
+    Budget, JobTraffic, Message, RoundsResult,
 };
 
 use crate::progress::Progress;
