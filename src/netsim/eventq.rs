@@ -27,6 +27,14 @@ impl EventQueue {
         }
     }
 
+    /// Empties the queue. `O(queued)`.
+    pub fn clear(&mut self) {
+        for &(_, f) in &self.heap {
+            self.pos[f as usize] = ABSENT;
+        }
+        self.heap.clear();
+    }
+
     /// Queues `f` at time `t` (>= 0), replacing its pending event if any.
     pub fn set(&mut self, f: u32, t: f64) {
         debug_assert!(t >= 0.0);
