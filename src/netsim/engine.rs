@@ -469,12 +469,12 @@ impl Net {
     }
 
     /// The index range of capacity `c`'s elements.
-    #[inline]
+    #[inline(always)]
     fn elems_of(&self, c: usize) -> std::ops::Range<usize> {
         self.c_start[c] as usize..self.c_start[c + 1] as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn active(&self, g: usize) -> bool {
         self.fh[g].active
     }
@@ -747,6 +747,7 @@ impl Net {
     }
 
     /// The key [`Net::rekey`] queues `c` at, if any.
+    #[inline(always)]
     fn level_key(&self, c: usize) -> Option<u64> {
         if self.c_unfixed[c] > 0 {
             let usage = self.c_usage[c].max(f64::MIN_POSITIVE);
