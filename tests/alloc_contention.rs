@@ -403,3 +403,146 @@ fn ep_runs_at_its_table_1_time_under_every_policy() {
         }
     }
 }
+
+fn alloc_params() -> Vec<Value> {
+    let engines: Value = serde_json::from_str(&api::engines_json()).unwrap();
+    engines
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "allocation")
+        .unwrap()["params"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The form's contention control: its defaults are what the parser fills in, its "off" is the
+/// option absent (same report), and its link fields show only when a model is on.
+#[test]
+fn contention_form_defaults_match_the_parser_and_off_is_absent() {
+    let params = alloc_params();
+    let param = |path: &str| {
+        params
+            .iter()
+            .find(|p| p["path"] == path)
+            .unwrap_or_else(|| panic!("no form control {path}"))
+            .clone()
+    };
+    let jobs = vec![
+        job("a", 6, "all", 0.0, 10.0),
+        job("b", 6, "neighbor", 1.0, 10.0),
+    ];
+    let sys = json!({"kind": "mesh", "width": 4, "height": 4});
+    let on = run(&stream(
+        sys.clone(),
+        json!(["sequential"]),
+        json!({"model": "simgrid-lv08"}),
+        jobs.clone(),
+    ));
+    let info = &on["report"]["contention"];
+    for (path, field) in [
+        ("contention.bandwidth", "bandwidth"),
+        ("contention.latency", "latency"),
+        ("contention.otherRate", "otherRate"),
+    ] {
+        let p = param(path);
+        assert_eq!(p["default"], info[field], "{path}");
+        assert_eq!(
+            p["showIf"],
+            json!({"path": "contention.model", "equals": ["simgrid-lv08", "max-min"]}),
+            "{path}"
+        );
+    }
+    let model = param("contention.model");
+    assert_eq!(model["default"], "off");
+    let options: Vec<&str> = model["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(options, ["off", "simgrid-lv08", "max-min"]);
+    // spelling the defaults out changes nothing
+    let spelled = run(&stream(
+        sys.clone(),
+        json!(["sequential"]),
+        json!({"model": "simgrid-lv08", "bandwidth": 6.34e9, "latency": 2e-6, "otherRate": 50e6}),
+        jobs.clone(),
+    ));
+    assert_eq!(spelled, on);
+    // "off" (what the form writes) is the option absent, even where "on" would be refused
+    let mut absent = stream(
+        sys.clone(),
+        json!(["sequential"]),
+        json!(null),
+        jobs.clone(),
+    );
+    absent.as_object_mut().unwrap().remove("contention");
+    let off = stream(sys, json!(["sequential"]), json!({"model": "off"}), jobs);
+    assert_eq!(run(&off), run(&absent));
+    let mut easy = off.clone();
+    easy["workload"]["backfill"] = json!("easy");
+    run(&easy);
+}
+
+/// Admission charges the contention model its whole budget: a stream that passes the work limit
+/// without the model is refused with it, at `$.contention`, with the model's share named.
+#[test]
+fn a_scenario_over_the_work_limit_with_contention_is_refused_at_its_json_path() {
+    let doc = |count: u64, contention: bool| {
+        let mut d = json!({"version": 1, "engine": "allocation",
+            "system": {"kind": "mesh", "width": 512, "height": 512}, "policies": ["random"],
+            "workload": {"kind": "generated", "count": count}});
+        if contention {
+            d["contention"] = json!({"model": "max-min"});
+        }
+        d.to_string()
+    };
+    // the largest stream admitted without the model
+    let (mut lo, mut hi) = (1u64, 100_000u64);
+    assert!(api::check(&doc(hi, false)).is_err());
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if api::check(&doc(mid, false)).is_ok() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let e = api::check(&doc(lo, true)).unwrap_err().to_string();
+    assert!(e.contains("$.contention"), "{e}");
+    assert!(e.contains("refused before running: estimated"), "{e}");
+    assert!(e.contains("for the run time under contention"), "{e}");
+    // a smaller stream with the model passes
+    api::check(&doc(lo / 2, true)).unwrap();
+}
+
+/// The admission estimate's contention work bounds the work the model counted, on every
+/// contention sample, and its budget is the one the report states.
+#[test]
+fn admission_estimate_bounds_the_contention_models_measured_work() {
+    use placelab::alloc::{estimate, scenario};
+    let mut checked = 0;
+    for text in api::sample_scenarios() {
+        let v: Value = serde_json::from_str(&text).unwrap();
+        if v["engine"] != "allocation" || v.get("contention").is_none() {
+            continue;
+        }
+        let env = placelab::scenario::parse_envelope(&text, &["allocation"]).unwrap();
+        let s: scenario::AllocScenario =
+            placelab::scenario::parse_engine_fields(env.fields, &scenario::params()).unwrap();
+        let topo = s.system.build().unwrap();
+        let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+        let r = run(&v);
+        for (k, run) in r["report"]["runs"].as_array().unwrap().iter().enumerate() {
+            let work = run["contention"]["work"].as_u64().unwrap() as f64;
+            let bound = est.policies[k].contention_work;
+            assert!(work > 0.0, "{run}");
+            assert!(work <= bound, "measured {work} over the estimate {bound}");
+            assert_eq!(r["report"]["contention"]["budget"].as_f64().unwrap(), bound);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "only {checked} contention samples");
+}

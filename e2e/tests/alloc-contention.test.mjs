@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { REPO } from '../lib/server.mjs';
 import { useBrowser, pickExample } from '../lib/harness.mjs';
+import { waitSettled } from '../lib/browser.mjs';
 import { readyPage } from '../lib/longtasks.mjs';
 
 const env = useBrowser();
@@ -53,6 +54,33 @@ describe('allocation run time under contention', () => {
     const is = table.find((r) => r[0] === 'IS.C');
     assert.equal(is[2], '1');
     assert.equal(is.length, 3 + report.runs.length + 1);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('the form switches the model off and on, with the parser\'s defaults', async () => {
+    const page = await readyPage(env);
+    await pickExample(page, 'tianhe-npb-stream.json');
+    const control = page.getByTestId('param-contention.model');
+    const raw = async () => JSON.parse(await page.getByTestId('raw-json').inputValue());
+    assert.equal(await control.locator('option:checked').textContent(), 'On: SimGrid LV08 sharing');
+    assert.equal(await page.getByTestId('param-contention.bandwidth').isVisible(), true);
+    await control.selectOption({ label: 'Off (durations as given)' });
+    assert.deepEqual((await raw()).contention, { model: 'off' });
+    assert.equal(await page.getByTestId('param-contention.bandwidth').isVisible(), false);
+    await page.getByTestId('run').click();
+    await waitSettled(page);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const off = JSON.parse(await page.evaluate(() => window.placelab.reportText())).report;
+    assert.equal(off.contention, undefined);
+    await control.selectOption({ label: 'On: plain max-min sharing' });
+    const on = (await raw()).contention;
+    assert.deepEqual(on, { model: 'max-min', bandwidth: 6340000000, latency: 0.000002, otherRate: 50000000 });
+    await page.getByTestId('run').click();
+    await waitSettled(page);
+    const report = JSON.parse(await page.evaluate(() => window.placelab.reportText())).report;
+    assert.equal(report.contention.model, 'max-min');
+    assert.equal(report.contention.bandwidth, on.bandwidth);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

@@ -38,6 +38,13 @@ pub const MAX_STEPS: f64 = 1.0e10;
 /// A route step touches scattered per-router memory (a cache miss on large machines), a search
 /// step is a word operation or a sequential scan: measured, one costs about 8 of the other.
 pub const ROUTE_STEP_WEIGHT: f64 = 8.0;
+/// A unit of the contention model's work (a flow-capacity incidence visited by the network
+/// simulator, a flow rescheduled, a link's state set up, a rank enumerated) costs at most about
+/// this many steps (measured on all-to-all windows of 1,024 flows on a 64 x 64 mesh and on trees).
+/// Bytes per directed link of a network-simulator platform and of one simulation's arrays
+/// (`crate::netsim`: route tables and link state).
+pub const NETSIM_LINK_BYTES: f64 = 256.0;
+pub const CONTENTION_WORK_WEIGHT: f64 = 32.0;
 /// Most memory (bytes) a scenario's run may need by the estimate: the report budget plus per
 /// job, per node and per link state.
 pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
@@ -137,12 +144,17 @@ pub struct PolicyEstimate {
     pub search_steps: f64,
     /// Of `route_steps`, those spent while simulating (the rest in the report's sweep).
     pub sim_route_steps: f64,
+    /// Work of the run-time-under-contention model (`runtime::State::work`): its budget share,
+    /// which the model never passes (0 without `contention`).
+    pub contention_work: f64,
 }
 
 impl PolicyEstimate {
     /// Weighted steps: what [`MAX_STEPS`] limits.
     pub fn steps(&self) -> f64 {
-        ROUTE_STEP_WEIGHT * self.route_steps + self.search_steps
+        ROUTE_STEP_WEIGHT * self.route_steps
+            + self.search_steps
+            + CONTENTION_WORK_WEIGHT * self.contention_work
     }
 }
 
@@ -267,6 +279,7 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
             route_steps: (sim_passes + 2.0) * fp,
             search_steps: search,
             sim_route_steps: sim_passes * fp,
+            contention_work: contention_work(s),
         });
     }
     // memory: report structures and text (the byte cap, about 5 times over), per job state
@@ -287,13 +300,29 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
         .map(|p| p.route_steps / 4.0)
         .fold(0.0, f64::max)
         / 8.0;
+    // the contention model: the platform (per policy a copy) and one simulation's per-link arrays
+    let netsim = if s.contention.is_some() {
+        NETSIM_LINK_BYTES * 2.0 * d.links
+    } else {
+        0.0
+    };
     let memory = 5.0 * cap
+        + netsim
         + marks
         + n * 300.0
         + 4.0 * held
         + 48.0 * (d.nodes + d.routers + d.links)
         + 8.0 * (d.routers + d.links);
     Estimate { policies, memory }
+}
+
+/// The contention model's work in one policy's run: at most its share of
+/// [`super::runtime::BUDGET`] (the model stops before passing it), 0 without the option.
+pub fn contention_work(s: &AllocScenario) -> f64 {
+    if s.contention.is_none() {
+        return 0.0;
+    }
+    (super::runtime::BUDGET / s.policies.len().max(1) as u64) as f64
 }
 
 /// Most placement decisions of a run of `jobs` jobs: one per job for a set; for a stream, each

@@ -30,8 +30,9 @@
 //!   are recomputed for the new set, and the ends are rescheduled. So a job's run time is
 //!   `compute part + communication part x slowdown`, integrated over the sets it lived through.
 //! - Deterministic: running jobs are taken in id order; netsim is deterministic.
-//! - Bounded: the simulations and message building count their work (flows solved, processes
-//!   enumerated) against the run's share of [`BUDGET`], and no simulation holds more than
+//! - Bounded: the simulations and message building count their work (the simulator's work,
+//!   its per-link set-up, processes enumerated) against the run's share of [`BUDGET`], which
+//!   admission charges in full, and no simulation holds more than
 //!   [`MAX_SIM_FLOWS`] flows; when either would be passed the run reports the time it stopped
 //!   at, running jobs keep their last stretch and later jobs run at their baseline.
 //!
@@ -42,7 +43,8 @@
 
 use super::scenario::{Comm, Job};
 use crate::netsim::{
-    simulate_rounds_within, FatTreeSpec, JobTraffic, LinkParams, Message, Model, Platform, System,
+    simulate_rounds_budgeted, Budget, FatTreeSpec, JobTraffic, LinkParams, Message, Model,
+    Platform, System,
 };
 use crate::progress::NoProgress;
 use crate::topology::Topology;
@@ -50,11 +52,13 @@ use std::collections::BTreeMap;
 
 /// Seconds of baseline run time whose traffic one simulation carries.
 pub const WINDOW: f64 = 1.0;
-/// Work (flows solved by netsim, processes enumerated) a scenario's runs may spend on the model
-/// together, split evenly between its policies. Measured natively (64 x 64 mesh, all-to-all
-/// windows of up to [`MAX_SIM_FLOWS`] flows): 10 to 15 us per solved flow, so about 6 s for a
-/// whole scenario at worst.
-pub const BUDGET: u64 = 400_000;
+/// Work a scenario's runs may spend on the model together, split evenly between its policies:
+/// the network simulator's own work (`RoundsResult::work`: flow-capacity incidences visited,
+/// flows rescheduled), [`sim_overhead`] per simulation, and the processes enumerated to build
+/// messages. Measured natively (all-to-all windows of up to [`MAX_SIM_FLOWS`] flows on a
+/// 64 x 64 and a 16 x 16 mesh): about 50 ns per unit, so about 5 s for a whole scenario at
+/// worst; admission counts it (`estimate::CONTENTION_WORK_WEIGHT`).
+pub const BUDGET: u64 = 100_000_000;
 /// Most flows one simulation may hold: netsim's cost per event grows with the flows sharing
 /// links, so a single all-to-all window of thousands of node pairs could take minutes alone.
 pub const MAX_SIM_FLOWS: u64 = 1024;
@@ -110,6 +114,12 @@ pub fn alloc_link(topo: &Topology, p: &Platform, l: u32) -> u32 {
             (router - 1) as u32
         }
     }
+}
+
+/// Work of one simulation besides the simulator's own (`RoundsResult::work`): setting up and
+/// copying out its per-link arrays, one unit per directed link of the platform.
+pub fn sim_overhead(p: &Platform) -> u64 {
+    u64::from(p.links())
 }
 
 /// Work of building a job's messages, counted before building them.
@@ -294,17 +304,29 @@ impl State {
             })
             .collect();
         let flows: u64 = traffic.iter().map(|t| t.messages.len() as u64).sum();
+        let overhead = sim_overhead(&self.platform);
         let left = self.budget.saturating_sub(self.work);
-        if flows > left || flows > MAX_SIM_FLOWS {
+        if flows > MAX_SIM_FLOWS || flows.saturating_add(overhead) > left {
             return None;
         }
         self.simulations += 1;
-        match simulate_rounds_within(&self.platform, &traffic, self.model, left, &mut NoProgress) {
+        self.work += overhead;
+        match simulate_rounds_budgeted(
+            &self.platform,
+            &traffic,
+            self.model,
+            Budget::Work(left - overhead),
+            &mut NoProgress,
+        ) {
             Ok(r) => {
-                self.work += r.solved_flows.max(flows);
+                self.work += r.work.max(flows);
                 Some(r.job_time)
             }
-            Err(_) => None,
+            Err(_) => {
+                // the simulator spent the rest of the budget (and at most one event more)
+                self.work = self.budget;
+                None
+            }
         }
     }
 

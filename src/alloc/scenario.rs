@@ -36,8 +36,9 @@ pub struct AllocScenario {
     pub frames: usize,
     #[serde(default = "default_slowdown_bound")]
     pub slowdown_bound: f64,
-    /// Run time under contention (off when absent; see [`super::runtime`]).
-    #[serde(default)]
+    /// Run time under contention (off when absent or `"model": "off"`, which the form writes;
+    /// see [`super::runtime`]).
+    #[serde(default, deserialize_with = "contention_unless_off")]
     pub contention: Option<ContentionSpec>,
 }
 
@@ -58,18 +59,30 @@ pub struct ContentionSpec {
     pub other_rate: f64,
 }
 
+/// The `contention` option, `None` when absent, `null` or `"model": "off"` (the form's way of
+/// switching it off).
+fn contention_unless_off<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<ContentionSpec>, D::Error> {
+    let c = Option::<ContentionSpec>::deserialize(d)?;
+    Ok(c.filter(|c| c.model != CONTENTION_OFF))
+}
+
+/// The `contention.model` value that switches the model off.
+pub const CONTENTION_OFF: &str = "off";
+
 /// Tianhe-1A's measured MPI bandwidth, one direction: 6,340 MB/s (Xie et al., "Tianhe-1A
 /// interconnect and message-passing services", IEEE Micro 32(1), 2012).
-fn default_bandwidth() -> f64 {
+pub fn default_bandwidth() -> f64 {
     6.34e9
 }
 /// 2 us per link: an assumption of the order of a low-latency interconnect's (a window of 1 s
 /// makes latency nearly irrelevant).
-fn default_latency() -> f64 {
+pub fn default_latency() -> f64 {
     2e-6
 }
 /// Other users' jobs: 50 MB/s per process, about the middle of the NPB profiles (an assumption).
-fn default_other_rate() -> f64 {
+pub fn default_other_rate() -> f64 {
     50e6
 }
 
@@ -424,6 +437,21 @@ fn admit(s: &AllocScenario, topo: &crate::topology::Topology) -> Result<()> {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let contention: f64 = est
+        .policies
+        .iter()
+        .map(|p| super::estimate::CONTENTION_WORK_WEIGHT * p.contention_work)
+        .sum();
+    if est.steps() > MAX_STEPS && contention > 0.0 && est.steps() - contention <= MAX_STEPS {
+        return Err(ScenarioError::at(
+            "contention",
+            format!(
+                "refused before running: estimated {:.1e} steps of work (limit {MAX_STEPS:.0e}), of which {contention:.1e} for the run time under contention (its budget); per policy: {}; use fewer policies, a smaller machine or fewer jobs, or leave the model off",
+                est.steps(),
+                parts()
+            ),
+        ));
+    }
     if est.steps() > MAX_STEPS {
         return Err(ScenarioError::at(
             "workload",
@@ -673,7 +701,7 @@ fn validate_contention(c: &ContentionSpec, s: &AllocScenario) -> Result<()> {
         return Err(ScenarioError::at(
             "contention.model",
             format!(
-                "unknown model {:?}; give \"max-min\" or \"simgrid-lv08\"",
+                "unknown model {:?}; give \"max-min\", \"simgrid-lv08\" or \"off\"",
                 c.model
             ),
         ));
@@ -825,7 +853,50 @@ pub fn params() -> Vec<Param> {
             .range(1e-9, 1e12)
             .unit("s")
             .show_unless("workload.kind", "set"),
+        Param::new(
+            "contention.model",
+            "Run time under contention",
+            "enum",
+            json!(CONTENTION_OFF),
+        )
+        .options(&[
+            (CONTENTION_OFF, "Off (durations as given)"),
+            ("simgrid-lv08", "On: SimGrid LV08 sharing"),
+            ("max-min", "On: plain max-min sharing"),
+        ])
+        .help("simulate every running job's traffic together and stretch its duration by the slowdown (job streams without EASY backfilling)"),
+        Param::new(
+            "contention.bandwidth",
+            "Link bandwidth",
+            "number",
+            json!(default_bandwidth()),
+        )
+        .range(1.0, 1e15)
+        .unit("B/s")
+        .help("every link, each direction (default: Tianhe-1A's measured MPI bandwidth)")
+        .show_if_any("contention.model", CONTENTION_ON),
+        Param::new(
+            "contention.latency",
+            "Link latency",
+            "number",
+            json!(default_latency()),
+        )
+        .range(0.0, 1.0)
+        .unit("s")
+        .show_if_any("contention.model", CONTENTION_ON),
+        Param::new(
+            "contention.otherRate",
+            "Traffic of jobs without a kernel",
+            "number",
+            json!(default_other_rate()),
+        )
+        .range(0.0, 1e12)
+        .unit("B/s per process")
+        .show_if_any("contention.model", CONTENTION_ON),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("a whole number from 0 to 18446744073709551615"),
     ]
 }
+
+/// The `contention.model` values that switch the model on.
+const CONTENTION_ON: &[&str] = &["simgrid-lv08", "max-min"];

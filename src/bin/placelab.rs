@@ -608,6 +608,7 @@ fn netsim_main(args: &[String]) -> ExitCode {
                 "messagesPerRound": jobs[0].messages.len(),
                 "solves": r.solves,
                 "solvedFlows": r.solved_flows,
+                "work": r.work,
                 "wallSeconds": seconds,
                 "peakRssMiB": peak_rss_mib(),
             });

@@ -27,6 +27,14 @@ impl EventQueue {
         }
     }
 
+    /// Empties the queue. `O(queued)`.
+    pub fn clear(&mut self) {
+        for &(_, f) in &self.heap {
+            self.pos[f as usize] = ABSENT;
+        }
+        self.heap.clear();
+    }
+
     /// Queues `f` at time `t` (>= 0), replacing its pending event if any.
     pub fn set(&mut self, f: u32, t: f64) {
         debug_assert!(t >= 0.0);
@@ -164,5 +172,22 @@ mod tests {
             model[f as usize] = None;
         }
         assert!(model.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn a_cleared_queue_is_empty_and_takes_every_flow_again() {
+        let mut q = EventQueue::default();
+        q.grow(10);
+        for f in 0..10 {
+            q.set(f, f64::from(10 - f));
+        }
+        q.clear();
+        assert_eq!(q.peek(), None);
+        q.set(3, 2.0);
+        q.set(7, 1.0);
+        q.set(3, 0.5);
+        assert_eq!(q.pop(), Some((0.5, 3)));
+        assert_eq!(q.pop(), Some((1.0, 7)));
+        assert_eq!(q.pop(), None);
     }
 }

@@ -43,6 +43,27 @@ pub struct RoundsResult {
     /// Sharing recomputations done, and the flows they covered in total.
     pub solves: u64,
     pub solved_flows: u64,
+    /// The engine's work: flow-capacity incidences visited by recomputations plus flows
+    /// rescheduled (what its time follows, see [`super::engine`]).
+    pub work: u64,
+}
+
+/// What a budgeted simulation counts against its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// The flows covered by rate recomputations (`solved_flows`).
+    Flows(u64),
+    /// The engine's `work`.
+    Work(u64),
+}
+
+impl Budget {
+    fn exceeded(self, solved_flows: u64, work: u64) -> bool {
+        match self {
+            Budget::Flows(b) => solved_flows > b,
+            Budget::Work(b) => work > b,
+        }
+    }
 }
 
 /// Runs `jobs` together on `p` under `model` (module doc).
@@ -77,6 +98,21 @@ pub fn simulate_rounds_within(
     jobs: &[JobTraffic],
     model: Model,
     budget: u64,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
+    simulate_rounds_budgeted(p, jobs, model, Budget::Flows(budget), progress)
+}
+
+/// [`simulate_rounds`] that gives up once the count `budget` names passes its value (a
+/// simulation may overshoot by one event's recomputation).
+///
+/// # Errors
+/// As [`simulate_rounds_within`].
+pub fn simulate_rounds_budgeted(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    budget: Budget,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
@@ -114,7 +150,7 @@ pub fn simulate_every_round(
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    run(p, jobs, model, u64::MAX, progress)
+    run(p, jobs, model, Budget::Flows(u64::MAX), progress)
 }
 
 /// [`simulate_every_round`] on checked inputs.
@@ -122,7 +158,7 @@ fn run(
     p: &Platform,
     jobs: &[JobTraffic],
     model: Model,
-    budget: u64,
+    budget: Budget,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     let mut net = Net::new(p, ModelParams::of(model));
@@ -164,9 +200,13 @@ fn run(
         done.clear();
         let moved = net.step(limit, &mut done);
         let now = net.now();
-        if net.solved_flows > budget {
+        if budget.exceeded(net.solved_flows, net.work) {
+            let over = match budget {
+                Budget::Flows(b) => format!("over the budget of {b} flows"),
+                Budget::Work(b) => format!("{} units of work, over the budget of {b}", net.work),
+            };
             return Err(format!(
-                "not simulated to the end: the sharing was recomputed {} times for {} flows in all, over the budget of {budget} flows that keeps a run to seconds (stopped at simulated time {now:.6} s)",
+                "not simulated to the end: the sharing was recomputed {} times for {} flows in all, {over} that keeps a run to seconds (stopped at simulated time {now:.6} s)",
                 net.solves, net.solved_flows
             ));
         }
@@ -236,6 +276,7 @@ fn run(
         link_bytes: net.link_bytes().to_vec(),
         solves: net.solves,
         solved_flows: net.solved_flows,
+        work: net.work,
     })
 }
 
@@ -378,7 +419,7 @@ mod tests {
             &p,
             std::slice::from_ref(&job),
             Model::SimgridLv08,
-            u64::MAX,
+            Budget::Flows(u64::MAX),
             &mut NoProgress,
         )
         .unwrap();

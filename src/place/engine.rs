@@ -28,9 +28,10 @@ use crate::rng::Rng;
 /// simulator's work grows with the flows each start or end disturbs, which admission cannot
 /// know before the placement exists (an aligned placement disturbs few, a scattered one many),
 /// so a case over this budget is reported as not simulated instead of freezing the tab. About
-/// 7 us of CPU per recomputed flow natively on our 2-core machine, so a strategy stops within
-/// about 4 s; the scattered (Random) 4,096-node torus3d, 1 MB wrapped GRID case needs about
-/// 3 M and stops here (it completes in about 20 s without the budget).
+/// 3.6 us of CPU per recomputed flow natively on our 2-core machine on the scattered case (7 us
+/// before the simulator's contiguous index), so a strategy stops within about 2 s; the
+/// scattered (Random) 4,096-node torus3d, 1 MB wrapped GRID case needs about 2.95 M and stops
+/// here (one round takes 10.6 s of CPU natively without the budget).
 pub const SIM_BUDGET: u64 = 500_000;
 
 /// The background of experiment 2: every job's task graph and hosts.

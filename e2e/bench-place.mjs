@@ -1,0 +1,59 @@
+// Browser benchmark of the placement engine on the simulator's slow case (not a test; issue 7's
+// figures): a 16x16x16 torus3d, a 4,096-task wrapped GRID, 1 MB messages, 5 rounds, LV08, the
+// five strategies side by side (Random's scattered placement stops at the simulation budget),
+// in the page's worker and by `placelab run` natively in the same run; reports compared by hash.
+// Usage: node e2e/bench-place.mjs [--runs N]   (after scripts/build.sh)
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { startServer, WWW } from './lib/server.mjs';
+import { launch, loadedPage } from './lib/browser.mjs';
+import { buildCli, CLI, sha256 } from './lib/cli.mjs';
+
+const args = process.argv.slice(2);
+const RUNS = (() => { const i = args.indexOf('--runs'); return i >= 0 ? Number(args[i + 1]) : 1; })();
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
+
+const SCENARIO = {
+  version: 1, engine: 'place', name: 'bench', seed: 1,
+  system: { kind: 'torus3d', x: 16, y: 16, z: 16 },
+  job: { kind: 'GRID', processes: 4096, rounds: 5, messageBytes: 1e6, wrap: true },
+  model: 'simgrid-lv08',
+};
+
+async function main() {
+  if (!fs.existsSync(path.join(WWW, 'pkg', 'placelab_bg.wasm'))) throw new Error('run scripts/build.sh first');
+  buildCli();
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await loadedPage(browser, server.url);
+    const text = JSON.stringify(SCENARIO);
+    const web = [];
+    const nat = [];
+    let r = null;
+    let natSha = null;
+    for (let i = 0; i < RUNS; i++) {
+      r = await page.evaluate(async (t) => {
+        try { const x = await window.placelab.runInWorker(t); return { ms: x.ms, sha: x.sha256, report: x.view.report }; } catch (e) { return { error: e }; }
+      }, text);
+      if (r.error) throw new Error(`${r.error.path}: ${r.error.message}`);
+      web.push(r.ms);
+      const t0 = performance.now();
+      const out = spawnSync(CLI, ['run', '-'], { input: text, maxBuffer: 1 << 30 });
+      nat.push(performance.now() - t0);
+      if (out.status !== 0) throw new Error(out.stderr.toString());
+      natSha = sha256(out.stdout);
+    }
+    const runs = r.report.cases[0].runs.map((x) => `${x.strategy} ${x.time === null || x.time === undefined ? 'not simulated' : `${x.time.toFixed(6)} s`}`);
+    const [tw, tn] = [median(web), median(nat)];
+    console.log(`4,096-node torus3d, wrapped GRID, 1 MB, 5 rounds, five strategies: browser ${tw.toFixed(0)} ms, native placelab run ${tn.toFixed(0)} ms (same run, median of ${RUNS}): ratio ${(tw / tn).toFixed(2)}x; `
+      + `${runs.join(', ')}; reports ${r.sha === natSha ? 'identical' : 'DIFFER'}`);
+    await page.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
