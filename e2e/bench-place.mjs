@@ -5,14 +5,13 @@
 // Usage: node e2e/bench-place.mjs [--runs N]   (after scripts/build.sh)
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { startServer, WWW } from './lib/server.mjs';
 import { launch, loadedPage } from './lib/browser.mjs';
-import { buildCli, CLI, sha256 } from './lib/cli.mjs';
+import { buildCli } from './lib/cli.mjs';
+import { workerAndNative } from './lib/samerun.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = (() => { const i = args.indexOf('--runs'); return i >= 0 ? Number(args[i + 1]) : 1; })();
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 
 const SCENARIO = {
   version: 1, engine: 'place', name: 'bench', seed: 1,
@@ -29,26 +28,11 @@ async function main() {
   try {
     const page = await loadedPage(browser, server.url);
     const text = JSON.stringify(SCENARIO);
-    const web = [];
-    const nat = [];
-    let r = null;
-    let natSha = null;
-    for (let i = 0; i < RUNS; i++) {
-      r = await page.evaluate(async (t) => {
-        try { const x = await window.placelab.runInWorker(t); return { ms: x.ms, sha: x.sha256, report: x.view.report }; } catch (e) { return { error: e }; }
-      }, text);
-      if (r.error) throw new Error(`${r.error.path}: ${r.error.message}`);
-      web.push(r.ms);
-      const t0 = performance.now();
-      const out = spawnSync(CLI, ['run', '-'], { input: text, maxBuffer: 1 << 30 });
-      nat.push(performance.now() - t0);
-      if (out.status !== 0) throw new Error(out.stderr.toString());
-      natSha = sha256(out.stdout);
-    }
+    const r = await workerAndNative(page, text, RUNS);
     const runs = r.report.cases[0].runs.map((x) => `${x.strategy} ${x.time === null || x.time === undefined ? 'not simulated' : `${x.time.toFixed(6)} s`}`);
-    const [tw, tn] = [median(web), median(nat)];
+    const [tw, tn] = [r.browserMs, r.nativeMs];
     console.log(`4,096-node torus3d, wrapped GRID, 1 MB, 5 rounds, five strategies: browser ${tw.toFixed(0)} ms, native placelab run ${tn.toFixed(0)} ms (same run, median of ${RUNS}): ratio ${(tw / tn).toFixed(2)}x; `
-      + `${runs.join(', ')}; reports ${r.sha === natSha ? 'identical' : 'DIFFER'}`);
+      + `${runs.join(', ')}; reports ${r.identical ? 'identical' : 'DIFFER'}`);
     await page.close();
   } finally {
     await browser.close();

@@ -14,10 +14,11 @@ import { spawnSync } from 'node:child_process';
 import { startServer, WWW } from './lib/server.mjs';
 import { launch, loadedPage, waitSettled } from './lib/browser.mjs';
 import { buildCli, CLI, sha256 } from './lib/cli.mjs';
+import { workerAndNative } from './lib/samerun.mjs';
+import { typeRawJson } from './lib/harness.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = (() => { const i = args.indexOf('--runs'); return i >= 0 ? Number(args[i + 1]) : 1; })();
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 
 /** The 8 nodes and 56 links of benches/trace.rs's `platform(8)`. */
 function platform(n) {
@@ -58,12 +59,7 @@ async function largest(page) {
       for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
     }).observe({ type: 'longtask' });
   });
-  await page.evaluate((t) => {
-    const raw = document.querySelector('[data-testid=raw-json]');
-    raw.value = t;
-    raw.dispatchEvent(new Event('input', { bubbles: true }));
-  }, text);
-  await page.waitForTimeout(400);
+  await typeRawJson(page, text);
   await waitSettled(page, 0);
   await page.evaluate(() => { window.__longTasks = []; });
   const runs = await page.evaluate(() => window.placelab.runCount);
@@ -94,26 +90,11 @@ async function main() {
     const page = await loadedPage(browser, server.url);
     for (const c of CASES) {
       const text = JSON.stringify(scenario(c));
-      const web = [];
-      const nat = [];
-      let r = null;
-      let natSha = null;
-      for (let i = 0; i < RUNS; i++) {
-        r = await page.evaluate(async (t) => {
-          try { const x = await window.placelab.runInWorker(t); return { ms: x.ms, sha: x.sha256, report: x.view.report }; } catch (e) { return { error: e }; }
-        }, text);
-        if (r.error) throw new Error(`${r.error.path}: ${r.error.message}`);
-        web.push(r.ms);
-        const t0 = performance.now();
-        const out = spawnSync(CLI, ['run', '-'], { input: text, maxBuffer: 1 << 30 });
-        nat.push(performance.now() - t0);
-        if (out.status !== 0) throw new Error(out.stderr.toString());
-        natSha = sha256(out.stdout);
-      }
+      const r = await workerAndNative(page, text, RUNS);
       const s = r.report.search;
-      const [tw, tn] = [median(web), median(nat)];
+      const [tw, tn] = [r.browserMs, r.nativeMs];
       console.log(`${c.name}, ${r.report.trace.events} events, 8 nodes, branch and bound: browser ${tw.toFixed(0)} ms, native placelab run ${tn.toFixed(0)} ms (same run, median of ${RUNS}): ratio ${(tw / tn).toFixed(2)}x; `
-        + `visited ${s.visited}, proven ${s.proven}; goal under 2,000 ms in the browser: ${s.proven && tw < 2000 ? 'met' : 'NOT met'}; reports ${r.sha === natSha ? 'identical' : 'DIFFER'}`);
+        + `visited ${s.visited}, proven ${s.proven}; goal under 2,000 ms in the browser: ${s.proven && tw < 2000 ? 'met' : 'NOT met'}; reports ${r.identical ? 'identical' : 'DIFFER'}`);
     }
     await largest(page);
     await page.close();
