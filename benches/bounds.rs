@@ -39,6 +39,16 @@ struct Counting;
 static CURRENT: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
+/// Runs `f`, returning its result, its wall time in seconds and the peak heap it added (bytes).
+fn measured<T>(f: impl FnOnce() -> T) -> (T, f64, usize) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let t = Instant::now();
+    let out = f();
+    let secs = t.elapsed().as_secs_f64();
+    (out, secs, PEAK.load(Ordering::Relaxed) - base)
+}
+
 fn grow(n: usize) {
     let now = CURRENT.fetch_add(n, Ordering::Relaxed) + n;
     PEAK.fetch_max(now, Ordering::Relaxed);
@@ -107,13 +117,12 @@ fn run_file(path: &str) {
     let seed = serde_json::from_str::<serde_json::Value>(&text).unwrap()["seed"]
         .as_u64()
         .unwrap_or(0);
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let t = Instant::now();
-    let r = placelab::alloc::run(&s, seed, &mut NoProgress);
-    let bytes = serde_json::to_string(&r).unwrap().len();
-    let secs = t.elapsed().as_secs_f64();
-    let peak = PEAK.load(Ordering::Relaxed) - base;
+    // the run and its report's serialization, timed together
+    let ((r, bytes), secs, peak) = measured(|| {
+        let r = placelab::alloc::run(&s, seed, &mut NoProgress);
+        let bytes = serde_json::to_string(&r).unwrap().len();
+        (r, bytes)
+    });
     for run in &r.runs {
         let w = run.work;
         println!(
@@ -215,12 +224,7 @@ fn partition_bounds(quick: bool) -> (f64, usize) {
                 continue;
             };
             let text = make(n);
-            let base = CURRENT.load(Ordering::Relaxed);
-            PEAK.store(base, Ordering::Relaxed);
-            let t = Instant::now();
-            let report = api::run(&text, &mut NoProgress).unwrap();
-            let secs = t.elapsed().as_secs_f64();
-            let peak = PEAK.load(Ordering::Relaxed) - base;
+            let (report, secs, peak) = measured(|| api::run(&text, &mut NoProgress).unwrap());
             let v: serde_json::Value = serde_json::from_str(&report).unwrap();
             let g = &v["report"]["graph"];
             worst_time = worst_time.max(secs);
@@ -344,12 +348,9 @@ fn moldable_bounds() -> (f64, usize) {
         let text = make(lo);
         let p = placelab::moldable::parallel::prepare(&text).unwrap();
         let est = placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario);
-        let base = CURRENT.load(Ordering::Relaxed);
-        PEAK.store(base, Ordering::Relaxed);
-        let t = Instant::now();
-        api::run(&text, &mut NoProgress).unwrap();
-        let secs = t.elapsed().as_secs_f64();
-        let peak = PEAK.load(Ordering::Relaxed) - base;
+        let ((), secs, peak) = measured(|| {
+            api::run(&text, &mut NoProgress).unwrap();
+        });
         worst_time = worst_time.max(secs);
         worst_peak = worst_peak.max(peak);
         worst_ns = worst_ns.max(secs * 1e9 / est);
@@ -427,12 +428,7 @@ fn trace_bounds() -> (f64, usize) {
             continue;
         };
         let text = make(size);
-        let base = CURRENT.load(Ordering::Relaxed);
-        PEAK.store(base, Ordering::Relaxed);
-        let t = Instant::now();
-        let report = api::run(&text, &mut NoProgress).unwrap();
-        let secs = t.elapsed().as_secs_f64();
-        let peak = PEAK.load(Ordering::Relaxed) - base;
+        let (report, secs, peak) = measured(|| api::run(&text, &mut NoProgress).unwrap());
         let v: serde_json::Value = serde_json::from_str(&report).unwrap();
         let r = &v["report"];
         worst_time = worst_time.max(secs);
@@ -530,12 +526,7 @@ fn main() {
                 let s = scenario_of(&text);
                 let topo = s.system.build().unwrap();
                 let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
-                let base = CURRENT.load(Ordering::Relaxed);
-                PEAK.store(base, Ordering::Relaxed);
-                let t = Instant::now();
-                let report = api::run(&text, &mut NoProgress).unwrap();
-                let secs = t.elapsed().as_secs_f64();
-                let peak = PEAK.load(Ordering::Relaxed) - base;
+                let (report, secs, peak) = measured(|| api::run(&text, &mut NoProgress).unwrap());
                 // the work counters of the same run (run again without the envelope)
                 let r = placelab::alloc::run(&s, 1, &mut NoProgress);
                 let w = r.runs[0].work;
