@@ -159,35 +159,10 @@ proptest! {
                            kinds in 1u64..6, messages in 0usize..12, placed_mask in 0u32..64) {
         let n = ranks + extra;
         let (c, p) = case(seed, ranks, n, kinds, messages);
-        let mut rng = Rng::seeded(seed ^ 0x5eed);
-        let mut nodes: Vec<u8> = (0..n as u8).collect();
-        for i in (1..n).rev() {
-            nodes.swap(i, rng.below(i as u64 + 1) as usize);
-        }
-        let full: Vec<u8> = nodes[..ranks].to_vec();
-        let partial: Vec<u8> = (0..ranks).map(|x| if placed_mask >> x & 1 == 1 { full[x] } else { FREE }).collect();
+        let (full, partial) = random_partial(seed, ranks, n, placed_mask);
         let mut b = Bounds::new(&c, &p);
         let lb = b.partial(&partial);
-        // best completion by brute force
-        let mut best = f64::INFINITY;
-        let mut assign = partial.clone();
-        fn rec(x: usize, assign: &mut Vec<u8>, n: usize, c: &Compiled, p: &Platform, best: &mut f64) {
-            if x == assign.len() {
-                *best = best.min(c.time_of(p, assign));
-                return;
-            }
-            if assign[x] != FREE {
-                return rec(x + 1, assign, n, c, p, best);
-            }
-            for u in 0..n as u8 {
-                if !assign.contains(&u) {
-                    assign[x] = u;
-                    rec(x + 1, assign, n, c, p, best);
-                    assign[x] = FREE;
-                }
-            }
-        }
-        rec(0, &mut assign, n, &c, &p, &mut best);
+        let best = best_completion(&c, &p, &partial);
         prop_assert!(lb <= best, "bound {} above the best completion {}", lb, best);
         prop_assert_eq!(b.partial(&full).to_bits(), c.time_of(&p, &full).to_bits());
         prop_assert_eq!(b.exact(&full).to_bits(), c.time_of(&p, &full).to_bits());
