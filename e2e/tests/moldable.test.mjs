@@ -202,7 +202,7 @@ describe('moldable page', () => {
   it('shows the parallel GA live with its progress, and Stop ends every island worker and keeps the best so far', async () => {
     const page = await readyPage(env);
     const threads = await page.evaluate(() => navigator.hardwareConcurrency);
-    await typeRawJson(page, JSON.stringify(islandScenario(4, { cycles: 10000 }, { kind: 'random', jobs: 250 })));
+    await typeRawJson(page, JSON.stringify(islandScenario(4, { cycles: 5000 }, { kind: 'random', jobs: 250 })));
     await page.getByTestId('run').click();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid=moldable-live]')?.dataset.cycle) > 0 || window.placelab.lastError, null, { timeout: 0 });
     assert.equal(await page.evaluate(() => window.placelab.lastError), null);
