@@ -47,9 +47,9 @@ struct Shelf {
     used: u32,
 }
 
-/// The shelves' free widths in a max segment tree over shelf indices (capacity fixed at the
-/// start: a packing opens at most one shelf per job). A leaf holds `free + 1` for an open shelf
-/// and 0 for one not yet opened, so no width, not even 0, fits an unopened shelf.
+/// The shelves' free widths in a max segment tree over shelf indices, doubled as shelves open
+/// (so its height follows the shelves actually open, not the jobs). A leaf holds `free + 1` for
+/// an open shelf and 0 for one not yet opened, so no width, not even 0, fits an unopened shelf.
 ///
 /// Invariant: every inner node holds the maximum of its two children.
 struct FreeTree {
@@ -58,16 +58,19 @@ struct FreeTree {
 }
 
 impl FreeTree {
-    fn new(capacity: usize) -> Self {
-        let leaves = capacity.max(1).next_power_of_two();
+    fn new() -> Self {
+        let leaves = 64;
         FreeTree {
             leaves,
             node: vec![0; 2 * leaves],
         }
     }
 
-    /// Sets shelf `k`'s free width.
+    /// Sets shelf `k`'s free width (`k` at most one past the highest shelf set so far).
     fn set(&mut self, k: usize, free: u32) {
+        if k >= self.leaves {
+            self.grow();
+        }
         let mut i = self.leaves + k;
         self.node[i] = free + 1;
         while i > 1 {
@@ -76,9 +79,39 @@ impl FreeTree {
         }
     }
 
+    /// Doubles the leaves, keeping every shelf's value, and rebuilds the inner nodes. `O(S)`,
+    /// so `O(1)` amortized per shelf.
+    fn grow(&mut self) {
+        let old = self.leaves;
+        let leaves = 2 * old;
+        let mut node = vec![0; 2 * leaves];
+        node[leaves..leaves + old].copy_from_slice(&self.node[old..2 * old]);
+        for i in (1..leaves).rev() {
+            node[i] = node[2 * i].max(node[2 * i + 1]);
+        }
+        self.leaves = leaves;
+        self.node = node;
+    }
+
     /// The lowest shelf `k >= lo` with at least `width` free, if any. `O(log S)`.
     fn first_fit(&self, lo: usize, width: u32) -> Option<usize> {
-        self.descend(1, 0, self.leaves, lo, width + 1)
+        let need = width + 1;
+        if lo > 0 {
+            return self.descend(1, 0, self.leaves, lo, need);
+        }
+        if self.node[1] < need {
+            return None;
+        }
+        // the leftmost leaf holding at least `need`: go left whenever the left side has one
+        let mut i = 1;
+        while i < self.leaves {
+            i = if self.node[2 * i] >= need {
+                2 * i
+            } else {
+                2 * i + 1
+            };
+        }
+        Some(i - self.leaves)
     }
 
     fn descend(&self, i: usize, a: usize, b: usize, lo: usize, need: u32) -> Option<usize> {
@@ -147,11 +180,7 @@ pub fn pack_starts(inst: &Instance, variants: &[u32], packer: Packer) -> (Vec<(f
     let order = by_decreasing_height(inst, variants);
     let released = inst.jobs.iter().any(|j| j.release > 0.0);
     let mut shelves: Vec<Shelf> = Vec::new();
-    let mut tree = FreeTree::new(if packer == Packer::Ffdh {
-        inst.jobs.len()
-    } else {
-        0
-    });
+    let mut tree = FreeTree::new();
     // BFDH without release times: (free width, shelf) of every open shelf that has room (a full
     // shelf stays only if some job is 0 wide)
     let mut by_free: BTreeSet<(u32, u32)> = BTreeSet::new();
