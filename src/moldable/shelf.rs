@@ -127,16 +127,8 @@ impl FreeTree {
     }
 }
 
-/// Job indices by decreasing time of their chosen variant, ties by index (a total order).
-pub fn decreasing_height(inst: &Instance, variants: &[u32]) -> Vec<u32> {
-    by_decreasing_height(inst, variants)
-        .into_iter()
-        .map(|(_, i, _)| i)
-        .collect()
-}
-
 /// `(key, job, ranks)` of every job with its chosen variant, sorted: by decreasing time, ties
-/// by index. Reading each job once, in index order, and carrying what the packing needs keeps
+/// by index (a total order). Reading each job once, in index order, and carrying what the packing needs keeps
 /// the packing loop off the jobs' scattered variant lists. Sorting `(key, index)` orders
 /// exactly as comparing `t(b).total_cmp(&t(a)).then(a.cmp(&b))`: the key is
 /// `total_order_key(t)` negated (`!`), and the time is `key_time(key)`.
