@@ -34,6 +34,7 @@ const state = {
   pending: null,          // {text, preview} queued while a run is in flight (newest wins)
   lastReport: null,       // the report's bounded view (worker.js)
   lastResult: null,       // {blob, bytes, sha256, text, preview}: the complete report (text only when small); a preview has no blob
+  liveName: null,         // the name of the run whose live panel (partial results) is on screen, until a report replaces it
   lastError: null,
   stickyError: false,     // a link error stays visible over the default example's result
   runCount: 0,
@@ -146,13 +147,19 @@ function showPartial(run, value) {
     state.lastReport = null;
     state.lastResult = null;
     ui.drawing.replaceChildren();
+    state.liveName = run.name;
     ui.title.textContent = `${run.name} (running)`;
     ui.tables.classList.remove('stale');
-    ui.tables.replaceChildren(el('p', { class: 'note', 'data-testid': 'tables-pending', text: 'The tables follow when the run finishes.' }));
+    showTablesPending('The tables follow when the run finishes.');
     for (const b of [ui.exportJson, ui.exportCsv, ui.exportJobs]) b.disabled = true;
     ui.exportPng.disabled = false;
   }
   state.view = view.partial(ui.drawing, value);
+}
+
+/** In place of the tables, while a run's own report has not arrived. */
+function showTablesPending(text) {
+  ui.tables.replaceChildren(el('p', { class: 'note', 'data-testid': 'tables-pending', text }));
 }
 
 function finishRun(run) {
@@ -237,8 +244,7 @@ function handleStop() {
   if (run.live) {
     state.view?.stopped?.();
     ui.title.textContent = `${run.name} (stopped: the best so far)`;
-    ui.tables.replaceChildren(el('p', { class: 'note', 'data-testid': 'tables-pending',
-      text: 'Stopped before the end: the drawing is the best found so far. Run again for the complete report (tables, JSON, CSV).' }));
+    showTablesPending('Stopped before the end: the drawing is the best found so far. Run again for the complete report (tables, JSON, CSV).');
   }
   setStatus('idle');
 }
@@ -247,6 +253,7 @@ function handleStop() {
 function drawReport(envelope) {
   state.view?.destroy();
   state.view = null;
+  state.liveName = null;
   ui.title.textContent = envelope.name || 'Untitled scenario';
   const view = viewFor(envelope.engine);
   state.view = view.draw(ui.drawing, envelope);
@@ -487,7 +494,7 @@ function scenarioName() {
 
 // ---- exports ------------------------------------------------------------------------------------
 function baseName() {
-  return safeFileName(state.lastReport?.name ?? (state.view ? scenarioName() : null), 'placelab');
+  return safeFileName(state.lastReport?.name ?? state.liveName, 'placelab');
 }
 
 /**
