@@ -32,6 +32,10 @@ pub struct BisectEffort {
     pub niter: u32,
     /// Independent multilevel bisections (each coarsened anew), the best kept.
     pub ncuts: u32,
+    /// Weight each side may carry beyond its tolerance, at most an eighth of its target (0: the
+    /// tolerance alone). The k-way initial partition passes [`super::multilevel`]'s balance
+    /// window.
+    pub window: u64,
 }
 
 /// Weight limits of a bisection with `frac0` of `total` wanted on side 0, tolerance `eps`:
@@ -48,7 +52,11 @@ pub fn limits(total: u64, frac0: f64, eps: f64) -> (u64, [u64; 2]) {
 /// Multilevel bisection of `g` (module doc): side of each vertex.
 pub fn bisect(g: &WGraph, frac0: f64, eps: f64, effort: BisectEffort, rng: &mut Rng) -> Vec<u8> {
     let total = g.total();
-    let (target0, maxw) = limits(total, frac0, eps);
+    let (target0, mut maxw) = limits(total, frac0, eps);
+    // The window never exceeds an eighth of a side's target (tiny graphs of heavy vertices).
+    let target1 = total - target0;
+    maxw[0] = maxw[0].max(target0 + effort.window.min(target0 / 8));
+    maxw[1] = maxw[1].max(target1 + effort.window.min(target1 / 8));
     let ct = BISECT_COARSEN_TO;
     let maxvw = ((1.5 * total as f64 / f64::from(ct)) as u64).max(1);
     let mut best: Option<Bisection> = None;
