@@ -70,18 +70,26 @@ fn parse_int(tok: &str) -> Int {
         Some(b'+') => (false, &tok[1..]),
         _ => (false, tok),
     };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if digits.is_empty() {
         return Int::NotNumber;
     }
+    // One pass: a non-digit anywhere makes it not a number, even after an overflow.
     let mut v: u64 = 0;
+    let mut overflow = false;
     for b in digits.bytes() {
+        if !b.is_ascii_digit() {
+            return Int::NotNumber;
+        }
         match v
             .checked_mul(10)
             .and_then(|x| x.checked_add(u64::from(b - b'0')))
         {
             Some(x) => v = x,
-            None => return if neg { Int::Negative } else { Int::TooLarge },
+            None => overflow = true,
         }
+    }
+    if overflow {
+        return if neg { Int::Negative } else { Int::TooLarge };
     }
     if neg && v != 0 {
         Int::Negative
@@ -92,6 +100,23 @@ fn parse_int(tok: &str) -> Int {
 
 /// Reads a `u32` quantity named `what` that must be at least `min`.
 fn parse_u32(tok: &str, line: u64, what: &str, min: u32) -> Result<u32, GraphError> {
+    parse_u32_with(tok, line, || what.to_string(), min)
+}
+
+/// [`parse_u32`] whose description is only built for an error message (the hot loop of a
+/// million-entry file must not format one per number).
+fn parse_u32_with(
+    tok: &str,
+    line: u64,
+    what: impl FnOnce() -> String,
+    min: u32,
+) -> Result<u32, GraphError> {
+    if let Int::Value(v) = parse_int(tok) {
+        if v >= u64::from(min) && v <= u64::from(u32::MAX) {
+            return Ok(v as u32);
+        }
+    }
+    let what = what();
     match parse_int(tok) {
         Int::Value(v) if v > u64::from(u32::MAX) => Err(err(
             line,
@@ -126,7 +151,66 @@ fn shorten(tok: &str) -> String {
 }
 
 fn is_comment(line: &str, marks: &[char]) -> bool {
-    line.trim_start().starts_with(marks)
+    // Most lines start with a digit: answer those without trimming.
+    match line.as_bytes().first() {
+        Some(b) if b.is_ascii_digit() => false,
+        _ => line.trim_start().starts_with(marks),
+    }
+}
+
+/// The whitespace-separated tokens of a line (`str::split_ascii_whitespace` without its
+/// generic splitting machinery: this loop reads every number of the file).
+struct Tokens<'a> {
+    line: &'a str,
+    at: usize,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(line: &'a str) -> Self {
+        Tokens { line, at: 0 }
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.line.as_bytes();
+        let mut i = self.at;
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == b.len() {
+            self.at = i;
+            return None;
+        }
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        self.at = i;
+        // Token bounds are ASCII whitespace or the ends, so they are char boundaries.
+        Some(&self.line[start..i])
+    }
+}
+
+/// The value of a token of 1 to 9 plain digits (the common case), `None` otherwise (then
+/// [`parse_int`] classifies it).
+#[inline]
+fn small_int(tok: &str) -> Option<u64> {
+    let b = tok.as_bytes();
+    if b.is_empty() || b.len() > 9 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &c in b {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u64::from(d);
+    }
+    Some(v)
 }
 
 /// The `fmt` field: `(vsize, vwgt, adjwgt)`.
@@ -235,7 +319,9 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
         }
     }
     // Refuse before allocating anything of size n when the file cannot hold n vertex lines.
-    let max_lines = text.lines().count() as u64;
+    // Lines as `str::lines` counts them: one per newline, plus an unterminated last line.
+    let newlines = text.bytes().filter(|&b| b == b'\n').count() as u64;
+    let max_lines = newlines + u64::from(!text.is_empty() && !text.ends_with('\n'));
     if u64::from(n) > max_lines.saturating_sub(hline) {
         return Err(err(
             hline,
@@ -274,7 +360,7 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
         let v = vline.len() as u32; // 0-based; messages say v + 1
         let v1 = u64::from(v) + 1;
         vline.push(ln);
-        let mut toks = line.split_ascii_whitespace();
+        let mut toks = Tokens::new(line);
         if has_vsize {
             let t = toks.next().ok_or_else(|| {
                 err(
@@ -282,7 +368,12 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
                     format!("vertex {v1} has no vertex size (fmt asks for one first on each line)"),
                 )
             })?;
-            vsize.push(parse_u32(t, ln, &format!("the size of vertex {v1}"), 0)?);
+            vsize.push(parse_u32_with(
+                t,
+                ln,
+                || format!("the size of vertex {v1}"),
+                0,
+            )?);
         } else {
             vsize.push(1);
         }
@@ -300,12 +391,17 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
                     ),
                 )
             })?;
-            vwgt.push(parse_u32(t, ln, &format!("the weight of vertex {v1}"), 0)?);
+            vwgt.push(parse_u32_with(
+                t,
+                ln,
+                || format!("the weight of vertex {v1}"),
+                0,
+            )?);
         } else {
             vwgt.push(1);
         }
         while let Some(t) = toks.next() {
-            let u = match parse_int(t) {
+            let u = match small_int(t).map_or_else(|| parse_int(t), Int::Value) {
                 Int::Value(u) if u >= 1 && u <= u64::from(n) => (u - 1) as u32,
                 Int::NotNumber => {
                     return Err(err(
@@ -351,10 +447,10 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
                         ),
                     )
                 })?;
-                parse_u32(
+                parse_u32_with(
                     tw,
                     ln,
-                    &format!("the weight of edge {v1}-{}", u64::from(u) + 1),
+                    || format!("the weight of edge {v1}-{}", u64::from(u) + 1),
                     1,
                 )?
             } else {
@@ -863,6 +959,48 @@ pub fn parse_tpwgts(text: &str, k: u32) -> Result<Vec<f64>, GraphError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens_split_as_split_ascii_whitespace_and_small_ints_agree_with_parse_int() {
+        for line in [
+            "",
+            "   ",
+            "1 2 3",
+            "  12\t7\r",
+            "\x0c5  6\n",
+            "a b\tc ",
+            "é 3",
+            "9 ",
+        ] {
+            let ours: Vec<&str> = Tokens::new(line).collect();
+            let std: Vec<&str> = line.split_ascii_whitespace().collect();
+            assert_eq!(ours, std, "{line:?}");
+        }
+        for tok in [
+            "0",
+            "007",
+            "42",
+            "999999999",
+            "1000000000",
+            "-1",
+            "+5",
+            "1a",
+            "",
+            "x",
+            "٣",
+        ] {
+            if let Some(v) = small_int(tok) {
+                assert!(matches!(parse_int(tok), Int::Value(w) if w == v), "{tok:?}");
+            } else {
+                assert!(
+                    !matches!(parse_int(tok), Int::Value(_))
+                        || tok.len() > 9
+                        || tok.starts_with('+'),
+                    "{tok:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn empty_lines_are_isolated_vertices_and_trailing_ones_are_ignored() {
