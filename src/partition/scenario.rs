@@ -224,7 +224,9 @@ impl MethodId {
         match self {
             // the coarsest graph grows with k (about 30 k vertices) and is cut by recursive
             // bisection, so large k costs more per element (measured: k = 4,096 ~3x k = 64)
-            MethodId::Kway => 60.0 + 10.0 * log2k as f64,
+            // with k <= 4 a second descent redoes the initial partition and the refinement on
+            // the same hierarchy (about a third of the run: `multilevel::descents_per_hierarchy`)
+            MethodId::Kway => 60.0 + 10.0 * log2k as f64 + if k <= 4 { 30.0 } else { 0.0 },
             MethodId::Rb => 30.0 * log2k as f64 + 30.0,
             MethodId::Strong => 600.0,
             MethodId::Linear => 2.0,
