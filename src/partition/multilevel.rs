@@ -233,7 +233,7 @@ pub fn partition(g: &Graph, opts: &Options, progress: &mut dyn Progress) -> Outc
                 let part = rb::recursive(&wg, &setup.targets, eps, effort, &mut rng);
                 (part, vec![n])
             }
-            _ => kway_once(&wg, &setup, &mut rng, &mut ticker, base),
+            _ => kway_once(&wg, &setup, &score, &mut rng, &mut ticker, base),
         };
         let s = KwayState::new(&wg, part, k);
         let sc = score(&s.part, &s);
@@ -345,9 +345,15 @@ fn coarsen_to(n: u32, k: u32) -> u32 {
 }
 
 /// One multilevel k-way run: the part vector and the hierarchy's vertex counts.
+/// Ranks a partition: (overweight, objective), less is better.
+type Score<'a> = dyn Fn(&[u32], &KwayState) -> (u64, u64) + 'a;
+
+/// `score` ranks the descents as [`partition`] ranks its tries (overweight, then the
+/// objective).
 fn kway_once(
     g: &WGraph,
     setup: &Setup,
+    score: &Score,
     rng: &mut Rng,
     ticker: &mut Ticker,
     base: u64,
@@ -387,9 +393,9 @@ fn kway_once(
         ticker.to(mid);
         let part = uncoarsen(g, &levels, part, setup, rng, ticker, mid, to);
         let s = KwayState::new(g, part, setup.k);
-        let score = (s.over(&setup.maxw), s.cut());
-        if best.as_ref().is_none_or(|b| score < b.0) {
-            best = Some((score, s.part));
+        let sc = score(&s.part, &s);
+        if best.as_ref().is_none_or(|b| sc < b.0) {
+            best = Some((sc, s.part));
         }
     }
     let (_, part) = best.expect("at least one descent");
@@ -473,7 +479,8 @@ mod tests {
             done: 0,
             total: RUN_UNITS,
         };
-        let (part, _) = kway_once(wg, &setup, &mut Rng::seeded(seed), &mut ticker, 0);
+        let cut = |_: &[u32], s: &KwayState| (s.over(&setup.maxw), s.cut());
+        let (part, _) = kway_once(wg, &setup, &cut, &mut Rng::seeded(seed), &mut ticker, 0);
         KwayState::new(wg, part, k).cut()
     }
 
