@@ -5,7 +5,8 @@
 //! It repeatedly moves the best vertex *from the side heavier relative to its target* (so the
 //! bisection oscillates around the target weights), even when the gain is negative, locks it for
 //! the pass, and updates its neighbours' gains. After `limit` moves without a new best it stops
-//! and rolls back to the best state seen, where "best" orders states by (overweight beyond the
+//! and rolls back to the best state seen (when a side is over its limit and has no unlocked
+//! boundary vertex, it gives its interior vertex of the best gain instead), where "best" orders states by (overweight beyond the
 //! limits, cut, distance of side 0 from its target). Passes repeat while they improve, at most
 //! `niter` times. `limit = clamp(V / 100, 15, 100)`, as METIS.
 //!
@@ -135,6 +136,23 @@ pub fn refine(g: &WGraph, b: &mut Bisection, target0: u64, maxw: [u64; 2], niter
                 picked = Some(v);
                 break;
             }
+            // No unlocked boundary vertex on the giving side while a side is over its limit:
+            // it sheds its least-connected interior vertex (METIS balances a bisection without
+            // a boundary over all vertices). A boundary-only pass cannot trade a chain's end for
+            // a leaf of the other side's region (regression case in tests/partition.rs).
+            let picked = picked.or_else(|| {
+                if b.over(maxw) == 0 {
+                    return None;
+                }
+                (0..n)
+                    .filter(|&u| !locked[u as usize] && b.part[u as usize] as usize == from)
+                    .max_by_key(|&u| {
+                        (
+                            gain(b.ed[u as usize], b.id[u as usize]),
+                            mix(s, u64::from(u)),
+                        )
+                    })
+            });
             let Some(v) = picked else { break };
             b.flip(g, v);
             locked[v as usize] = true;
