@@ -184,3 +184,36 @@ pub fn refine(g: &WGraph, b: &mut Bisection, target0: u64, maxw: [u64; 2], niter
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::partition::graph::Graph;
+
+    /// A chain 4-2-6-5-1-7 (edges of weight 3) with a leaf 8 on 6 (weight 1), and 4 isolated
+    /// vertices (11 in all, at most 6 a side). Region {4,2,6,8,5,1} against {7, isolated} cuts 3,
+    /// and every boundary move keeps it at 3 or breaks the balance: 7 joining the region
+    /// overfills it, and the region then has no boundary vertex left to give. The region must
+    /// give its interior leaf 8 instead (cut 1, the optimum).
+    #[test]
+    fn an_overweight_side_without_boundary_gives_an_interior_vertex() {
+        let edges = [
+            (2, 4, 3),
+            (5, 1, 3),
+            (7, 1, 3),
+            (6, 2, 3),
+            (6, 8, 1),
+            (6, 5, 3),
+        ];
+        let g = WGraph::from_graph(&Graph::from_edges(11, &edges).unwrap());
+        let mut part = vec![1u8; 11];
+        for v in [4, 2, 6, 8, 5, 1] {
+            part[v] = 0;
+        }
+        let mut b = Bisection::new(&g, part);
+        assert_eq!(b.cut, 3);
+        refine(&g, &mut b, 6, [6, 6], 10, 7);
+        assert_eq!((b.cut, b.pw), (1, [6, 5]), "{:?}", b.part);
+        assert_eq!(b.cut, g.cut(&b.part));
+    }
+}
