@@ -502,18 +502,23 @@ mod tests {
         KwayState::new(wg, part, k).cut()
     }
 
+    /// The generator's graph of `kind` with `n` vertices (seed 1).
+    fn generated(kind: GenKind, n: u32) -> WGraph {
+        let spec = GenSpec {
+            kind,
+            n,
+            ..GenSpec::default()
+        };
+        WGraph::from_graph(&generate(&spec, 1).expect("generated").graph)
+    }
+
     /// The second descent starts from the rng state the first leaves, so the first descent is
     /// exactly the single-descent run: two descents never cut more, and on a random geometric
     /// graph (where one seed's cut spreads by +-20 %) they cut less on some seeds. (This graph
     /// is below [`FRESH_HIERARCHY_WORK`]: the second descent coarsens anew.)
     #[test]
     fn a_second_descent_never_cuts_more_and_sometimes_less() {
-        let spec = GenSpec {
-            kind: GenKind::Geometric,
-            n: 3_000,
-            ..GenSpec::default()
-        };
-        let wg = WGraph::from_graph(&generate(&spec, 1).expect("generated").graph);
+        let wg = generated(GenKind::Geometric, 3_000);
         let mut better = 0;
         for seed in 1..=8u64 {
             for k in [2u32, 4] {
@@ -534,12 +539,7 @@ mod tests {
     /// hierarchies merge away, two descents find a cut of 2 on at least 8 of 10 seeds.
     #[test]
     fn a_small_tree_in_two_parts_gets_a_second_hierarchy() {
-        let spec = GenSpec {
-            kind: GenKind::BinaryTree,
-            n: 10_000,
-            ..GenSpec::default()
-        };
-        let wg = WGraph::from_graph(&generate(&spec, 1).expect("generated").graph);
+        let wg = generated(GenKind::BinaryTree, 10_000);
         assert!(u64::from(wg.n()) + (wg.adj.len() as u64) < FRESH_HIERARCHY_WORK);
         let cuts: Vec<u64> = (1..=10u64).map(|seed| one_try(&wg, 2, seed, 2)).collect();
         let twos = cuts.iter().filter(|&&c| c == 2).count();
