@@ -6,7 +6,8 @@
 //!
 //! - [`balance`]: while a part exceeds its limit, moves its vertices (best cut change first) to
 //!   the adjacent part with room that they are most connected to, or else to the part with the
-//!   most room.
+//!   most room, or else (no part has room: indivisible vertices) to the part where they add the
+//!   least excess, when that is less than the excess they remove.
 //! - [`greedy`]: a pass pops boundary vertices from a max-priority queue keyed by `ed - id` (a
 //!   per-pass random tie key; METIS divides `ed` by the square root of the number of adjacent
 //!   parts, which measured no better here and costs a scan of the neighbours per update), and moves each to the part `q` it is most connected to among
@@ -224,7 +225,7 @@ pub fn balance(g: &WGraph, s: &mut KwayState, maxw: &[u64], salt: u64) {
                             }
                         }
                     }
-                    pick
+                    pick.or_else(|| least_excess_receiver(s, maxw, a, vw))
                 }
             };
             if let Some(q) = to {
@@ -236,6 +237,22 @@ pub fn balance(g: &WGraph, s: &mut KwayState, maxw: &[u64], salt: u64) {
             return;
         }
     }
+}
+
+/// When no part can take `vw` within its limit (indivisible vertices: 66 vertices of weight 3
+/// in 9 parts of limit 22 need three parts of 24), the part where taking it adds the least
+/// excess (the lightest on ties), if that is less than the excess it removes from part `a`:
+/// each such move lowers the total excess, so balancing ends with the least excess vertex
+/// moves can reach instead of leaving one part 5 over.
+fn least_excess_receiver(s: &KwayState, maxw: &[u64], a: u32, vw: u64) -> Option<u32> {
+    let ai = a as usize;
+    let relieved = vw.min(s.pw[ai].saturating_sub(maxw[ai]));
+    let added = |q: usize| (s.pw[q] + vw).saturating_sub(maxw[q]) - s.pw[q].saturating_sub(maxw[q]);
+    (0..s.pw.len())
+        .filter(|&q| q != ai)
+        .min_by_key(|&q| (added(q), s.pw[q], q))
+        .filter(|&q| added(q) < relieved)
+        .map(|q| q as u32)
 }
 
 /// Greedy k-way refinement passes (module doc). A move may overfill its target by up to
@@ -471,6 +488,26 @@ pub fn fm(g: &WGraph, s: &mut KwayState, maxw: &[u64], niter: u32, salt: u64, ba
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 8 isolated vertices of weight 3 in 3 parts of limit 8: no part can take a vertex within
+    /// its limit, yet 4-2-2 (4 over) balances to 3-3-2 (1 + 1 over), the least reachable.
+    #[test]
+    fn balancing_indivisible_vertices_lowers_the_total_excess() {
+        let g = WGraph {
+            xadj: vec![0; 9],
+            vw: vec![3; 8],
+            vs: vec![1; 8],
+            ..WGraph::default()
+        };
+        let mut s = KwayState::new(&g, vec![0, 0, 0, 0, 1, 1, 2, 2], 3);
+        let maxw = [8, 8, 8];
+        assert_eq!(s.over(&maxw), 4);
+        balance(&g, &mut s, &maxw, 1);
+        assert_eq!(s.over(&maxw), 2, "{:?}", s.pw);
+        let mut pw = s.pw.clone();
+        pw.sort_unstable();
+        assert_eq!(pw, vec![6, 9, 9]);
+    }
 
     /// A `w` x `h` grid of unit vertices and edges.
     fn grid(w: u32, h: u32) -> WGraph {
