@@ -28,6 +28,7 @@ pub mod kway_refine;
 pub mod layout;
 pub mod metrics;
 pub mod multilevel;
+pub mod pairwise;
 pub mod rb;
 pub mod report;
 pub mod samples;

@@ -29,8 +29,9 @@
 //! **Quality mode** (`Effort::Strong`): at least [`STRONG_TRIES`] independent tries (the best is kept), twice
 //! the k-way FM passes on every level, and then V-cycles: the best
 //! partition is coarsened again with matching restricted to each part (so the partition
-//! survives contraction), and refined on the way up; a cycle is kept when it improves, and they
-//! stop at the first that does not (at most 4).
+//! survives contraction), and refined on the way up, where each level after its refinement
+//! also re-bisects pairs of adjacent parts ([`super::pairwise`], within [`PAIRWISE_BUDGET`]); a
+//! cycle is kept when it improves, and they stop at the first that does not (at most 4).
 //!
 //! Balance: part `p` may weigh `max(floor((1 + ufactor/1000) t_p W), ceil(t_p W))` (`W` the
 //! total vertex weight, `t_p` its target fraction); the ceiling is the least that a part of
@@ -46,6 +47,7 @@
 
 use super::coarsen::{coarsen, project_restrict, Level};
 use super::kway_refine::{self, KwayState};
+use super::pairwise;
 use super::rb::{self, BisectEffort};
 use super::wgraph::WGraph;
 use super::{metrics, volume, Effort, Graph, Method, Objective, Options, Outcome};
@@ -91,6 +93,18 @@ const STRONG_TRIES: u32 = 8;
 /// (METIS's fudge factor): coarse levels trade a little balance for cut, and the finest level
 /// restores the balance.
 const SLACK: u64 = 5;
+
+/// Multilevel bisections tried for each pair in the V-cycles' pairwise re-bisection
+/// ([`pairwise`]), the best kept.
+const PAIRWISE_CUTS: u32 = 2;
+
+/// On each level of a V-cycle, the pairwise re-bisection visits pairs of parts until their
+/// unions add up to this many times the level's vertex count. Measured on the quality-mode
+/// benchmark (72 cases of 1,000 and 10,000 vertices against KaHIP strong): the cut ratio went
+/// from 1.009 to 0.990 for 17 % more time with 1, to 0.989 for 30 % with 2, to 0.981 for 137 %
+/// with every pair; on the 100,000-vertex Delaunay mesh at k = 64, 1 cut 2 % less for 1.6x
+/// the time.
+const PAIRWISE_BUDGET: u64 = 1;
 
 impl Ticker<'_> {
     fn to(&mut self, done: u64) {
@@ -292,6 +306,7 @@ fn uncoarsen(
     ticker: &mut Ticker,
     from: u64,
     to: u64,
+    pairs: bool,
 ) -> Vec<u32> {
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     let mut s = KwayState::new(coarsest, part, setup.k);
@@ -327,6 +342,28 @@ fn uncoarsen(
             i == 0,
             2 * (levels.len() - i) >= levels.len(),
         );
+        if pairs {
+            let effort = BisectEffort {
+                tries: GROW_TRIES,
+                niter: setup.niter,
+                ncuts: PAIRWISE_CUTS,
+                window: 0,
+            };
+            let budget = u64::from(finer.n()).saturating_mul(PAIRWISE_BUDGET);
+            let mut p = s.part.clone();
+            if pairwise::refine(
+                finer,
+                &mut p,
+                &setup.targets,
+                &setup.maxw,
+                effort,
+                budget,
+                rng,
+            ) > 0
+            {
+                s = KwayState::new(finer, p, setup.k);
+            }
+        }
         acc += sizes[i];
         ticker.to(from + (to - from) * acc / sum);
     }
@@ -340,7 +377,7 @@ fn init_eps(eps: f64, k: u32) -> f64 {
 }
 
 /// Coarsening threshold of k-way (module doc, step 1).
-fn coarsen_to(n: u32, k: u32) -> u32 {
+pub fn coarsen_to(n: u32, k: u32) -> u32 {
     let log2k = (32 - (k.max(2) - 1).leading_zeros()).max(1);
     (n / (20 * log2k)).max(30u32.saturating_mul(k)).max(20)
 }
@@ -396,7 +433,7 @@ fn kway_once(
         );
         let mid = from + (to - from) / 4;
         ticker.to(mid);
-        let part = uncoarsen(g, &levels, part, setup, rng, ticker, mid, to);
+        let part = uncoarsen(g, &levels, part, setup, rng, ticker, mid, to, false);
         let s = KwayState::new(g, part, setup.k);
         let sc = score(&s.part, &s);
         if best.as_ref().is_none_or(|b| sc < b.0) {
@@ -478,6 +515,7 @@ fn vcycle(
         ticker,
         base + RUN_UNITS / 5,
         base + RUN_UNITS,
+        true,
     )
 }
 

@@ -214,21 +214,28 @@ impl MethodId {
             MethodId::Random => (Method::Random, Effort::Default),
         }
     }
-    /// Estimated steps per element of the graph (`V + 2E`) at `k` parts, for admission and
-    /// progress: the multilevel methods do a bounded number of passes per level over a hierarchy
-    /// about twice the graph; recursive bisection repeats that on `log2 k` levels of halves;
-    /// the quality mode multiplies the tries and V-cycles; k-way's initial recursive bisection
-    /// of a coarsest graph of about `30 k` vertices adds `log2 k` terms.
-    pub fn steps_per_element(self, k: u64) -> f64 {
-        let log2k = 64 - k.max(1).leading_zeros() as u64; // ceil-ish log2, 1 for k = 1
+    /// Estimated steps per element of the graph (`V + 2E`) of `n` vertices at `k` parts, for
+    /// admission and progress: the multilevel methods do a bounded number of passes per level
+    /// over a hierarchy about twice the graph; recursive bisection repeats that on `log2 k`
+    /// levels of halves; k-way cuts its coarsest graph (a fraction `f = min(c, V) / V` of the
+    /// input, `c = max(V / (20 log2 k), 30 k)`) by recursive bisection, `b(k)` levels deep, which
+    /// adds `f b(k)` terms; the quality mode repeats all of it in its tries and V-cycles.
+    /// Calibrated on the 100,000-vertex Delaunay mesh (700,000 elements), where a step is about
+    /// 10 ns natively: k-way took 0.13 s at k = 64, 0.78 s at 1,024 and 2.8 s at 4,096 (estimated
+    /// 0.46, 1.4 and 4.1 s); the quality mode 1.5 s at k = 2, 5.2 s at 256 and 16 s at 1,024
+    /// (estimated 4.2, 8.3 and 27 s).
+    pub fn steps_per_element(self, n: u64, k: u64) -> f64 {
+        let log2k = 64 - k.max(1).leading_zeros() as u64; // bit length b(k), 1 for k = 1
+        let n32 = n.clamp(1, u64::from(u32::MAX)) as u32;
+        let k32 = k.clamp(1, u64::from(u32::MAX)) as u32;
+        let coarsest = u64::from(super::multilevel::coarsen_to(n32, k32)).min(n.max(1));
+        let f = coarsest as f64 / n.max(1) as f64 * log2k as f64;
         match self {
-            // the coarsest graph grows with k (about 30 k vertices) and is cut by recursive
-            // bisection, so large k costs more per element (measured: k = 4,096 ~3x k = 64)
             // with k <= 4 a second descent redoes the initial partition and the refinement on
             // the same hierarchy (about a third of the run: `multilevel::descents_per_hierarchy`)
-            MethodId::Kway => 60.0 + 10.0 * log2k as f64 + if k <= 4 { 30.0 } else { 0.0 },
+            MethodId::Kway => 60.0 + 40.0 * f + if k <= 4 { 30.0 } else { 0.0 },
             MethodId::Rb => 30.0 * log2k as f64 + 30.0,
-            MethodId::Strong => 600.0,
+            MethodId::Strong => 500.0 + 1000.0 * f,
             MethodId::Linear => 2.0,
             MethodId::Random => 4.0,
         }
@@ -490,7 +497,7 @@ pub fn estimate(n: u64, m: u64, k: u64, methods: &[MethodId], kind: GraphKind) -
     }
     let method_steps = methods
         .iter()
-        .map(|m| m.steps_per_element(k) * elements + 20.0 * kf)
+        .map(|m| m.steps_per_element(n, k) * elements + 20.0 * kf)
         .collect();
     let graph_bytes = 4.0 * (nf + 1.0) + 16.0 * mf + 8.0 * nf;
     let memory = 4.0 * graph_bytes + 24.0 * nf + 8.0 * nf * methods.len() as f64 + 16.0 * kf;
