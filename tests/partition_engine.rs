@@ -354,6 +354,41 @@ fn the_admission_estimate_grows_with_the_graph_and_the_methods() {
     assert!(all.memory > big.memory);
 }
 
+/// The initial recursive bisection cuts a coarsest graph of about `30 k` vertices, so the
+/// work per element grows with `k` once that graph is a sizeable share of the input: the
+/// quality mode took 2.2 s natively at k = 64 on the 100,000-vertex mesh and 16 s at k = 1,024
+/// (k-way 0.13 s and 0.78 s, 2.8 s at 4,096), so the former is admitted and the latter refused.
+#[test]
+fn the_admission_estimate_grows_with_the_parts_where_the_coarsest_graph_does() {
+    use scenario::{estimate, GraphKind, MethodId};
+    let strong = |k| {
+        estimate(
+            100_000,
+            300_000,
+            k,
+            &[MethodId::Strong],
+            GraphKind::Delaunay,
+        )
+    };
+    let kway = |k| estimate(100_000, 300_000, k, &[MethodId::Kway], GraphKind::Delaunay);
+    assert!(strong(64).steps() < scenario::MAX_STEPS);
+    assert!(strong(1024).steps() > scenario::MAX_STEPS);
+    // about 10 ns a step: every estimate above the measured time
+    for (k, seconds) in [(64, 0.13), (1024, 0.78), (4096, 2.8)] {
+        assert!(kway(k).method_steps[0] * 1e-8 > seconds, "kway k={k}");
+    }
+    for (k, seconds) in [(2, 1.5), (64, 2.2), (256, 5.2), (1024, 16.0)] {
+        assert!(strong(k).method_steps[0] * 1e-8 > seconds, "strong k={k}");
+    }
+    let text = scenario(
+        json!({"graph": {"kind": "delaunay", "n": 100_000}, "k": 1024,
+        "methods": ["strong"]}),
+    );
+    let (p, m) = err(&text);
+    assert_eq!(p, "$.graph");
+    assert!(m.contains("refused before running: estimated"), "{m}");
+}
+
 struct Ticks(Vec<(u64, u64)>);
 impl Progress for Ticks {
     fn tick(&mut self, done: u64, total: u64) {
