@@ -125,6 +125,30 @@ proptest! {
         prop_assert_eq!(metrics::edge_cut(&g, &a.part), naive_cut(&g, &a.part));
     }
 
+    /// The same for the quality mode (its V-cycles re-bisect pairs of parts), with unequal
+    /// targets: complete, within the limits, deterministic, its cut equal to the recount.
+    #[test]
+    fn random_graphs_in_the_quality_mode_are_partitioned_completely_balanced_and_deterministically(
+        n in 0u32..80,
+        edges in prop::collection::vec((0u32..80, 0u32..80, 1u32..6), 0..200),
+        vw in prop::collection::vec(0u32..8, 0..5),
+        tw in prop::collection::vec(1u32..6, 1..10),
+        seed in any::<u64>(),
+    ) {
+        let g = build(n, &edges, &vw);
+        let sum: u32 = tw.iter().sum();
+        let o = Options {
+            effort: Effort::Strong,
+            tpwgts: tw.iter().map(|&x| f64::from(x) / f64::from(sum)).collect(),
+            ..opts(tw.len() as u32, seed, Method::Kway, Objective::Cut)
+        };
+        let a = partition::partition(&g, &o, &mut NoProgress);
+        check(&g, &o, &a.part);
+        let b = partition::partition(&g, &o, &mut NoProgress);
+        prop_assert_eq!(&a.part, &b.part, "same seed, same parts");
+        prop_assert_eq!(metrics::edge_cut(&g, &a.part), naive_cut(&g, &a.part));
+    }
+
     #[test]
     fn unequal_targets_are_honoured(
         w in prop::collection::vec(1u32..10, 2..6),
