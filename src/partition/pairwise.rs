@@ -17,8 +17,9 @@
 //! are visited until their unions add up to `budget` vertices.
 //!
 //! # Complexity
-//! `O(V + E)` for the quotient and the pieces, then one multilevel bisection of each visited
-//! union: `O(ncuts (V_ab + E_ab) log V_ab)`, at most `budget` vertices in all.
+//! `O(V + E)` for the quotient and the pieces, then for each visited union its subgraph
+//! (`O(V_ab + E_ab)`, from the parts' vertex lists) and one multilevel bisection
+//! (`O(ncuts (V_ab + E_ab) log V_ab)`), at most `budget` vertices in all.
 
 use super::fm2::Bisection;
 use super::rb::{bisect_within, BisectEffort};
@@ -42,23 +43,23 @@ pub fn refine(
     let frag = fragmented_pairs(g, part, g.total() / (32 * k.max(1) as u64));
     let mut pairs = pair_cuts(g, part);
     pairs.sort_by_key(|&(a, b, w)| (frag.binary_search(&(a, b)).is_err(), Reverse(w), a, b));
-    let mut count = vec![0u64; k];
-    for &p in part.iter() {
-        count[p as usize] += 1;
+    // The vertices of each part, in increasing id order.
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); k];
+    for (v, &p) in part.iter().enumerate() {
+        members[p as usize].push(v as u32);
     }
+    let mut local = vec![u32::MAX; g.n() as usize];
     let mut spent = 0u64;
     let mut gained = 0u64;
-    let mut mask = vec![0u8; g.n() as usize];
     for (a, b, _) in pairs {
         let (ai, bi) = (a as usize, b as usize);
-        spent = spent.saturating_add(count[ai] + count[bi]);
+        spent = spent.saturating_add((members[ai].len() + members[bi].len()) as u64);
         if spent > budget {
             break;
         }
-        for (m, &p) in mask.iter_mut().zip(part.iter()) {
-            *m = u8::from(p == a || p == b);
-        }
-        let (sub, ids) = g.induced(&mask, 1);
+        let mut ids: Vec<u32> = members[ai].iter().chain(&members[bi]).copied().collect();
+        ids.sort_unstable();
+        let sub = g.induced_by(&ids, &mut local);
         if sub.n() < 2 {
             continue;
         }
@@ -80,12 +81,12 @@ pub fn refine(
         };
         if (new.over(lim), new.cut) < (old.over(lim), old.cut) {
             gained += old.cut.saturating_sub(new.cut);
-            count[ai] = 0;
-            count[bi] = 0;
+            members[ai].clear();
+            members[bi].clear();
             for (i, &v) in ids.iter().enumerate() {
                 let p = if new.part[i] == 0 { a } else { b };
                 part[v as usize] = p;
-                count[p as usize] += 1;
+                members[p as usize].push(v);
             }
         }
     }
