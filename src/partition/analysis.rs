@@ -259,22 +259,28 @@ pub fn quotient_graph(g: &Graph, part: &[u32], k: u32) -> UnGraph<u64, u64> {
             }
         }
     }
-    pairs.sort_unstable_by_key(|&(a, b, _)| (a, b));
     let mut q = UnGraph::with_capacity(k as usize, 0);
     for &w in &weights {
         q.add_node(w);
     }
-    let mut i = 0;
-    while i < pairs.len() {
-        let (a, b, mut w) = pairs[i];
-        i += 1;
-        while i < pairs.len() && pairs[i].0 == a && pairs[i].1 == b {
-            w += pairs[i].2;
-            i += 1;
-        }
+    for (a, b, w) in sum_pairs(pairs) {
         q.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), w);
     }
     q
+}
+
+/// The quotient's edges from one `(a, b, w)` per cut edge: one `(a, b, total weight)` per pair,
+/// sorted by `(a, b)` (the weights saturate instead of overflowing).
+pub fn sum_pairs(mut pairs: Vec<(u32, u32, u64)>) -> Vec<(u32, u32, u64)> {
+    pairs.sort_unstable_by_key(|&(a, b, _)| (a, b));
+    let mut out: Vec<(u32, u32, u64)> = Vec::new();
+    for (a, b, w) in pairs {
+        match out.last_mut() {
+            Some(last) if (last.0, last.1) == (a, b) => last.2 = last.2.saturating_add(w),
+            _ => out.push((a, b, w)),
+        }
+    }
+    out
 }
 
 /// A maximum-weight spanning forest of the quotient graph: the heaviest part-to-part

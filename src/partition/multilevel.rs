@@ -101,9 +101,9 @@ const PAIRWISE_CUTS: u32 = 2;
 /// On each level of a V-cycle, the pairwise re-bisection visits pairs of parts until their
 /// unions add up to this many times the level's vertex count. Measured on the quality-mode
 /// benchmark (72 cases of 1,000 and 10,000 vertices against KaHIP strong): the cut ratio went
-/// from 1.009 to 0.990 for 17 % more time with 1, to 0.989 for 30 % with 2, to 0.981 for 137 %
-/// with every pair; on the 100,000-vertex Delaunay mesh at k = 64, 1 cut 2 % less for 1.6x
-/// the time.
+/// from 1.009 to 0.989 for 16 % more time with 1, to 0.989 for 30 % with 2 (every pair on every
+/// level of each try instead: 0.981 for 137 %); on the 100,000-vertex Delaunay mesh at k = 64,
+/// 1 cut 2 % less for 1.6x the time.
 const PAIRWISE_BUDGET: u64 = 1;
 
 impl Ticker<'_> {

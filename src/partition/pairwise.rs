@@ -21,6 +21,7 @@
 //! (`O(V_ab + E_ab)`, from the parts' vertex lists) and one multilevel bisection
 //! (`O(ncuts (V_ab + E_ab) log V_ab)`), at most `budget` vertices in all.
 
+use super::analysis::sum_pairs;
 use super::fm2::Bisection;
 use super::rb::{bisect_within, BisectEffort};
 use super::wgraph::WGraph;
@@ -76,9 +77,7 @@ pub fn refine(
         } else {
             total / 2
         };
-        let Some(new) = bisect_within(&sub, target0, lim, effort, rng) else {
-            continue;
-        };
+        let new = bisect_within(&sub, target0, lim, effort, rng);
         if (new.over(lim), new.cut) < (old.over(lim), old.cut) {
             gained += old.cut.saturating_sub(new.cut);
             members[ai].clear();
@@ -106,15 +105,7 @@ fn pair_cuts(g: &WGraph, part: &[u32]) -> Vec<(u32, u32, u64)> {
             }
         }
     }
-    w.sort_unstable_by_key(|&(a, b, _)| (a, b));
-    let mut out: Vec<(u32, u32, u64)> = Vec::new();
-    for (a, b, x) in w {
-        match out.last_mut() {
-            Some(last) if (last.0, last.1) == (a, b) => last.2 = last.2.saturating_add(x),
-            _ => out.push((a, b, x)),
-        }
-    }
-    out
+    sum_pairs(w)
 }
 
 /// The pairs `(a, b)`, `a < b`, sorted, across which three or more pieces (connected pieces of

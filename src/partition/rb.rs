@@ -57,21 +57,18 @@ pub fn bisect(g: &WGraph, frac0: f64, eps: f64, effort: BisectEffort, rng: &mut 
     let target1 = total - target0;
     maxw[0] = maxw[0].max(target0 + effort.window.min(target0 / 8));
     maxw[1] = maxw[1].max(target1 + effort.window.min(target1 / 8));
-    bisect_within(g, target0, maxw, effort, rng)
-        .map(|b| b.part)
-        .unwrap_or_default()
+    bisect_within(g, target0, maxw, effort, rng).part
 }
 
 /// Multilevel bisection of `g` with `target0` wanted on side 0 and the side limits `maxw`: the
-/// best (least overweight, then least cut) of `effort.ncuts` tries (`None` only when
-/// `effort.ncuts` is 0).
+/// best (least overweight, then least cut) of `max(effort.ncuts, 1)` tries.
 pub fn bisect_within(
     g: &WGraph,
     target0: u64,
     maxw: [u64; 2],
     effort: BisectEffort,
     rng: &mut Rng,
-) -> Option<Bisection> {
+) -> Bisection {
     let ct = BISECT_COARSEN_TO;
     let maxvw = ((1.5 * g.total() as f64 / f64::from(ct)) as u64).max(1);
     let mut best: Option<Bisection> = None;
@@ -98,7 +95,7 @@ pub fn bisect_within(
             break;
         }
     }
-    best
+    best.expect("at least one try")
 }
 
 /// The tolerance of each bisection when `k` parts must stay within `1 + eps` overall:
