@@ -22,7 +22,8 @@
 //! budget (1.99e9 replay steps), and for plain exhaustive search on 8 nodes, the longest
 //! trace admission accepts (binary search over the problem size) is searched and timed.
 //!
-//! `BOUNDS_ONLY=moldable` (or `trace`) runs the moldable (or trace) section alone.
+//! `BOUNDS_ONLY=moldable` (or `trace`, or `partition`) runs that section alone;
+//! `BOUNDS_KINDS=binaryTree,star` limits the partitioning section to those graph kinds.
 //! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh and the partitioning of Delaunay meshes. `BOUNDS_SCENARIO=file.json` instead
 //! runs one scenario file *without* the admission check (to profile what admission refuses) and
 //! prints its estimate, work, time and peak memory.
@@ -202,6 +203,12 @@ fn partition_bounds(quick: bool) -> (f64, usize) {
             "delaunay",
         ]
     };
+    let wanted = std::env::var("BOUNDS_KINDS").unwrap_or_default();
+    let kinds: Vec<&str> = kinds
+        .iter()
+        .copied()
+        .filter(|k| wanted.is_empty() || wanted.split(',').any(|w| w == *k))
+        .collect();
     let sets: [(&str, u64, &[&str]); 3] = [
         (
             "all five, k=64",
@@ -216,7 +223,7 @@ fn partition_bounds(quick: bool) -> (f64, usize) {
         "graph", "methods", "vertices", "edges", "time s", "peak MiB", "rep MiB"
     );
     let (mut worst_time, mut worst_peak) = (0.0f64, 0usize);
-    for kind in kinds {
+    for kind in &kinds {
         for (label, k, methods) in sets {
             let make = |n: u64| partition_doc(kind, n, k, methods);
             let Some(n) = largest_admitted_n(&make) else {
@@ -453,6 +460,14 @@ fn main() {
         let (t, p) = trace_bounds();
         println!(
             "worst admitted trace: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+            p as f64 / 1048576.0
+        );
+        return;
+    }
+    if only == "partition" {
+        let (t, p) = partition_bounds(std::env::var("BOUNDS_QUICK").is_ok());
+        println!(
+            "worst admitted partitioning: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
             p as f64 / 1048576.0
         );
         return;

@@ -13,8 +13,9 @@
 //! can trade them for one subtree of the same weight, a move whose intermediate states all cut
 //! more. Such pairs come first: those where a side touches the other with two or more *pieces*
 //! (connected pieces of its part of at least two vertices and `1/32` of an average part, which
-//! no single vertex move relocates); then the other pairs, heaviest pair cut first. The pairs
-//! are visited until their unions add up to `budget` vertices.
+//! no single vertex move relocates); then, unless [`Pairs::Fragmented`] asks for those alone,
+//! the other pairs, heaviest pair cut first. The pairs are visited until their unions add up
+//! to `budget` vertices.
 //!
 //! # Complexity
 //! `O(V + E)` for the quotient and the pieces, then for each visited union its subgraph
@@ -28,9 +29,21 @@ use super::wgraph::WGraph;
 use crate::rng::Rng;
 use std::cmp::Reverse;
 
+/// Which pairs of adjacent parts [`refine`] visits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pairs {
+    /// The fragmented pairs first, then the others (the quality mode's V-cycles).
+    All,
+    /// The fragmented pairs only (the default mode on sparse graphs,
+    /// [`super::multilevel`]): there the re-bisection trades pieces; elsewhere it rarely
+    /// finds what the k-way refinement missed.
+    Fragmented,
+}
+
 /// Re-bisects adjacent pairs of parts of `part` (module doc) until their unions reach `budget`
 /// vertices. `targets` are the parts' target fractions and `maxw` their limits. Returns the
 /// cut removed.
+#[allow(clippy::too_many_arguments)]
 pub fn refine(
     g: &WGraph,
     part: &mut [u32],
@@ -38,6 +51,7 @@ pub fn refine(
     maxw: &[u64],
     effort: BisectEffort,
     budget: u64,
+    which: Pairs,
     rng: &mut Rng,
 ) -> u64 {
     let k = targets.len();
@@ -53,6 +67,9 @@ pub fn refine(
     let mut spent = 0u64;
     let mut gained = 0u64;
     for (a, b, _) in pairs {
+        if which == Pairs::Fragmented && frag.binary_search(&(a, b)).is_err() {
+            break;
+        }
         let (ai, bi) = (a as usize, b as usize);
         spent = spent.saturating_add((members[ai].len() + members[bi].len()) as u64);
         if spent > budget {
@@ -204,7 +221,16 @@ mod tests {
             let mut rng = Rng::seeded(seed);
             let mut part = rb::recursive(&g, &targets, 0.01, effort(), &mut rng);
             let before = KwayState::new(&g, part.clone(), k as u32);
-            let gained = refine(&g, &mut part, &targets, &maxw, effort(), u64::MAX, &mut rng);
+            let gained = refine(
+                &g,
+                &mut part,
+                &targets,
+                &maxw,
+                effort(),
+                u64::MAX,
+                Pairs::All,
+                &mut rng,
+            );
             let after = KwayState::new(&g, part, k as u32);
             assert_eq!(before.cut() - after.cut(), gained);
             assert!(after.over(&maxw) <= before.over(&maxw));
@@ -240,7 +266,16 @@ mod tests {
         let part = rb::recursive(&g, &targets, 0.01, effort(), &mut rng);
         let mut p = part.clone();
         assert_eq!(
-            refine(&g, &mut p, &targets, &maxw, effort(), 100, &mut rng),
+            refine(
+                &g,
+                &mut p,
+                &targets,
+                &maxw,
+                effort(),
+                100,
+                Pairs::All,
+                &mut rng
+            ),
             0
         );
         assert_eq!(p, part);
