@@ -24,7 +24,11 @@ const GRAPHS = [
   ['delaunay-10000', { kind: 'delaunay', n: 10000 }, ['delaunay', '--n', '10000']],
   ['geometric-10000', { kind: 'geometric', n: 10000 }, ['geometric', '--n', '10000']],
   ['cube3d-22', { kind: 'cube3d', width: 22, height: 22, depth: 22 }, ['cube3d', '--dims', '22,22,22']],
-  ...(QUICK ? [] : [['delaunay-100000', { kind: 'delaunay', n: 100000 }, ['delaunay', '--n', '100000']]]),
+  ...(QUICK ? [] : [
+    ['delaunay-100000', { kind: 'delaunay', n: 100000 }, ['delaunay', '--n', '100000']],
+    // sparse: k-way re-bisects pairs of parts on its coarse levels (k >= 3)
+    ['tree-100000', { kind: 'binaryTree', n: 100000 }, ['tree', '--n', '100000']],
+  ]),
 ];
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
