@@ -1,6 +1,7 @@
 //! Partitioner benchmarks (criterion): `cargo bench --bench partition`.
 //!
-//! On a 2D Delaunay mesh of 10,000 random points (seed 1) and a 100 x 100 grid, k = 8 and 64:
+//! On a 2D Delaunay mesh of 10,000 random points (seed 1), a 100 x 100 grid and a binary tree of
+//! 10,000 vertices (sparse: k-way re-bisects pairs of parts on its coarse levels), k = 8 and 64:
 //! multilevel k-way (default effort) beside the quality mode and the linear baseline, measured in
 //! the same run. After criterion's statistics, a summary prints each method's cut and time and
 //! the ratios (quality mode / default, default / linear). The comparison with METIS and KaHIP is
@@ -30,6 +31,12 @@ fn graphs() -> Vec<(&'static str, Graph)> {
         (
             "grid2d-100x100",
             generate(&spec(GenKind::Grid2d, 0, [100, 100, 1]), 1)
+                .unwrap()
+                .graph,
+        ),
+        (
+            "tree-10000",
+            generate(&spec(GenKind::BinaryTree, 10_000, [0, 0, 0]), 1)
                 .unwrap()
                 .graph,
         ),
