@@ -252,6 +252,12 @@ fn parse_fmt(tok: &str, line: u64) -> Result<(bool, bool, bool), GraphError> {
 /// assert_eq!(e.line, Some(4));
 /// ```
 pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
+    parse_metis_with(text, true)
+}
+
+/// [`parse_metis`], with the vertex lines read by [`fast_vertex_lines`] when `fast` and the
+/// file lets it, line by line otherwise (the tests compare the two).
+fn parse_metis_with(text: &str, fast: bool) -> Result<GraphFile, GraphError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l));
 
     // Header: the first line that is neither a comment nor blank.
@@ -320,7 +326,10 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
     }
     // Refuse before allocating anything of size n when the file cannot hold n vertex lines.
     // Lines as `str::lines` counts them: one per newline, plus an unterminated last line.
-    let newlines = text.bytes().filter(|&b| b == b'\n').count() as u64;
+    let newlines = text
+        .as_bytes()
+        .iter()
+        .fold(0u64, |a, &b| a + u64::from(b == b'\n'));
     let max_lines = newlines + u64::from(!text.is_empty() && !text.ends_with('\n'));
     if u64::from(n) > max_lines.saturating_sub(hline) {
         return Err(err(
@@ -341,17 +350,218 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
         ));
     }
 
-    let nu = n as usize;
-    let mut xadj: Vec<u32> = Vec::with_capacity(nu + 1);
-    xadj.push(0);
     let cap = (2 * m_header).min(text.len() as u64 / 2) as usize;
-    let mut adjncy: Vec<u32> = Vec::with_capacity(cap);
-    let mut adjwgt: Vec<u32> = Vec::with_capacity(cap);
-    let mut vwgt: Vec<u32> = Vec::with_capacity(nu);
-    let mut vsize: Vec<u32> = Vec::with_capacity(nu);
-    let mut vline: Vec<u64> = Vec::with_capacity(nu);
-    // mark[u] == v while reading vertex v's line iff v already listed u (duplicate check).
-    let mut mark = vec![u32::MAX; nu];
+    let flags = (has_vsize, has_vwgt, has_adjwgt);
+    let body = if fast {
+        // The header's line ends at its slice's end; the vertex lines start after its newline.
+        let mut off = header.as_ptr() as usize - text.as_ptr() as usize + header.len();
+        let bytes = text.as_bytes();
+        if bytes.get(off) == Some(&b'\r') && bytes.get(off + 1) == Some(&b'\n') {
+            off += 2;
+        } else if bytes.get(off) == Some(&b'\n') {
+            off += 1;
+        }
+        fast_vertex_lines(&bytes[off.min(bytes.len())..], hline + 1, n, flags, cap)
+    } else {
+        None
+    };
+    let VertexLines {
+        xadj,
+        adjncy,
+        adjwgt,
+        vwgt,
+        vsize,
+        vline,
+        mut mark,
+    } = match body {
+        Some(b) => b,
+        None => slow_vertex_lines(lines, hline, n, flags, cap)?,
+    };
+    check_symmetry(&xadj, &adjncy, &adjwgt, &vline, &mut mark)?;
+    let m_read = adjncy.len() as u64 / 2;
+    if m_read != m_header {
+        let hint = if m_header == 2 * m_read {
+            " (m counts each edge once, not once per direction)"
+        } else {
+            ""
+        };
+        return Err(err(
+            hline,
+            format!(
+                "the header says m = {m_header} edges but the vertex lines list {m_read}{hint}"
+            ),
+        ));
+    }
+    Ok(GraphFile {
+        graph: Graph {
+            xadj,
+            adjncy,
+            vwgt,
+            adjwgt,
+            vsize,
+        },
+        has_vwgt,
+        has_adjwgt,
+        has_vsize,
+    })
+}
+
+/// The vertex lines of a METIS file as read: the CSR arrays, each vertex's line, and a
+/// scratch array of `n` entries for the symmetry check.
+struct VertexLines {
+    xadj: Vec<u32>,
+    adjncy: Vec<u32>,
+    adjwgt: Vec<u32>,
+    vwgt: Vec<u32>,
+    vsize: Vec<u32>,
+    vline: Vec<u64>,
+    mark: Vec<u32>,
+}
+
+impl VertexLines {
+    fn with_capacity(n: u32, cap: usize) -> VertexLines {
+        let nu = n as usize;
+        let mut xadj = Vec::with_capacity(nu + 1);
+        xadj.push(0);
+        VertexLines {
+            xadj,
+            adjncy: Vec::with_capacity(cap),
+            adjwgt: Vec::with_capacity(cap),
+            vwgt: Vec::with_capacity(nu),
+            vsize: Vec::with_capacity(nu),
+            vline: Vec::with_capacity(nu),
+            mark: vec![u32::MAX; nu],
+        }
+    }
+}
+
+/// ASCII whitespace within a line (`u8::is_ascii_whitespace` less the newline).
+#[inline]
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
+}
+
+/// The next number of the line at `*i` in `b`: `Ok(None)` at the line's end (a newline or the
+/// text's end, left unread), `Err(())` for a token that is not 1 to 9 plain digits.
+#[inline]
+fn next_number(b: &[u8], i: &mut usize) -> Result<Option<u64>, ()> {
+    let mut j = *i;
+    while j < b.len() && is_blank(b[j]) {
+        j += 1;
+    }
+    if j == b.len() || b[j] == b'\n' {
+        *i = j;
+        return Ok(None);
+    }
+    let start = j;
+    let mut v = 0u64;
+    while j < b.len() {
+        let d = b[j].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        v = v * 10 + u64::from(d);
+        j += 1;
+    }
+    if j == start || j - start > 9 || (j < b.len() && b[j] != b'\n' && !is_blank(b[j])) {
+        return Err(());
+    }
+    *i = j;
+    Ok(Some(v))
+}
+
+/// The `n` vertex lines at the start of `body` (its first line is line `first` of the file),
+/// read in one pass over the bytes, when the file is plain: every token of 1 to 9 digits, no
+/// comment line among or after them, only blank lines after them, every neighbour in range,
+/// no self-loop, no neighbour twice on a line, no edge weight 0, and `n` lines present.
+/// `None` otherwise, and then [`slow_vertex_lines`] reads them again and names the problem:
+/// both give the same arrays for every file this one accepts (tested).
+///
+/// # Complexity
+/// `O(body length + n)`.
+fn fast_vertex_lines(
+    body: &[u8],
+    first: u64,
+    n: u32,
+    (has_vsize, has_vwgt, has_adjwgt): (bool, bool, bool),
+    cap: usize,
+) -> Option<VertexLines> {
+    let mut out = VertexLines::with_capacity(n, cap);
+    let mut i = 0usize;
+    for (v, ln) in (0..n).zip(first..) {
+        if i >= body.len() {
+            return None;
+        }
+        out.vline.push(ln);
+        out.vsize.push(if has_vsize {
+            u32::try_from(next_number(body, &mut i).ok()??).ok()?
+        } else {
+            1
+        });
+        out.vwgt.push(if has_vwgt {
+            u32::try_from(next_number(body, &mut i).ok()??).ok()?
+        } else {
+            1
+        });
+        while let Some(u1) = next_number(body, &mut i).ok()? {
+            if u1 < 1 || u1 > u64::from(n) {
+                return None;
+            }
+            let u = (u1 - 1) as u32;
+            if u == v || out.mark[u as usize] == v {
+                return None;
+            }
+            out.mark[u as usize] = v;
+            let w = if has_adjwgt {
+                match next_number(body, &mut i).ok()? {
+                    Some(w) if w >= 1 => w as u32,
+                    _ => return None,
+                }
+            } else {
+                1
+            };
+            if out.adjncy.len() >= u32::MAX as usize {
+                return None;
+            }
+            out.adjncy.push(u);
+            out.adjwgt.push(w);
+        }
+        out.xadj.push(out.adjncy.len() as u32);
+        // At the newline (consumed) or the text's end.
+        i += 1;
+    }
+    if body
+        .get(i..)
+        .unwrap_or(&[])
+        .iter()
+        .all(|&b| b == b'\n' || is_blank(b))
+    {
+        Some(out)
+    } else {
+        None
+    }
+}
+
+/// The `n` vertex lines that follow the header (line `hline`), line by line, with every
+/// problem named by its line.
+fn slow_vertex_lines<'a>(
+    mut lines: impl Iterator<Item = (u64, &'a str)>,
+    hline: u64,
+    n: u32,
+    (has_vsize, has_vwgt, has_adjwgt): (bool, bool, bool),
+    cap: usize,
+) -> Result<VertexLines, GraphError> {
+    let nu = n as usize;
+    let VertexLines {
+        mut xadj,
+        mut adjncy,
+        mut adjwgt,
+        mut vwgt,
+        mut vsize,
+        mut vline,
+        // mark[u] == v while reading vertex v's line iff v already listed u (duplicate check).
+        mut mark,
+    } = VertexLines::with_capacity(n, cap);
 
     for (ln, line) in lines.by_ref() {
         if is_comment(line, &['%']) {
@@ -488,10 +698,30 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
         }
     }
 
-    // Symmetry: transpose once (lists of the transpose come out sorted by vertex), then for each
-    // v mark who lists v (and with what weight) and check each of v's entries against it.
+    Ok(VertexLines {
+        xadj,
+        adjncy,
+        adjwgt,
+        vwgt,
+        vsize,
+        vline,
+        mark,
+    })
+}
+
+/// Every edge is listed by both its vertices with the same weight: transpose once (lists of
+/// the transpose come out sorted by vertex), then for each v mark who lists v (and with what
+/// weight) and check each of v's entries against it. `mark` is scratch of `n` entries.
+fn check_symmetry(
+    xadj: &[u32],
+    adjncy: &[u32],
+    adjwgt: &[u32],
+    vline: &[u64],
+    mark: &mut [u32],
+) -> Result<(), GraphError> {
+    let nu = vline.len();
     let mut txadj = vec![0u32; nu + 1];
-    for &u in &adjncy {
+    for &u in adjncy {
         txadj[u as usize + 1] += 1;
     }
     for i in 0..nu {
@@ -550,32 +780,7 @@ pub fn parse_metis(text: &str) -> Result<GraphFile, GraphError> {
             }
         }
     }
-    let m_read = adjncy.len() as u64 / 2;
-    if m_read != m_header {
-        let hint = if m_header == 2 * m_read {
-            " (m counts each edge once, not once per direction)"
-        } else {
-            ""
-        };
-        return Err(err(
-            hline,
-            format!(
-                "the header says m = {m_header} edges but the vertex lines list {m_read}{hint}"
-            ),
-        ));
-    }
-    Ok(GraphFile {
-        graph: Graph {
-            xadj,
-            adjncy,
-            vwgt,
-            adjwgt,
-            vsize,
-        },
-        has_vwgt,
-        has_adjwgt,
-        has_vsize,
-    })
+    Ok(())
 }
 
 /// Parses an edge list: one edge per line, `u v` or `u v w`, with **0-based** vertex ids and an
@@ -1025,5 +1230,158 @@ mod tests {
         assert_eq!(t, vec![0.25, 0.125, 0.125, 0.5]);
         let t = parse_tpwgts("0-1 = 0.25\n", 2).unwrap();
         assert_eq!(t, vec![0.5, 0.5]);
+    }
+
+    mod fast_path {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// A METIS text of a random symmetric graph on `n` vertices with edge list `edges`,
+        /// laid out with the choices in `style` (bits: edge weights, vertex weights, tabs,
+        /// CRLF, trailing blank lines, a comment before the header, no final newline).
+        fn text_of(n: u32, edges: &[(u32, u32, u32)], vw: &[u32], style: u32) -> String {
+            let (ew, vwt) = (style & 1 != 0, style & 2 != 0);
+            let sep = if style & 4 != 0 { "\t" } else { " " };
+            let nl = if style & 8 != 0 { "\r\n" } else { "\n" };
+            let mut adj: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n as usize];
+            for &(a, b, w) in edges {
+                adj[a as usize].push((b, w));
+                adj[b as usize].push((a, w));
+            }
+            let mut t = String::new();
+            if style & 32 != 0 {
+                t.push_str("% a comment");
+                t.push_str(nl);
+            }
+            let fmt = match (vwt, ew) {
+                (false, false) => "",
+                (false, true) => " 1",
+                (true, false) => " 10",
+                (true, true) => " 11",
+            };
+            t.push_str(&format!("{n} {}{fmt}{nl}", edges.len()));
+            for v in 0..n as usize {
+                let mut line: Vec<String> = Vec::new();
+                if vwt {
+                    line.push(vw[v].to_string());
+                }
+                for &(u, w) in &adj[v] {
+                    line.push((u + 1).to_string());
+                    if ew {
+                        line.push(w.to_string());
+                    }
+                }
+                t.push_str(&line.join(sep));
+                t.push_str(nl);
+            }
+            if style & 16 != 0 {
+                t.push_str(nl);
+                t.push_str("  ");
+                t.push_str(nl);
+            }
+            // No final newline (a last line that is empty would vanish with it).
+            if style & 64 != 0 && style & 16 == 0 && !t.ends_with(&format!("{nl}{nl}")) {
+                while t.ends_with('\n') || t.ends_with('\r') {
+                    t.pop();
+                }
+            }
+            t
+        }
+
+        /// `(n, edges (a, b, weight), vertex weights, style)`.
+        type Case = (u32, Vec<(u32, u32, u32)>, Vec<u32>, u32);
+
+        fn graph_and_style() -> impl Strategy<Value = Case> {
+            (1u32..12).prop_flat_map(|n| {
+                let pairs: Vec<(u32, u32)> = (0..n)
+                    .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                    .collect();
+                let np = pairs.len();
+                (
+                    Just(n),
+                    proptest::collection::vec((any::<bool>(), 1u32..5), np).prop_map(move |c| {
+                        pairs
+                            .iter()
+                            .zip(c)
+                            .filter(|(_, (keep, _))| *keep)
+                            .map(|(&(a, b), (_, w))| (a, b, w))
+                            .collect::<Vec<_>>()
+                    }),
+                    proptest::collection::vec(0u32..4, n as usize),
+                    0u32..128,
+                )
+            })
+        }
+
+        /// Edits a text the way a hand-edited or corrupted file differs: a byte replaced by one
+        /// of a few that matter to the reader, or removed, or a line removed or doubled.
+        fn mutate(text: &str, what: u32, at: usize) -> String {
+            let mut b = text.as_bytes().to_vec();
+            if b.is_empty() {
+                return text.to_string();
+            }
+            let i = at % b.len();
+            const BYTES: &[u8] = b"0123456789 \t\n\r%-+xa\x0c\x0b";
+            match what % 4 {
+                0 => b[i] = BYTES[at / 7 % BYTES.len()],
+                1 => {
+                    b.remove(i);
+                }
+                2 => b.insert(i, BYTES[at / 5 % BYTES.len()]),
+                _ => {
+                    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+                    let l = at % lines.len();
+                    let mut out: Vec<&str> = lines.clone();
+                    if what % 8 < 4 {
+                        out.remove(l);
+                    } else {
+                        out.insert(l, lines[l]);
+                    }
+                    return out.concat();
+                }
+            }
+            String::from_utf8_lossy(&b).into_owned()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(400))]
+
+            /// The one-pass reader of plain files gives what the line-by-line reader gives: the
+            /// same graph, or the same error (then it was the line-by-line reader's).
+            #[test]
+            fn the_fast_reader_agrees_with_the_line_reader(
+                (n, edges, vw, style) in graph_and_style(),
+                edits in proptest::collection::vec((0u32..16, 0usize..10_000), 0..3),
+            ) {
+                let mut text = text_of(n, &edges, &vw, style);
+                let clean = parse_metis_with(&text, true);
+                prop_assert!(clean.is_ok(), "{text:?}: {clean:?}");
+                prop_assert_eq!(&clean, &parse_metis_with(&text, false));
+                for (what, at) in edits {
+                    text = mutate(&text, what, at);
+                }
+                prop_assert_eq!(parse_metis_with(&text, true), parse_metis_with(&text, false), "{:?}", text);
+            }
+        }
+
+        /// The files the one-pass reader leaves to the line reader, and those it reads.
+        #[test]
+        fn plain_files_take_the_fast_path_and_the_others_the_line_reader() {
+            let fast = |t: &str| {
+                let b = t.as_bytes();
+                let off = t.find('\n').map_or(b.len(), |i| i + 1);
+                fast_vertex_lines(&b[off..], 2, 3, (false, false, false), 0).is_some()
+            };
+            assert!(fast("3 2\n2\n1 3\n2\n"));
+            assert!(fast("3 2\n2\n1\t3\r\n2"));
+            assert!(fast("3 2\n2\n1 3\n2\n\n  \n"));
+            assert!(!fast("3 2\n2\n% c\n1 3\n2\n"));
+            assert!(!fast("3 2\n2\n1 3\n2\n% trailing comment\n"));
+            assert!(!fast("3 2\n2\n1 3\n"));
+            assert!(!fast("3 2\n2\n1 3 3\n2\n"));
+            assert!(!fast("3 2\n2\n1 4\n2\n"));
+            assert!(!fast("3 2\n2\n1 2\n2\n"));
+            assert!(!fast("3 2\n2\n1 +3\n2\n"));
+        }
     }
 }
