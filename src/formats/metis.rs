@@ -365,20 +365,12 @@ fn parse_metis_with(text: &str, fast: bool) -> Result<GraphFile, GraphError> {
     } else {
         None
     };
-    let VertexLines {
-        xadj,
-        adjncy,
-        adjwgt,
-        vwgt,
-        vsize,
-        vline,
-        mut mark,
-    } = match body {
+    let mut body = match body {
         Some(b) => b,
         None => slow_vertex_lines(lines, hline, n, flags, cap)?,
     };
-    check_symmetry(&xadj, &adjncy, &adjwgt, &vline, &mut mark)?;
-    let m_read = adjncy.len() as u64 / 2;
+    body.check_symmetry()?;
+    let m_read = body.adjncy.len() as u64 / 2;
     if m_read != m_header {
         let hint = if m_header == 2 * m_read {
             " (m counts each edge once, not once per direction)"
@@ -394,11 +386,11 @@ fn parse_metis_with(text: &str, fast: bool) -> Result<GraphFile, GraphError> {
     }
     Ok(GraphFile {
         graph: Graph {
-            xadj,
-            adjncy,
-            vwgt,
-            adjwgt,
-            vsize,
+            xadj: body.xadj,
+            adjncy: body.adjncy,
+            vwgt: body.vwgt,
+            adjwgt: body.adjwgt,
+            vsize: body.vsize,
         },
         has_vwgt,
         has_adjwgt,
@@ -709,9 +701,24 @@ fn slow_vertex_lines<'a>(
     })
 }
 
-/// Every edge is listed by both its vertices with the same weight: transpose once (lists of
-/// the transpose come out sorted by vertex), then for each v mark who lists v (and with what
-/// weight) and check each of v's entries against it. `mark` is scratch of `n` entries.
+impl VertexLines {
+    /// Every edge is listed by both its vertices with the same weight: transpose once (lists
+    /// of the transpose come out sorted by vertex), then for each v mark who lists v (and with
+    /// what weight) and check each of v's entries against it.
+    fn check_symmetry(&mut self) -> Result<(), GraphError> {
+        let VertexLines {
+            xadj,
+            adjncy,
+            adjwgt,
+            vline,
+            mark,
+            ..
+        } = self;
+        check_symmetry(xadj, adjncy, adjwgt, vline, mark)
+    }
+}
+
+/// [`VertexLines::check_symmetry`] on the arrays; `mark` is scratch of `n` entries.
 fn check_symmetry(
     xadj: &[u32],
     adjncy: &[u32],
