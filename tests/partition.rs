@@ -149,6 +149,38 @@ proptest! {
         prop_assert_eq!(metrics::edge_cut(&g, &a.part), naive_cut(&g, &a.part));
     }
 
+    /// Forests (sparse: the default mode re-bisects fragmented pairs of parts on the coarse
+    /// levels) with unequal targets, as the placement engine's recursive mapping asks: complete,
+    /// within the limits, deterministic, the cut equal to the recount.
+    #[test]
+    fn random_forests_with_unequal_targets_are_partitioned_completely_and_deterministically(
+        n in 2u32..600,
+        parents in prop::collection::vec((0u32..1_000_000, 0u32..10, 1u32..4), 600),
+        vw in prop::collection::vec(0u32..5, 0..4),
+        tw in prop::collection::vec(1u32..6, 3..12),
+        seed in any::<u64>(),
+        vol in any::<bool>(),
+    ) {
+        // Vertex v > 0 hangs below an earlier vertex, except one in ten (a new tree).
+        let edges: Vec<(u32, u32, u32)> = (1..n)
+            .filter(|&v| parents[v as usize].1 > 0)
+            .map(|v| (v, parents[v as usize].0 % v, parents[v as usize].2))
+            .collect();
+        let g = build(n, &edges, &vw);
+        prop_assert!(2 * g.m() < 3 * u64::from(g.n()), "sparse");
+        let sum: u32 = tw.iter().sum();
+        let objective = if vol { Objective::Volume } else { Objective::Cut };
+        let o = Options {
+            tpwgts: tw.iter().map(|&x| f64::from(x) / f64::from(sum)).collect(),
+            ..opts(tw.len() as u32, seed, Method::Kway, objective)
+        };
+        let a = partition::partition(&g, &o, &mut NoProgress);
+        check(&g, &o, &a.part);
+        let b = partition::partition(&g, &o, &mut NoProgress);
+        prop_assert_eq!(&a.part, &b.part, "same seed, same parts");
+        prop_assert_eq!(metrics::edge_cut(&g, &a.part), naive_cut(&g, &a.part));
+    }
+
     #[test]
     fn unequal_targets_are_honoured(
         w in prop::collection::vec(1u32..10, 2..6),
