@@ -188,6 +188,14 @@ fn largest_in(lo: u64, hi: u64, make: &dyn Fn(u64) -> String) -> Option<u64> {
     Some(lo)
 }
 
+/// Prints the worst time and peak memory of a section against the goals.
+fn print_worst(section: &str, (secs, peak): (f64, usize)) {
+    println!(
+        "worst admitted {section}: {secs:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
+        peak as f64 / 1048576.0
+    );
+}
+
 /// The worst admitted partitioning scenarios; returns the worst time and peak.
 fn partition_bounds(quick: bool) -> (f64, usize) {
     let kinds: &[&str] = if quick {
@@ -457,27 +465,18 @@ fn main() {
     }
     let only = std::env::var("BOUNDS_ONLY").unwrap_or_default();
     if only == "trace" {
-        let (t, p) = trace_bounds();
-        println!(
-            "worst admitted trace: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-            p as f64 / 1048576.0
-        );
+        print_worst("trace", trace_bounds());
         return;
     }
     if only == "partition" {
-        let (t, p) = partition_bounds(std::env::var("BOUNDS_QUICK").is_ok());
-        println!(
-            "worst admitted partitioning: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-            p as f64 / 1048576.0
+        print_worst(
+            "partitioning",
+            partition_bounds(std::env::var("BOUNDS_QUICK").is_ok()),
         );
         return;
     }
     if only == "moldable" {
-        let (t, p) = moldable_bounds();
-        println!(
-            "worst admitted moldable: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-            p as f64 / 1048576.0
-        );
+        print_worst("moldable", moldable_bounds());
         return;
     }
     let quick = std::env::var("BOUNDS_QUICK").is_ok();
@@ -564,23 +563,8 @@ fn main() {
             }
         }
     }
-    println!(
-        "worst admitted: {worst_time:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-        worst_peak as f64 / 1048576.0
-    );
-    let (t, p) = partition_bounds(quick);
-    println!(
-        "worst admitted partitioning: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-        p as f64 / 1048576.0
-    );
-    let (t, p) = moldable_bounds();
-    println!(
-        "worst admitted moldable: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-        p as f64 / 1048576.0
-    );
-    let (t, p) = trace_bounds();
-    println!(
-        "worst admitted trace: {t:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-        p as f64 / 1048576.0
-    );
+    print_worst("allocation", (worst_time, worst_peak));
+    print_worst("partitioning", partition_bounds(quick));
+    print_worst("moldable", moldable_bounds());
+    print_worst("trace", trace_bounds());
 }

@@ -197,8 +197,7 @@ impl<'a> Iterator for Tokens<'a> {
 /// The value of a token of 1 to 9 plain digits (the common case), `None` otherwise (then
 /// [`parse_int`] classifies it).
 #[inline]
-fn small_int(tok: &str) -> Option<u64> {
-    let b = tok.as_bytes();
+fn small_int(b: &[u8]) -> Option<u64> {
     if b.is_empty() || b.len() > 9 {
         return None;
     }
@@ -326,10 +325,7 @@ fn parse_metis_with(text: &str, fast: bool) -> Result<GraphFile, GraphError> {
     }
     // Refuse before allocating anything of size n when the file cannot hold n vertex lines.
     // Lines as `str::lines` counts them: one per newline, plus an unterminated last line.
-    let newlines = text
-        .as_bytes()
-        .iter()
-        .fold(0u64, |a, &b| a + u64::from(b == b'\n'));
+    let newlines = text.bytes().filter(|&b| b == b'\n').count() as u64;
     let max_lines = newlines + u64::from(!text.is_empty() && !text.ends_with('\n'));
     if u64::from(n) > max_lines.saturating_sub(hline) {
         return Err(err(
@@ -446,20 +442,11 @@ fn next_number(b: &[u8], i: &mut usize) -> Result<Option<u64>, ()> {
         return Ok(None);
     }
     let start = j;
-    let mut v = 0u64;
-    while j < b.len() {
-        let d = b[j].wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        v = v * 10 + u64::from(d);
+    while j < b.len() && b[j] != b'\n' && !is_blank(b[j]) {
         j += 1;
     }
-    if j == start || j - start > 9 || (j < b.len() && b[j] != b'\n' && !is_blank(b[j])) {
-        return Err(());
-    }
     *i = j;
-    Ok(Some(v))
+    small_int(&b[start..j]).map(Some).ok_or(())
 }
 
 /// The `n` vertex lines at the start of `body` (its first line is line `first` of the file),
@@ -603,7 +590,7 @@ fn slow_vertex_lines<'a>(
             vwgt.push(1);
         }
         while let Some(t) = toks.next() {
-            let u = match small_int(t).map_or_else(|| parse_int(t), Int::Value) {
+            let u = match small_int(t.as_bytes()).map_or_else(|| parse_int(t), Int::Value) {
                 Int::Value(u) if u >= 1 && u <= u64::from(n) => (u - 1) as u32,
                 Int::NotNumber => {
                     return Err(err(
@@ -1201,7 +1188,7 @@ mod tests {
             "x",
             "٣",
         ] {
-            if let Some(v) = small_int(tok) {
+            if let Some(v) = small_int(tok.as_bytes()) {
                 assert!(matches!(parse_int(tok), Int::Value(w) if w == v), "{tok:?}");
             } else {
                 assert!(
