@@ -90,6 +90,22 @@ fn check(g: &Graph, opts: &Options, part: &[u32]) {
     }
 }
 
+/// Partitions `g` twice with `o`: complete and balanced ([`check`]), the same parts both
+/// times, the reported cut equal to the naive recount.
+fn check_run(g: &Graph, o: &Options) {
+    let a = partition::partition(g, o, &mut NoProgress);
+    check(g, o, &a.part);
+    let b = partition::partition(g, o, &mut NoProgress);
+    assert_eq!(a.part, b.part, "same seed, same parts");
+    assert_eq!(metrics::edge_cut(g, &a.part), naive_cut(g, &a.part));
+}
+
+/// Target fractions proportional to `w`.
+fn fractions(w: &[u32]) -> Vec<f64> {
+    let sum: u32 = w.iter().sum();
+    w.iter().map(|&x| f64::from(x) / f64::from(sum)).collect()
+}
+
 fn opts(k: u32, seed: u64, method: Method, objective: Objective) -> Options {
     Options {
         k,
@@ -118,11 +134,7 @@ proptest! {
         let method = if rb { Method::Rb } else { Method::Kway };
         let objective = if vol { Objective::Volume } else { Objective::Cut };
         let o = opts(k, seed, method, objective);
-        let a = partition::partition(&g, &o, &mut NoProgress);
-        check(&g, &o, &a.part);
-        let b = partition::partition(&g, &o, &mut NoProgress);
-        prop_assert_eq!(&a.part, &b.part, "same seed, same parts");
-        prop_assert_eq!(metrics::edge_cut(&g, &a.part), naive_cut(&g, &a.part));
+        check_run(&g, &o);
     }
 
     /// The same for the quality mode (its V-cycles re-bisect pairs of parts), with unequal
@@ -136,17 +148,12 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let g = build(n, &edges, &vw);
-        let sum: u32 = tw.iter().sum();
         let o = Options {
             effort: Effort::Strong,
-            tpwgts: tw.iter().map(|&x| f64::from(x) / f64::from(sum)).collect(),
+            tpwgts: fractions(&tw),
             ..opts(tw.len() as u32, seed, Method::Kway, Objective::Cut)
         };
-        let a = partition::partition(&g, &o, &mut NoProgress);
-        check(&g, &o, &a.part);
-        let b = partition::partition(&g, &o, &mut NoProgress);
-        prop_assert_eq!(&a.part, &b.part, "same seed, same parts");
-        prop_assert_eq!(metrics::edge_cut(&g, &a.part), naive_cut(&g, &a.part));
+        check_run(&g, &o);
     }
 
     /// Forests (sparse: the default mode re-bisects fragmented pairs of parts on the coarse
@@ -168,17 +175,12 @@ proptest! {
             .collect();
         let g = build(n, &edges, &vw);
         prop_assert!(2 * g.m() < 3 * u64::from(g.n()), "sparse");
-        let sum: u32 = tw.iter().sum();
         let objective = if vol { Objective::Volume } else { Objective::Cut };
         let o = Options {
-            tpwgts: tw.iter().map(|&x| f64::from(x) / f64::from(sum)).collect(),
+            tpwgts: fractions(&tw),
             ..opts(tw.len() as u32, seed, Method::Kway, objective)
         };
-        let a = partition::partition(&g, &o, &mut NoProgress);
-        check(&g, &o, &a.part);
-        let b = partition::partition(&g, &o, &mut NoProgress);
-        prop_assert_eq!(&a.part, &b.part, "same seed, same parts");
-        prop_assert_eq!(metrics::edge_cut(&g, &a.part), naive_cut(&g, &a.part));
+        check_run(&g, &o);
     }
 
     #[test]
@@ -188,8 +190,7 @@ proptest! {
         rb in any::<bool>(),
     ) {
         let g = grid(30, 30);
-        let sum: u32 = w.iter().sum();
-        let tpwgts: Vec<f64> = w.iter().map(|&x| f64::from(x) / f64::from(sum)).collect();
+        let tpwgts = fractions(&w);
         let o = Options {
             tpwgts: tpwgts.clone(),
             ..opts(w.len() as u32, seed, if rb { Method::Rb } else { Method::Kway }, Objective::Cut)
