@@ -261,15 +261,17 @@ fn grid(d: [u32; 3], wrap: bool, kind: GenKind) -> Generated {
 }
 
 /// Heap-ordered binary tree, drawn by levels: vertex `i` at depth `d = floor(log2(i + 1))`
-/// has `y = d` and `x` the middle of its slot among the `2^d` slots of `[0, 1)`.
+/// has `y = d` and `x` the middle of its slot among the `2^d` slots of `[0, D)`, `D` the depth
+/// of the deepest level (at least 1), so that the drawing is as wide as it is tall.
 fn binary_tree(n: u32) -> Generated {
     let edges: Vec<(u32, u32, u32)> = (1..n).map(|i| ((i - 1) / 2, i, 1)).collect();
+    let span = f64::from((31 - n.max(1).leading_zeros()).max(1));
     let coords = (0..n)
         .map(|i| {
             let d = 31 - (i + 1).leading_zeros();
             let slot = (i + 1) - (1 << d);
             let width = f64::from(1u32 << d);
-            [(f64::from(slot) + 0.5) / width, f64::from(d), 0.0]
+            [span * (f64::from(slot) + 0.5) / width, f64::from(d), 0.0]
         })
         .collect();
     Generated {
@@ -782,7 +784,7 @@ pub fn probe() -> Vec<u64> {
 pub const PINNED_PROBE: [u64; 7] = [
     7_566_150_006_997_868_137,
     4_665_936_838_207_880_976,
-    4_688_949_095_403_655_167,
+    7_829_679_818_499_915_972,
     15_624_764_314_997_615_428,
     618_856_834_362_629_227,
     4_312_238_956_135_991_545,
