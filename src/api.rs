@@ -50,14 +50,16 @@ struct EngineInfo {
     params: Vec<crate::params::Param>,
 }
 
-/// Every engine with its parameter table, as JSON for the page.
+/// Every engine with its form controls (its field table less the rules on list items), as JSON
+/// for the page.
 pub fn engines_json() -> String {
     let list: Vec<EngineInfo> = ENGINES
         .iter()
         .map(|e| EngineInfo {
             id: e.id,
             title: e.title,
-            params: (e.params)(),
+            // the form's controls: rules on list items have none
+            params: (e.params)().into_iter().filter(|p| p.form).collect(),
         })
         .collect();
     serde_json::to_string(&list).expect("engine table serializes")

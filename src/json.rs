@@ -6,9 +6,11 @@
 //! 2. [`from_value`]: a [`Value`] to an engine's typed scenario through a strict deserializer
 //!    that refuses a list where an object is expected (serde's derive would read `["x", 4]` as
 //!    a struct), and words every type error for users, never with Rust type names: "must be a
-//!    whole number from 1 to 512, got 1.5". The range in such a message is the field's form
-//!    range ([`Param`]) when it has one, else the type's range: `usize` fields take 0 to
-//!    2^32-1 on every target (wasm32's `usize`), so both targets accept the same values.
+//!    whole number from 1 to 512, got 1.5". A number is also checked against its field's range
+//!    in the engine's field table ([`Param`], list items matched as `jobs[].tasks`), so a
+//!    range is stated once, in the table; the message names that range, else the type's range:
+//!    `usize` fields take 0 to 2^32-1 on every target (wasm32's `usize`), so both targets
+//!    accept the same values.
 //!
 //! Numbers in messages are written compactly ([`crate::error::compact_number`]: `1e308`).
 
@@ -69,8 +71,11 @@ fn key_path(parent: &str, key: &str) -> String {
 
 /// The JSON path being visited, one buffer that each level extends and truncates again, so a
 /// path is copied only when an error names it (`system.width`, `workload.jobs[3].tasks`).
+///
+/// Beside it, the same path with every list index written `[]` (`workload.jobs[].tasks`): the
+/// form in which field tables name list items.
 #[derive(Default)]
-struct Path(RefCell<String>);
+struct Path(RefCell<String>, RefCell<String>);
 
 enum Seg<'k> {
     Key(&'k str),
@@ -80,31 +85,38 @@ enum Seg<'k> {
 impl Path {
     /// Runs `f` with `seg` appended to the path.
     fn with<R>(&self, seg: Seg, f: impl FnOnce() -> R) -> R {
-        let len = {
+        let (len, plen) = {
             let mut p = self.0.borrow_mut();
-            let len = p.len();
+            let mut q = self.1.borrow_mut();
+            let (len, plen) = (p.len(), q.len());
             match seg {
-                Seg::Key(k) if len == 0 => p.push_str(k),
                 Seg::Key(k) => {
-                    p.push('.');
+                    if len > 0 {
+                        p.push('.');
+                        q.push('.');
+                    }
                     p.push_str(k);
+                    q.push_str(k);
                 }
                 Seg::Index(i) => {
                     use std::fmt::Write;
                     let _ = write!(p, "[{i}]");
+                    q.push_str("[]");
                 }
             }
-            len
+            (len, plen)
         };
         let r = f();
         self.0.borrow_mut().truncate(len);
+        self.1.borrow_mut().truncate(plen);
         r
     }
     fn get(&self) -> String {
         self.0.borrow().clone()
     }
-    fn is(&self, path: &str) -> bool {
-        *self.0.borrow() == path
+    /// Whether the path, list indices written `[]`, is `pattern`.
+    fn is(&self, pattern: &str) -> bool {
+        *self.1.borrow() == pattern
     }
 }
 
@@ -436,8 +448,10 @@ impl<'a> Strict<'a> {
                 .or_else(|| n.as_i64().map(i128::from)),
             _ => None,
         };
+        let range = self.param().and_then(|p| p.min.zip(p.max));
+        let in_table_range = |n: i128| range.is_none_or(|(a, b)| a <= n as f64 && n as f64 <= b);
         match n {
-            Some(n) if (lo..=hi).contains(&n) => Ok(n),
+            Some(n) if (lo..=hi).contains(&n) && in_table_range(n) => Ok(n),
             _ => {
                 let (lo, hi) = match self.param().and_then(|p| p.min.zip(p.max)) {
                     Some((a, b)) => (compact_number(a), compact_number(b)),
@@ -511,8 +525,20 @@ impl<'de> de::Deserializer<'de> for Strict<'_> {
     );
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, StrictError> {
+        let range = self.param().and_then(|p| p.min.zip(p.max));
         match self.v {
-            Value::Number(n) => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
+            Value::Number(n) => {
+                let v = n.as_f64().unwrap_or(f64::NAN);
+                match range {
+                    Some((a, b)) if !(v.is_finite() && a <= v && v <= b) => Err(self.err(format!(
+                        "must be a number from {} to {}, got {}",
+                        compact_number(a),
+                        compact_number(b),
+                        compact_number(v)
+                    ))),
+                    _ => visitor.visit_f64(v),
+                }
+            }
             _ => Err(self.wrong(&self.number_words())),
         }
     }

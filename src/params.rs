@@ -1,7 +1,18 @@
-//! Parameter tables: each engine describes its scenario fields once, and the page generates its
-//! form controls from that table (`engines()` in the wasm boundary). The engine's parser is the
-//! authority on values; tests check that the defaults here match what the parser fills in.
+//! Field tables: each engine states a scenario field's facts once, in its table (`params()` in
+//! the engine's `scenario.rs`): path, label, kind, default, range, unit and options. Everything
+//! else reads them from there:
+//!
+//! 1. the strict parser ([`crate::json::from_value`]) refuses a number outside the field's range,
+//!    naming the field's path (`workload.jobs[3].tasks` matches the entry `workload.jobs[].tasks`);
+//! 2. serde's defaults are functions made by [`table_defaults!`] that read the table's default;
+//! 3. enum ids, labels and form options are stated once per enum by [`choices!`];
+//! 4. the page generates its form controls from the table (`engines()` in the wasm boundary),
+//!    leaving out the entries that are rules on list items ([`Param::rule`]).
+//!
+//! `tests/fields.rs` checks, for every engine and every field, that a scenario omitting the field
+//! gets the table's default and that a value just outside the range is refused at that path.
 
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 /// One form control.
@@ -35,6 +46,10 @@ pub struct Param {
     pub empty: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub show_if: Option<ShowIf>,
+    /// Whether the page shows a control for it; `false` for a rule on list items
+    /// ([`Param::rule`]), which the parser enforces but no form control edits.
+    #[serde(skip)]
+    pub form: bool,
 }
 
 /// One option of an `enum` or `multi` control.
@@ -82,7 +97,32 @@ impl Param {
             help: "",
             empty: "",
             show_if: None,
+            form: true,
         }
+    }
+    /// A field the parser checks but the form does not show: an item of a list, with `[]` for
+    /// the index (`workload.jobs[].tasks`), or a field only a hand-written scenario gives.
+    pub fn rule(path: &'static str, kind: &'static str) -> Self {
+        Param {
+            form: false,
+            ..Param::new(path, "", kind, serde_json::Value::Null)
+        }
+    }
+    /// Like [`Param::rule`], with a default the parser fills in when the field is absent.
+    pub fn rule_with_default(
+        path: &'static str,
+        kind: &'static str,
+        default: serde_json::Value,
+    ) -> Self {
+        Param {
+            form: false,
+            ..Param::new(path, "", kind, default)
+        }
+    }
+    /// Whether this entry is about the value at `pattern`, the path being parsed with every list
+    /// index written `[]`.
+    pub fn is_at(&self, pattern: &str) -> bool {
+        self.path == pattern
     }
     pub fn empty(mut self, meaning: &'static str) -> Self {
         self.empty = meaning;
@@ -155,3 +195,140 @@ impl Param {
         self
     }
 }
+
+/// The entry of `table` at `path` (written as in the table, `[]` for list indices).
+pub fn find<'a>(table: &'a [Param], path: &str) -> Option<&'a Param> {
+    table.iter().find(|p| p.path == path)
+}
+
+/// The table's default of the field at `path`, as the field's type: what serde fills in when the
+/// field is absent (through the functions [`table_defaults!`] makes).
+///
+/// # Panics
+/// When the table has no entry at `path` or its default does not have the field's type: a
+/// mistake in the table that `tests/fields.rs` and every run catch at once.
+pub fn default_of<T: DeserializeOwned>(table: &[Param], path: &str) -> T {
+    let p = find(table, path).unwrap_or_else(|| panic!("the field table has no entry {path}"));
+    serde_json::from_value(p.default.clone())
+        .unwrap_or_else(|e| panic!("the field table's default of {path} has the wrong type: {e}"))
+}
+
+/// Serde default functions that read an engine's field table, one per field:
+/// `table_defaults!(table; frames: usize = "frames")` makes `fn frames() -> usize`, which
+/// returns the table's default at `frames`; the struct says `#[serde(default = "d::frames")]`.
+/// `table` is a function returning the engine's `&'static [Param]`.
+macro_rules! table_defaults {
+    ($table:path; $($name:ident: $ty:ty = $path:literal),* $(,)?) => {
+        $(
+            #[doc = concat!("The field table's default of `", $path, "`.")]
+            pub fn $name() -> $ty {
+                $crate::params::default_of($table(), $path)
+            }
+        )*
+    };
+}
+pub(crate) use table_defaults;
+
+/// Declares a scenario enum with each variant's JSON id and label stated once, and derives from
+/// them what used to be written in parallel: `Deserialize` (by id, with the strict parser's
+/// "must be one of" message), `Serialize` (as the id), `id()`, `label()`, `from_id()`, `ALL` (in
+/// declaration order), `IDS` and the form's `options()`.
+///
+/// ```ignore
+/// choices! {
+///     #[derive(Default)]
+///     pub enum Backfill {
+///         #[default]
+///         None = ("none", "FCFS"),
+///         Easy = ("easy", "EASY backfilling"),
+///     }
+/// }
+/// ```
+macro_rules! choices {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident = ($id:literal, $label:literal)),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        #[allow(dead_code)]
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: [$name; [$($id),+].len()] = [$($name::$variant),+];
+            /// Every variant's JSON id, in declaration order.
+            pub const IDS: &'static [&'static str] = &[$($id),+];
+            /// The JSON id.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $($name::$variant => $id),+
+                }
+            }
+            /// The label shown in the page and in reports.
+            pub fn label(self) -> &'static str {
+                match self {
+                    $($name::$variant => $label),+
+                }
+            }
+            /// The variant whose JSON id is `id`.
+            pub fn from_id(id: &str) -> Option<$name> {
+                match id {
+                    $($id => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+            /// `(id, label)` of every variant, for the form's options.
+            pub fn options() -> &'static [(&'static str, &'static str)] {
+                &[$(($id, $label)),+]
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                struct V;
+                impl<'de> serde::de::Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        write!(f, "one of {:?}", $name::IDS)
+                    }
+                    fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<$name, E> {
+                        $name::from_id(s).ok_or_else(|| E::unknown_variant(s, $name::IDS))
+                    }
+                    fn visit_enum<A: serde::de::EnumAccess<'de>>(
+                        self,
+                        data: A,
+                    ) -> std::result::Result<$name, A::Error> {
+                        use serde::de::VariantAccess;
+                        let (id, rest): (String, _) = data.variant()?;
+                        rest.unit_variant()?;
+                        self.visit_str(&id)
+                    }
+                }
+                d.deserialize_enum(stringify!($name), $name::IDS, V)
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                let index = $name::ALL.iter().position(|v| v == self).unwrap_or(0) as u32;
+                s.serialize_unit_variant(stringify!($name), index, self.id())
+            }
+        }
+    };
+}
+pub(crate) use choices;
+
+/// A field table built once: `static_table!(build)` is a `&'static [Param]` made by calling
+/// `build()` the first time it is asked for.
+macro_rules! static_table {
+    ($build:path) => {{
+        static TABLE: std::sync::OnceLock<Vec<$crate::params::Param>> = std::sync::OnceLock::new();
+        TABLE.get_or_init($build).as_slice()
+    }};
+}
+pub(crate) use static_table;

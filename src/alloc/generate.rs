@@ -8,11 +8,11 @@ use crate::rng::Rng;
 /// Generates `spec.count` jobs with `cores` cores per node.
 pub fn generate(spec: &WorkloadSpec, cores: usize, rng: &mut Rng) -> Vec<Job> {
     let count = spec.count.unwrap_or(0);
-    let lo = spec.min_tasks.unwrap_or(1);
-    let hi = spec.max_tasks.unwrap_or(64).max(lo);
-    let inter = spec.mean_interarrival.unwrap_or(10.0);
-    let dur = spec.mean_duration.unwrap_or(100.0);
-    let dist = spec.size_distribution.unwrap_or_default();
+    let lo = spec.min_tasks();
+    let hi = spec.max_tasks().max(lo);
+    let inter = spec.mean_interarrival();
+    let dur = spec.mean_duration();
+    let dist = spec.size_distribution();
     let mut t = 0.0;
     let mut jobs = Vec::with_capacity(count);
     for i in 0..count {

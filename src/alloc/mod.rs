@@ -321,7 +321,7 @@ fn contention_setup(s: &AllocScenario, topo: &Topology, jobs: &[Job]) -> Option<
             kernel: p.kernel,
             class: p.class.to_string(),
             processes: p.processes,
-            comm: scenario::comm_id(p.comm),
+            comm: p.comm.id(),
             bytes_per_second: p.bytes_per_second,
             paper_baseline: p.paper_baseline,
         })

@@ -1,8 +1,8 @@
 //! The allocation engine's scenario fields, their limits and their form controls.
 //! Format reference: `docs/format.md`.
 
-use crate::error::{check_number, check_range, Result, ScenarioError};
-use crate::params::Param;
+use crate::error::{check_range, Result, ScenarioError};
+use crate::params::{choices, static_table, table_defaults, Param};
 use crate::topology::{Mesh, Topology, Tree};
 use serde::Deserialize;
 use serde_json::json;
@@ -15,6 +15,10 @@ pub const MAX_JOBS: usize = 100_000;
 pub const MAX_POLICIES: usize = 6;
 /// Most snapshots for the time slider.
 pub const MAX_FRAMES: usize = 1000;
+/// Most tasks of one job.
+pub const MAX_TASKS: u64 = 1 << 30;
+/// Latest time (s) a job may arrive, and longest duration or walltime.
+pub const MAX_TIME: f64 = 1e12;
 /// Queued jobs EASY backfilling examines behind the head per scheduling pass, by default: the
 /// default of Slurm's `bf_max_job_test`.
 pub const DEFAULT_BACKFILL_DEPTH: usize = 500;
@@ -27,14 +31,14 @@ pub const MAX_NAIVE_WORK: u64 = 60_000_000;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AllocScenario {
     pub system: SystemSpec,
-    #[serde(default = "default_policies")]
+    #[serde(default = "d::policies")]
     pub policies: Vec<PolicyId>,
-    #[serde(default)]
+    #[serde(default = "d::fallback")]
     pub fallback: Fallback,
     pub workload: WorkloadSpec,
-    #[serde(default = "default_frames")]
+    #[serde(default = "d::frames")]
     pub frames: usize,
-    #[serde(default = "default_slowdown_bound")]
+    #[serde(default = "d::slowdown_bound")]
     pub slowdown_bound: f64,
     /// Run time under contention (off when absent or `"model": "off"`, which the form writes;
     /// see [`super::runtime`]).
@@ -47,15 +51,16 @@ pub struct AllocScenario {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ContentionSpec {
     /// netsim's sharing model: `"max-min"` or `"simgrid-lv08"`.
+    #[serde(default = "d::contention_model")]
     pub model: String,
     /// Bandwidth of every link, each direction (bytes/s).
-    #[serde(default = "default_bandwidth")]
+    #[serde(default = "d::bandwidth")]
     pub bandwidth: f64,
     /// Latency of every link (s).
-    #[serde(default = "default_latency")]
+    #[serde(default = "d::latency")]
     pub latency: f64,
     /// Bytes per second each process of a job without a `kernel` sends.
-    #[serde(default = "default_other_rate")]
+    #[serde(default = "d::other_rate")]
     pub other_rate: f64,
 }
 
@@ -71,99 +76,68 @@ fn contention_unless_off<'de, D: serde::Deserializer<'de>>(
 /// The `contention.model` value that switches the model off.
 pub const CONTENTION_OFF: &str = "off";
 
-/// Tianhe-1A's measured MPI bandwidth, one direction: 6,340 MB/s (Xie et al., "Tianhe-1A
-/// interconnect and message-passing services", IEEE Micro 32(1), 2012).
-pub fn default_bandwidth() -> f64 {
-    6.34e9
-}
-/// 2 us per link: an assumption of the order of a low-latency interconnect's (a window of 1 s
-/// makes latency nearly irrelevant).
-pub fn default_latency() -> f64 {
-    2e-6
-}
-/// Other users' jobs: 50 MB/s per process, about the middle of the NPB profiles (an assumption).
-pub fn default_other_rate() -> f64 {
-    50e6
-}
-
-fn default_policies() -> Vec<PolicyId> {
-    vec![PolicyId::Sequential, PolicyId::ClosedMinBest]
-}
-fn default_frames() -> usize {
-    120
-}
-fn default_slowdown_bound() -> f64 {
-    10.0
+/// Serde's defaults, read from the field table ([`params`]).
+pub mod d {
+    use super::*;
+    table_defaults!(super::table;
+        policies: Vec<PolicyId> = "policies",
+        fallback: Fallback = "fallback",
+        frames: usize = "frames",
+        slowdown_bound: f64 = "slowdownBound",
+        cores_per_node: usize = "system.coresPerNode",
+        bandwidth: f64 = "contention.bandwidth",
+        latency: f64 = "contention.latency",
+        other_rate: f64 = "contention.otherRate",
+        backfill_depth: usize = "workload.backfillDepth",
+        min_tasks: u64 = "workload.minTasks",
+        max_tasks: u64 = "workload.maxTasks",
+        mean_interarrival: f64 = "workload.meanInterarrival",
+        mean_duration: f64 = "workload.meanDuration",
+        backfill: Backfill = "workload.backfill",
+        comm: Comm = "workload.jobs[].comm",
+        size_distribution: SizeDistribution = "workload.sizeDistribution",
+        system_kind: SystemKind = "system.kind",
+        contention_model: String = "contention.model",
+    );
 }
 
 /// The machine. Flat rather than tagged so that every error keeps its exact JSON path.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SystemSpec {
+    #[serde(default = "d::system_kind")]
     pub kind: SystemKind,
     pub width: Option<usize>,
     pub height: Option<usize>,
     pub arities: Option<Vec<usize>>,
     pub arity: Option<usize>,
     pub levels: Option<usize>,
-    #[serde(default = "one")]
+    #[serde(default = "d::cores_per_node")]
     pub cores_per_node: usize,
 }
 
-fn one() -> usize {
-    1
+choices! {
+    pub enum SystemKind {
+        Mesh = ("mesh", "2D mesh (XY routing)"),
+        Tree = ("tree", "Tree (up/down routing)"),
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum SystemKind {
-    Mesh,
-    Tree,
-}
-
-/// Allocation policies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PolicyId {
-    Sequential,
-    ClosedMinPaper,
-    ClosedMinBest,
-    /// Same choices as `closed-min-best`, found by rescanning every origin: the benchmark baseline.
-    ClosedMinNaive,
-    Hilbert,
-    Random,
+choices! {
+    /// Allocation policies, in the order samples and tests run them all.
+    pub enum PolicyId {
+        Sequential = ("sequential", "Sequential"),
+        ClosedMinPaper = ("closed-min-paper", "Closed-min (paper)"),
+        ClosedMinBest = ("closed-min-best", "Closed-min (best)"),
+        /// Same choices as `closed-min-best`, found by rescanning every origin: the benchmark
+        /// baseline.
+        ClosedMinNaive = ("closed-min-naive", "Closed-min (naive rescan)"),
+        Hilbert = ("hilbert", "Hilbert window"),
+        Random = ("random", "Random"),
+    }
 }
 
 impl PolicyId {
-    /// Every policy, in the order the form lists them first (samples and tests run them all).
-    pub const ALL: [PolicyId; 6] = [
-        PolicyId::Sequential,
-        PolicyId::ClosedMinPaper,
-        PolicyId::ClosedMinBest,
-        PolicyId::ClosedMinNaive,
-        PolicyId::Hilbert,
-        PolicyId::Random,
-    ];
-    pub fn id(self) -> &'static str {
-        match self {
-            PolicyId::Sequential => "sequential",
-            PolicyId::ClosedMinPaper => "closed-min-paper",
-            PolicyId::ClosedMinBest => "closed-min-best",
-            PolicyId::ClosedMinNaive => "closed-min-naive",
-            PolicyId::Hilbert => "hilbert",
-            PolicyId::Random => "random",
-        }
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            PolicyId::Sequential => "Sequential",
-            PolicyId::ClosedMinPaper => "Closed-min (paper)",
-            PolicyId::ClosedMinBest => "Closed-min (best)",
-            PolicyId::ClosedMinNaive => "Closed-min (naive rescan)",
-            PolicyId::Hilbert => "Hilbert window",
-            PolicyId::Random => "Random",
-        }
-    }
     /// Whether the policy looks for closed regions (and so uses the fallback).
     pub fn is_closed(self) -> bool {
         matches!(
@@ -173,32 +147,15 @@ impl PolicyId {
     }
 }
 
-/// What a closed-min policy does when no closed minimum-diameter region is free.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Fallback {
-    /// Any free nodes with the smallest diameter; contention may appear and is reported.
-    RelaxClosed,
-    /// A larger free closed region (more nodes, larger diameter).
-    RelaxMinimal,
-    /// Queue until jobs leave (streams); a set reports the job as not placed.
-    #[default]
-    Wait,
-}
-
-impl Fallback {
-    /// Every fallback.
-    pub const ALL: [Fallback; 3] = [
-        Fallback::Wait,
-        Fallback::RelaxClosed,
-        Fallback::RelaxMinimal,
-    ];
-    pub fn id(self) -> &'static str {
-        match self {
-            Fallback::RelaxClosed => "relax-closed",
-            Fallback::RelaxMinimal => "relax-minimal",
-            Fallback::Wait => "wait",
-        }
+choices! {
+    /// What a closed-min policy does when no closed minimum-diameter region is free.
+    pub enum Fallback {
+        /// Queue until jobs leave (streams); a set reports the job as not placed.
+        Wait = ("wait", "Wait (queue)"),
+        /// Any free nodes with the smallest diameter; contention may appear and is reported.
+        RelaxClosed = ("relax-closed", "Relax closedness"),
+        /// A larger free closed region (more nodes, larger diameter).
+        RelaxMinimal = ("relax-minimal", "Relax minimality"),
     }
 }
 
@@ -208,10 +165,10 @@ pub struct WorkloadSpec {
     pub kind: WorkloadKind,
     #[serde(default)]
     pub jobs: Vec<JobSpec>,
-    #[serde(default)]
+    #[serde(default = "d::backfill")]
     pub backfill: Backfill,
     /// EASY only: how many queued jobs behind the head each scheduling pass examines
-    /// (Slurm's `bf_max_job_test`); default [`DEFAULT_BACKFILL_DEPTH`].
+    /// (Slurm's `bf_max_job_test`); default in the field table.
     pub backfill_depth: Option<usize>,
     // generated streams
     pub count: Option<usize>,
@@ -230,35 +187,53 @@ pub struct WorkloadSpec {
 impl WorkloadSpec {
     /// The backfill depth in effect.
     pub fn backfill_depth(&self) -> usize {
-        self.backfill_depth.unwrap_or(DEFAULT_BACKFILL_DEPTH)
+        self.backfill_depth.unwrap_or_else(d::backfill_depth)
+    }
+    /// A generated workload's smallest job (tasks), its default when absent.
+    pub fn min_tasks(&self) -> u64 {
+        self.min_tasks.unwrap_or_else(d::min_tasks)
+    }
+    /// A generated workload's largest job (tasks), its default when absent.
+    pub fn max_tasks(&self) -> u64 {
+        self.max_tasks.unwrap_or_else(d::max_tasks)
+    }
+    /// A generated workload's mean inter-arrival time (s), its default when absent.
+    pub fn mean_interarrival(&self) -> f64 {
+        self.mean_interarrival.unwrap_or_else(d::mean_interarrival)
+    }
+    /// A generated workload's mean duration (s), its default when absent.
+    pub fn mean_duration(&self) -> f64 {
+        self.mean_duration.unwrap_or_else(d::mean_duration)
+    }
+    /// A generated workload's size distribution, its default when absent.
+    pub fn size_distribution(&self) -> SizeDistribution {
+        self.size_distribution.unwrap_or_else(d::size_distribution)
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum WorkloadKind {
-    Set,
-    Stream,
-    Generated,
-    /// A Standard Workload Format log replayed as a stream.
-    Swf,
+choices! {
+    pub enum WorkloadKind {
+        Set = ("set", "Job set (placed in order)"),
+        Stream = ("stream", "Job stream (arrivals, durations)"),
+        Generated = ("generated", "Generated stream (seeded)"),
+        /// A Standard Workload Format log replayed as a stream.
+        Swf = ("swf", "Imported SWF log"),
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub enum Backfill {
-    #[default]
-    None,
-    Easy,
+choices! {
+    pub enum Backfill {
+        None = ("none", "FCFS"),
+        Easy = ("easy", "EASY backfilling"),
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub enum SizeDistribution {
-    #[default]
-    Uniform,
-    LogUniform,
-    PowersOfTwo,
+choices! {
+    pub enum SizeDistribution {
+        Uniform = ("uniform", "Uniform"),
+        LogUniform = ("logUniform", "Log-uniform"),
+        PowersOfTwo = ("powersOfTwo", "Powers of two"),
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -267,7 +242,7 @@ pub struct JobSpec {
     #[serde(default)]
     pub name: String,
     pub tasks: u64,
-    #[serde(default)]
+    #[serde(default = "d::comm")]
     pub comm: Comm,
     pub arrival: Option<f64>,
     pub duration: Option<f64>,
@@ -277,23 +252,21 @@ pub struct JobSpec {
     pub kernel: Option<String>,
 }
 
-/// The traffic that counts for contention.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub enum Comm {
-    /// Every pair of the job's nodes (all-to-all: IS, FT).
-    #[default]
-    All,
-    /// Ranks `i <-> i+1` and the reduction tree `i <-> (i-1)/2` (CG, MG, LU, BT, SP).
-    Neighbor,
-    /// No communication (EP).
-    None,
+choices! {
+    /// The traffic that counts for contention.
+    pub enum Comm {
+        /// Every pair of the job's nodes (all-to-all: IS, FT).
+        All = ("all", "All pairs"),
+        /// Ranks `i <-> i+1` and the reduction tree `i <-> (i-1)/2` (CG, MG, LU, BT, SP).
+        Neighbor = ("neighbor", "Neighbours and reduction tree"),
+        /// No communication (EP).
+        None = ("none", "None"),
+    }
 }
 
 impl SystemSpec {
     /// Builds the topology, checking every field against the system kind and the limits.
     pub fn build(&self) -> Result<Topology> {
-        check_range("system.coresPerNode", self.cores_per_node, 1, 1024)?;
         match self.kind {
             SystemKind::Mesh => {
                 for (f, present) in [
@@ -314,8 +287,6 @@ impl SystemSpec {
                 let h = self.height.ok_or_else(|| {
                     ScenarioError::at("system.height", "missing: a mesh needs width and height")
                 })?;
-                check_range("system.width", w, 1, 512)?;
-                check_range("system.height", h, 1, 512)?;
                 Ok(Topology::Mesh(Mesh::new(w, h)))
             }
             SystemKind::Tree => {
@@ -332,11 +303,7 @@ impl SystemSpec {
                 }
                 let arities = match (&self.arities, self.arity, self.levels) {
                     (Some(a), None, None) => a.clone(),
-                    (None, Some(k), Some(l)) => {
-                        check_range("system.arity", k, 2, 1024)?;
-                        check_range("system.levels", l, 1, 8)?;
-                        vec![k; l]
-                    }
+                    (None, Some(k), Some(l)) => vec![k; l],
                     (Some(_), _, _) => {
                         return Err(ScenarioError::at(
                             "system.arity",
@@ -360,8 +327,7 @@ impl SystemSpec {
                     .map_err(|e| ScenarioError::at("system.arities", e.message))?;
                 // counted in u128: 8 levels of arity 1024 are 2^80 nodes, reported exactly
                 let mut nodes: u128 = 1;
-                for (i, &a) in arities.iter().enumerate() {
-                    check_range(&format!("system.arities[{i}]"), a, 2, 1024)?;
+                for &a in &arities {
                     nodes *= a as u128;
                 }
                 if nodes > MAX_NODES as u128 {
@@ -398,9 +364,9 @@ pub fn sizes_of(s: &AllocScenario) -> super::estimate::Sizes {
     match w.kind {
         WorkloadKind::Generated => Sizes::Drawn {
             count: w.count.unwrap_or(0),
-            lo: w.min_tasks.unwrap_or(1),
-            hi: w.max_tasks.unwrap_or(64),
-            dist: w.size_distribution.unwrap_or_default(),
+            lo: w.min_tasks(),
+            hi: w.max_tasks(),
+            dist: w.size_distribution(),
             cores: s.system.cores_per_node,
         },
         WorkloadKind::Swf => Sizes::Exact(
@@ -487,8 +453,6 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             ),
         ));
     }
-    check_range("frames", s.frames, 0, MAX_FRAMES)?;
-    check_number("slowdownBound", s.slowdown_bound, 1e-9, 1e12)?;
     let w = &s.workload;
     let stream_only = [
         ("count", w.count.is_some()),
@@ -526,7 +490,6 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
                 ScenarioError::at("workload.swf", "missing: the text of the SWF log")
             })?;
             let max = w.max_jobs.unwrap_or(MAX_JOBS);
-            check_range("workload.maxJobs", max, 1, MAX_JOBS)?;
             let log = crate::formats::swf::parse(text, max)
                 .map_err(|e| ScenarioError::at("workload.swf", e))?;
             if log.jobs.is_empty() {
@@ -571,29 +534,11 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             let count = w.count.ok_or_else(|| {
                 ScenarioError::at("workload.count", "missing: how many jobs to generate")
             })?;
-            check_range("workload.count", count, 1, MAX_JOBS)?;
-            let lo = w.min_tasks.unwrap_or(1);
-            let hi = w.max_tasks.unwrap_or(64);
-            check_range("workload.minTasks", lo, 1, 1 << 30)?;
-            check_range("workload.maxTasks", hi, lo, 1 << 30)?;
-            check_number(
-                "workload.meanInterarrival",
-                w.mean_interarrival.unwrap_or(10.0),
-                0.0,
-                1e12,
-            )?;
-            check_number(
-                "workload.meanDuration",
-                w.mean_duration.unwrap_or(100.0),
-                1e-6,
-                1e12,
-            )?;
+            // a rule across fields: the table gives each its own range
+            check_range("workload.maxTasks", w.max_tasks(), w.min_tasks(), MAX_TASKS)?;
             count
         }
     };
-    if let Some(d) = w.backfill_depth {
-        check_range("workload.backfillDepth", d, 1, MAX_JOBS)?;
-    }
     if count > MAX_JOBS {
         return Err(ScenarioError::at(
             "workload.jobs",
@@ -618,7 +563,6 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
     }
     for (i, j) in w.jobs.iter().enumerate() {
         let p = format!("workload.jobs[{i}]");
-        check_range(&format!("{p}.tasks"), j.tasks, 1, 1 << 30)?;
         if let Some(k) = &j.kernel {
             let prof = super::npb::profile(k).ok_or_else(|| {
                 ScenarioError::at(
@@ -634,8 +578,8 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
                     format!("{p}.comm"),
                     format!(
                         "{k} communicates as comm {:?}, got {:?}",
-                        comm_id(prof.comm),
-                        comm_id(j.comm)
+                        prof.comm.id(),
+                        j.comm.id()
                     ),
                 ));
             }
@@ -662,7 +606,7 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
                 }
             }
             _ => {
-                let a = j.arrival.ok_or_else(|| {
+                j.arrival.ok_or_else(|| {
                     ScenarioError::at(
                         format!("{p}.arrival"),
                         "missing: a stream job needs arrival and duration (s)",
@@ -674,24 +618,14 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
                         "missing: a stream job needs arrival and duration (s)",
                     )
                 })?;
-                check_number(&format!("{p}.arrival"), a, 0.0, 1e12)?;
-                check_number(&format!("{p}.duration"), d, 1e-9, 1e12)?;
                 if let Some(wt) = j.walltime {
-                    check_number(&format!("{p}.walltime"), wt, d, 1e12)?;
+                    // a rule across fields: at least the duration
+                    crate::error::check_number(&format!("{p}.walltime"), wt, d, MAX_TIME)?;
                 }
             }
         }
     }
     admit(s, &topo)
-}
-
-/// The JSON name of a `comm` pattern.
-pub fn comm_id(c: Comm) -> &'static str {
-    match c {
-        Comm::All => "all",
-        Comm::Neighbor => "neighbor",
-        Comm::None => "none",
-    }
 }
 
 /// Checks the `contention` option: a known model, link parameters netsim accepts, a stream
@@ -706,9 +640,6 @@ fn validate_contention(c: &ContentionSpec, s: &AllocScenario) -> Result<()> {
             ),
         ));
     }
-    check_number("contention.bandwidth", c.bandwidth, 1.0, 1e15)?;
-    check_number("contention.latency", c.latency, 0.0, 1.0)?;
-    check_number("contention.otherRate", c.other_rate, 0.0, 1e12)?;
     if s.workload.kind == WorkloadKind::Set {
         return Err(ScenarioError::at(
             "contention",
@@ -724,24 +655,20 @@ fn validate_contention(c: &ContentionSpec, s: &AllocScenario) -> Result<()> {
     Ok(())
 }
 
-/// The form controls of the allocation engine.
+/// The allocation engine's field table: each field's path, label, kind, default, range and
+/// options, stated once (see [`crate::params`]).
 pub fn params() -> Vec<Param> {
-    let policies: &[(&str, &str)] = &[
-        ("sequential", "Sequential"),
-        ("closed-min-paper", "Closed-min (paper)"),
-        ("closed-min-best", "Closed-min (best)"),
-        ("hilbert", "Hilbert window"),
-        ("random", "Random"),
-        (
-            "closed-min-naive",
-            "Closed-min (naive rescan, benchmark baseline)",
-        ),
-    ];
+    table().to_vec()
+}
+
+/// The field table, built once.
+pub fn table() -> &'static [Param] {
+    static_table!(build_table)
+}
+
+fn build_table() -> Vec<Param> {
     vec![
-        Param::new("system.kind", "System", "enum", json!("mesh")).options(&[
-            ("mesh", "2D mesh (XY routing)"),
-            ("tree", "Tree (up/down routing)"),
-        ]),
+        Param::new("system.kind", "System", "enum", json!("mesh")).options(SystemKind::options()),
         Param::new("system.width", "Mesh width k1", "int", json!(null))
             .range(1.0, 512.0)
             .unit("nodes")
@@ -758,6 +685,9 @@ pub fn params() -> Vec<Param> {
         )
         .help("one arity per level, e.g. [2, 2, 8]: root -> 2 -> 2 -> 8 nodes")
         .show_if("system.kind", "tree"),
+        Param::rule("system.arities[]", "int").range(2.0, 1024.0),
+        Param::rule("system.arity", "int").range(2.0, 1024.0),
+        Param::rule("system.levels", "int").range(1.0, 8.0),
         Param::new("system.coresPerNode", "Cores per node", "int", json!(1)).range(1.0, 1024.0),
         Param::new(
             "policies",
@@ -765,26 +695,18 @@ pub fn params() -> Vec<Param> {
             "multi",
             json!(["sequential", "closed-min-best"]),
         )
-        .options(policies),
+        .options(PolicyId::options()),
         Param::new(
             "fallback",
             "When no closed region fits",
             "enum",
             json!("wait"),
         )
-        .options(&[
-            ("wait", "Wait (queue)"),
-            ("relax-closed", "Relax closedness"),
-            ("relax-minimal", "Relax minimality"),
-        ]),
-        Param::new("workload.kind", "Workload", "enum", json!(null)).options(&[
-            ("set", "Job set (placed in order)"),
-            ("stream", "Job stream (arrivals, durations)"),
-            ("generated", "Generated stream (seeded)"),
-            ("swf", "Imported SWF log"),
-        ]),
+        .options(Fallback::options()),
+        Param::new("workload.kind", "Workload", "enum", json!(null))
+            .options(WorkloadKind::options()),
         Param::new("workload.backfill", "Backfilling", "enum", json!("none"))
-            .options(&[("none", "FCFS"), ("easy", "EASY backfilling")])
+            .options(Backfill::options())
             .show_unless("workload.kind", "set"),
         Param::new(
             "workload.backfillDepth",
@@ -800,11 +722,11 @@ pub fn params() -> Vec<Param> {
             .range(1.0, MAX_JOBS as f64)
             .show_if("workload.kind", "generated"),
         Param::new("workload.minTasks", "Smallest job", "int", json!(1))
-            .range(1.0, (1u64 << 30) as f64)
+            .range(1.0, MAX_TASKS as f64)
             .unit("tasks")
             .show_if("workload.kind", "generated"),
         Param::new("workload.maxTasks", "Largest job", "int", json!(64))
-            .range(1.0, (1u64 << 30) as f64)
+            .range(1.0, MAX_TASKS as f64)
             .unit("tasks")
             .show_if("workload.kind", "generated"),
         Param::new(
@@ -813,11 +735,7 @@ pub fn params() -> Vec<Param> {
             "enum",
             json!("uniform"),
         )
-        .options(&[
-            ("uniform", "Uniform"),
-            ("logUniform", "Log-uniform"),
-            ("powersOfTwo", "Powers of two"),
-        ])
+        .options(SizeDistribution::options())
         .show_if("workload.kind", "generated"),
         Param::new(
             "workload.meanInterarrival",
@@ -825,7 +743,7 @@ pub fn params() -> Vec<Param> {
             "number",
             json!(10.0),
         )
-        .range(0.0, 1e12)
+        .range(0.0, MAX_TIME)
         .unit("s")
         .show_if("workload.kind", "generated"),
         Param::new(
@@ -834,7 +752,7 @@ pub fn params() -> Vec<Param> {
             "number",
             json!(100.0),
         )
-        .range(1e-6, 1e12)
+        .range(1e-6, MAX_TIME)
         .unit("s")
         .show_if("workload.kind", "generated"),
         Param::new(
@@ -846,6 +764,11 @@ pub fn params() -> Vec<Param> {
         .range(1.0, MAX_JOBS as f64)
         .empty("all (up to 100,000)")
         .show_if("workload.kind", "swf"),
+        Param::rule("workload.jobs[].tasks", "int").range(1.0, MAX_TASKS as f64),
+        Param::rule_with_default("workload.jobs[].comm", "enum", json!("all"))
+            .options(Comm::options()),
+        Param::rule("workload.jobs[].arrival", "number").range(0.0, MAX_TIME),
+        Param::rule("workload.jobs[].duration", "number").range(1e-9, MAX_TIME),
         Param::new("frames", "Time-slider snapshots", "int", json!(120))
             .range(0.0, MAX_FRAMES as f64)
             .show_unless("workload.kind", "set"),
@@ -869,17 +792,21 @@ pub fn params() -> Vec<Param> {
             "contention.bandwidth",
             "Link bandwidth",
             "number",
-            json!(default_bandwidth()),
+            json!(6.34e9),
         )
         .range(1.0, 1e15)
         .unit("B/s")
+        // Tianhe-1A's measured MPI bandwidth, one direction: 6,340 MB/s (Xie et al., "Tianhe-1A
+        // interconnect and message-passing services", IEEE Micro 32(1), 2012)
         .help("every link, each direction (default: Tianhe-1A's measured MPI bandwidth)")
         .show_if_any("contention.model", CONTENTION_ON),
         Param::new(
             "contention.latency",
             "Link latency",
             "number",
-            json!(default_latency()),
+            // 2 us per link: an assumption of the order of a low-latency interconnect's (a
+            // window of 1 s makes latency nearly irrelevant)
+            json!(2e-6),
         )
         .range(0.0, 1.0)
         .unit("s")
@@ -888,7 +815,9 @@ pub fn params() -> Vec<Param> {
             "contention.otherRate",
             "Traffic of jobs without a kernel",
             "number",
-            json!(default_other_rate()),
+            // other users' jobs: 50 MB/s per process, about the middle of the NPB profiles (an
+            // assumption)
+            json!(50e6),
         )
         .range(0.0, 1e12)
         .unit("B/s per process")
