@@ -453,8 +453,12 @@ impl<'a> Strict<'a> {
         match n {
             Some(n) if (lo..=hi).contains(&n) && in_table_range(n) => Ok(n),
             _ => {
-                let (lo, hi) = match self.param().and_then(|p| p.min.zip(p.max)) {
-                    Some((a, b)) => (compact_number(a), compact_number(b)),
+                // whole numbers in full, as `check_range` writes them (`1000000`, not `1e6`)
+                let (lo, hi) = match range {
+                    Some((a, b)) => (
+                        (a.ceil() as i128).to_string(),
+                        (b.floor() as i128).to_string(),
+                    ),
                     None => (lo.to_string(), hi.to_string()),
                 };
                 Err(self.wrong(&format!("a whole number from {lo} to {hi}")))

@@ -230,7 +230,8 @@ macro_rules! table_defaults {
 pub(crate) use table_defaults;
 
 /// Declares a scenario enum with each variant's JSON id and label stated once, and derives from
-/// them what used to be written in parallel: `Deserialize` (by id, with the strict parser's
+/// them what used to be written in parallel (a variant may add a third text, its longer label in
+/// the form's options): `Deserialize` (by id, with the strict parser's
 /// "must be one of" message), `Serialize` (as the id), `id()`, `label()`, `from_id()`, `ALL` (in
 /// declaration order), `IDS` and the form's `options()`.
 ///
@@ -245,10 +246,12 @@ pub(crate) use table_defaults;
 /// }
 /// ```
 macro_rules! choices {
+    (@form $label:literal) => { $label };
+    (@form $label:literal, $form:literal) => { $form };
     (
         $(#[$meta:meta])*
         $vis:vis enum $name:ident {
-            $($(#[$vmeta:meta])* $variant:ident = ($id:literal, $label:literal)),+ $(,)?
+            $($(#[$vmeta:meta])* $variant:ident = ($id:literal, $label:literal $(, $form:literal)?)),+ $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -282,9 +285,10 @@ macro_rules! choices {
                     _ => None,
                 }
             }
-            /// `(id, label)` of every variant, for the form's options.
+            /// `(id, form label)` of every variant, for the form's options: the label, or the
+            /// longer text given for the form as a third element.
             pub fn options() -> &'static [(&'static str, &'static str)] {
-                &[$(($id, $label)),+]
+                &[$(($id, $crate::params::choices!(@form $label $(, $form)?))),+]
             }
         }
 

@@ -70,7 +70,8 @@ fn with_field(text: &str, path: &str, value: Option<&Value>) -> Option<String> {
     Some(serde_json::to_string(&doc).unwrap())
 }
 
-/// The engine's scenarios: its samples first (small), then its playground examples.
+/// The engine's scenarios: its samples first (small), then its playground examples and the
+/// scenarios of `tests/fixtures/fields/`.
 fn scenarios(engine: &str) -> Vec<String> {
     let entry = ENGINES.iter().find(|e| e.id == engine).unwrap();
     let mut out = (entry.samples)();
@@ -80,6 +81,14 @@ fn scenarios(engine: &str) -> Vec<String> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
+    // scenarios for fields that no sample or example carries in a form the test can vary
+    let extra = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fields");
+    files.extend(
+        std::fs::read_dir(extra)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json")),
+    );
     files.sort();
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();

@@ -501,7 +501,7 @@ fn parameter_table_defaults_match_the_parser() {
     );
     assert_eq!(
         param("alltoall.subsystem.exactNodes").as_u64().unwrap(),
-        scenario::DEFAULT_EXACT_NODES
+        scenario::d::exact_nodes()
     );
     // The reservation form's defaults are the parser's: spelling them out changes nothing.
     let base = r#"{"stations":6,"initiators":[{"wants":2,"holdFor":10},{"start":3,"wants":3,"holdFor":8}]}"#;
@@ -744,4 +744,35 @@ fn a_preview_of_a_small_report_is_the_complete_report_byte_for_byte() {
             (f, p) => panic!("run and run_preview disagree on {text}: {f:?} / {p:?}"),
         }
     }
+}
+
+/// One rule for ranges: loads written `[a, a]` are ranges, as the station limit counts them, so
+/// the report carries the band and the regret (zero-width here) that `docs/format.md` promises
+/// whenever ranges are given; the same loads written as numbers have none.
+#[test]
+fn degenerate_load_ranges_still_get_the_uncertainty_outputs() {
+    let scenario = |load: Value| {
+        serde_json::json!({"version": 1, "engine": "select", "seed": 1,
+            "stations": [{"load": load.clone()}, {"load": load.clone()}, {"load": load}]})
+        .to_string()
+    };
+    let ranged = run(&scenario(serde_json::json!([0.1, 0.1])));
+    let exact = run(&scenario(serde_json::json!(0.1)));
+    let curve = |r: &Value| r["workstations"]["curve"].as_array().unwrap().clone();
+    let best = curve(&ranged)
+        .iter()
+        .filter_map(|pt| pt["t"].as_f64())
+        .fold(f64::INFINITY, f64::min);
+    for pt in curve(&ranged) {
+        assert_eq!(pt["tLo"], pt["t"], "a zero-width band: {pt}");
+        assert_eq!(pt["tHi"], pt["t"], "a zero-width band: {pt}");
+        // with nothing uncertain, the regret of a choice is its distance from the best time
+        let (t, r) = (pt["t"].as_f64().unwrap(), pt["regret"].as_f64().unwrap());
+        assert!((r - (t - best)).abs() <= 1e-9 * t, "{pt}");
+    }
+    assert!(!ranged["workstations"]["uncertainty"].is_null());
+    for pt in curve(&exact) {
+        assert!(pt.get("tLo").is_none_or(Value::is_null), "{pt}");
+    }
+    assert!(exact["workstations"]["uncertainty"].is_null());
 }

@@ -131,7 +131,11 @@ choices! {
         ClosedMinBest = ("closed-min-best", "Closed-min (best)"),
         /// Same choices as `closed-min-best`, found by rescanning every origin: the benchmark
         /// baseline.
-        ClosedMinNaive = ("closed-min-naive", "Closed-min (naive rescan)"),
+        ClosedMinNaive = (
+            "closed-min-naive",
+            "Closed-min (naive rescan)",
+            "Closed-min (naive rescan, benchmark baseline)"
+        ),
         Hilbert = ("hilbert", "Hilbert window"),
         Random = ("random", "Random"),
     }

@@ -9,9 +9,9 @@
 
 use super::generate::{GenKind, GenSpec};
 use super::{Effort, Graph, Method, Objective};
-use crate::error::{check_number, check_range, Result, ScenarioError};
+use crate::error::{check_range, Result, ScenarioError};
 use crate::formats::metis;
-use crate::params::Param;
+use crate::params::{choices, static_table, table_defaults, Param};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -38,27 +38,29 @@ pub const TARGET_SUM_TOLERANCE: f64 = 1e-6;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PartScenario {
     pub graph: GraphSpec,
-    #[serde(default = "default_k")]
+    #[serde(default = "d::k")]
     pub k: u64,
-    #[serde(default)]
+    #[serde(default = "d::objective")]
     pub objective: ObjectiveId,
-    #[serde(default = "default_ufactor")]
+    #[serde(default = "d::ufactor")]
     pub ufactor: u64,
     /// Target fraction of the total vertex weight per part (empty: equal parts).
     #[serde(default)]
     pub targets: Vec<f64>,
-    #[serde(default = "default_methods")]
+    #[serde(default = "d::methods")]
     pub methods: Vec<MethodId>,
 }
 
-fn default_k() -> u64 {
-    8
-}
-fn default_ufactor() -> u64 {
-    30
-}
-fn default_methods() -> Vec<MethodId> {
-    vec![MethodId::Kway, MethodId::Rb, MethodId::Linear]
+/// Serde's defaults, read from the field table ([`params`]).
+pub mod d {
+    use super::*;
+    table_defaults!(super::table;
+        k: u64 = "k",
+        objective: ObjectiveId = "objective",
+        ufactor: u64 = "ufactor",
+        methods: Vec<MethodId> = "methods",
+        wrap: bool = "graph.wrap",
+    );
 }
 
 /// Where the graph comes from. Flat rather than tagged so that every error keeps its JSON path.
@@ -82,45 +84,21 @@ pub struct GraphSpec {
     pub coordinates: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum GraphKind {
-    Grid2d,
-    Cube3d,
-    BinaryTree,
-    Star,
-    Complete,
-    Geometric,
-    Delaunay,
-    Metis,
-    EdgeList,
+choices! {
+    pub enum GraphKind {
+        Grid2d = ("grid2d", "2D grid"),
+        Cube3d = ("cube3d", "3D cube"),
+        BinaryTree = ("binaryTree", "Binary tree"),
+        Star = ("star", "Star"),
+        Complete = ("complete", "Complete graph"),
+        Geometric = ("geometric", "Random geometric graph"),
+        Delaunay = ("delaunay", "2D Delaunay mesh (random points)"),
+        Metis = ("metis", "METIS graph file (text)"),
+        EdgeList = ("edgeList", "Edge list (text: u v [w])"),
+    }
 }
 
 impl GraphKind {
-    pub const ALL: [GraphKind; 9] = [
-        GraphKind::Grid2d,
-        GraphKind::Cube3d,
-        GraphKind::BinaryTree,
-        GraphKind::Star,
-        GraphKind::Complete,
-        GraphKind::Geometric,
-        GraphKind::Delaunay,
-        GraphKind::Metis,
-        GraphKind::EdgeList,
-    ];
-    pub fn id(self) -> &'static str {
-        match self {
-            GraphKind::Grid2d => "grid2d",
-            GraphKind::Cube3d => "cube3d",
-            GraphKind::BinaryTree => "binaryTree",
-            GraphKind::Star => "star",
-            GraphKind::Complete => "complete",
-            GraphKind::Geometric => "geometric",
-            GraphKind::Delaunay => "delaunay",
-            GraphKind::Metis => "metis",
-            GraphKind::EdgeList => "edgeList",
-        }
-    }
     /// Whether the graph is read from `graph.text`.
     pub fn is_file(self) -> bool {
         matches!(self, GraphKind::Metis | GraphKind::EdgeList)
@@ -139,21 +117,14 @@ impl GraphKind {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub enum ObjectiveId {
-    #[default]
-    Cut,
-    Volume,
+choices! {
+    pub enum ObjectiveId {
+        Cut = ("cut", "Edge cut"),
+        Volume = ("volume", "Communication volume"),
+    }
 }
 
 impl ObjectiveId {
-    pub fn id(self) -> &'static str {
-        match self {
-            ObjectiveId::Cut => "cut",
-            ObjectiveId::Volume => "volume",
-        }
-    }
     pub fn objective(self) -> Objective {
         match self {
             ObjectiveId::Cut => Objective::Cut,
@@ -162,48 +133,24 @@ impl ObjectiveId {
     }
 }
 
-/// The methods the page compares side by side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum MethodId {
-    /// Multilevel k-way (METIS `-ptype=kway`).
-    Kway,
-    /// Multilevel recursive bisection (METIS `-ptype=rb`).
-    Rb,
-    /// Multilevel k-way in the quality mode ([`Effort::Strong`]).
-    Strong,
-    /// Baseline: consecutive vertex ids.
-    Linear,
-    /// Baseline: random parts.
-    Random,
+choices! {
+    /// The methods the page compares side by side.
+    #[derive(PartialOrd, Ord)]
+    pub enum MethodId {
+        /// Multilevel k-way (METIS `-ptype=kway`).
+        Kway = ("kway", "Multilevel k-way"),
+        /// Multilevel recursive bisection (METIS `-ptype=rb`).
+        Rb = ("rb", "Multilevel recursive bisection"),
+        /// Multilevel k-way in the quality mode ([`Effort::Strong`]).
+        Strong = ("strong", "Multilevel k-way, quality mode"),
+        /// Baseline: consecutive vertex ids.
+        Linear = ("linear", "Linear (consecutive ids)"),
+        /// Baseline: random parts.
+        Random = ("random", "Random"),
+    }
 }
 
 impl MethodId {
-    pub const ALL: [MethodId; 5] = [
-        MethodId::Kway,
-        MethodId::Rb,
-        MethodId::Strong,
-        MethodId::Linear,
-        MethodId::Random,
-    ];
-    pub fn id(self) -> &'static str {
-        match self {
-            MethodId::Kway => "kway",
-            MethodId::Rb => "rb",
-            MethodId::Strong => "strong",
-            MethodId::Linear => "linear",
-            MethodId::Random => "random",
-        }
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            MethodId::Kway => "Multilevel k-way",
-            MethodId::Rb => "Multilevel recursive bisection",
-            MethodId::Strong => "Multilevel k-way, quality mode",
-            MethodId::Linear => "Linear (consecutive ids)",
-            MethodId::Random => "Random",
-        }
-    }
     /// The partitioner's method and effort.
     pub fn method(self) -> (Method, Effort) {
         match self {
@@ -255,7 +202,7 @@ impl GraphSpec {
             kind,
             n: self.n.unwrap_or(0) as u32,
             dims,
-            wrap: self.wrap.unwrap_or(false),
+            wrap: self.wrap.unwrap_or_else(d::wrap),
             radius: self.radius,
         })
     }
@@ -269,7 +216,7 @@ impl GraphSpec {
             self.height.unwrap_or(1),
             self.depth.unwrap_or(1),
         );
-        let wrap = self.wrap.unwrap_or(false);
+        let wrap = self.wrap.unwrap_or_else(d::wrap);
         // edges along one axis of length `s` in a row: s - 1, or s with wrap (when s > 2)
         let along = |s: u64| {
             if wrap && s > 2 {
@@ -358,7 +305,6 @@ fn validate_graph(g: &GraphSpec) -> Result<()> {
             let mut total: u128 = 1;
             for (f, v) in sides {
                 let v = need(f, v, "the number of vertices along this side")?;
-                check_range(&format!("graph.{f}"), v, 1, MAX_VERTICES)?;
                 total *= u128::from(v);
             }
             if total > u128::from(MAX_VERTICES) {
@@ -369,13 +315,10 @@ fn validate_graph(g: &GraphSpec) -> Result<()> {
             }
         }
         GraphKind::BinaryTree | GraphKind::Star | GraphKind::Delaunay | GraphKind::Geometric => {
-            let n = need("n", g.n, "the number of vertices")?;
-            check_range("graph.n", n, 1, MAX_VERTICES)?;
-            if let Some(r) = g.radius {
-                check_number("graph.radius", r, 1e-6, 1.5)?;
-            }
+            need("n", g.n, "the number of vertices")?;
         }
         GraphKind::Complete => {
+            // a rule across fields: the table's range is every kind's
             let n = need("n", g.n, "the number of vertices")?;
             check_range("graph.n", n, 1, MAX_COMPLETE_VERTICES)?;
         }
@@ -512,8 +455,6 @@ pub fn estimate(n: u64, m: u64, k: u64, methods: &[MethodId], kind: GraphKind) -
 /// fields against its kind and the limits.
 pub fn validate_fields(s: &PartScenario) -> Result<()> {
     validate_graph(&s.graph)?;
-    check_range("k", s.k, 1, MAX_PARTS)?;
-    check_range("ufactor", s.ufactor, 1, MAX_UFACTOR)?;
     if s.methods.is_empty() || s.methods.len() > MAX_METHODS {
         return Err(ScenarioError::at(
             "methods",
@@ -540,8 +481,7 @@ pub fn validate_fields(s: &PartScenario) -> Result<()> {
             ));
         }
         let mut sum = 0.0;
-        for (i, &t) in s.targets.iter().enumerate() {
-            check_number(&format!("targets[{i}]"), t, 0.0, 1.0)?;
+        for &t in &s.targets {
             sum += t;
         }
         if (sum - 1.0).abs() > TARGET_SUM_TOLERANCE {
@@ -611,21 +551,21 @@ pub fn validate(s: &PartScenario) -> Result<()> {
 const GRID_KINDS: &[&str] = &["grid2d", "cube3d"];
 const N_KINDS: &[&str] = &["delaunay", "geometric", "binaryTree", "star", "complete"];
 
-/// The form controls of the partitioning engine.
+/// The partitioning engine's field table: each field's path, label, kind, default, range and
+/// options, stated once (see [`crate::params`]).
 pub fn params() -> Vec<Param> {
+    table().to_vec()
+}
+
+/// The field table, built once.
+pub fn table() -> &'static [Param] {
+    static_table!(build_table)
+}
+
+fn build_table() -> Vec<Param> {
     let sizes = |p: Param| p.range(1.0, MAX_VERTICES as f64).unit("vertices");
     vec![
-        Param::new("graph.kind", "Graph", "enum", json!(null)).options(&[
-            ("delaunay", "2D Delaunay mesh (random points)"),
-            ("grid2d", "2D grid"),
-            ("cube3d", "3D cube"),
-            ("geometric", "Random geometric graph"),
-            ("binaryTree", "Binary tree"),
-            ("star", "Star"),
-            ("complete", "Complete graph"),
-            ("metis", "METIS graph file (text)"),
-            ("edgeList", "Edge list (text: u v [w])"),
-        ]),
+        Param::new("graph.kind", "Graph", "enum", json!(null)).options(GraphKind::options()),
         sizes(Param::new("graph.n", "Vertices", "int", json!(null)))
             .help("a complete graph has up to 3,000")
             .show_if_any("graph.kind", N_KINDS),
@@ -643,8 +583,7 @@ pub fn params() -> Vec<Param> {
             .help("random geometric graph: vertices closer than this (unit square) are joined")
             .show_if("graph.kind", "geometric"),
         Param::new("k", "Parts k", "int", json!(8)).range(1.0, MAX_PARTS as f64),
-        Param::new("objective", "Objective", "enum", json!("cut"))
-            .options(&[("cut", "Edge cut"), ("volume", "Communication volume")]),
+        Param::new("objective", "Objective", "enum", json!("cut")).options(ObjectiveId::options()),
         Param::new("ufactor", "Imbalance tolerance", "int", json!(30))
             .range(1.0, MAX_UFACTOR as f64)
             .unit("‰")
@@ -655,13 +594,8 @@ pub fn params() -> Vec<Param> {
             "multi",
             json!(["kway", "rb", "linear"]),
         )
-        .options(&[
-            ("kway", "Multilevel k-way"),
-            ("rb", "Multilevel recursive bisection"),
-            ("strong", "Multilevel k-way, quality mode"),
-            ("linear", "Linear (consecutive ids)"),
-            ("random", "Random"),
-        ]),
+        .options(MethodId::options()),
+        Param::rule("targets[]", "number").range(0.0, 1.0),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("a whole number from 0 to 18446744073709551615"),
     ]

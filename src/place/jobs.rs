@@ -1,4 +1,4 @@
-//! Jobs: weighted task graphs (SPEC §2, "Jobs"). A vertex is a task (process), its weight the
+//! Jobs: weighted task graphs. A vertex is a task (process), its weight the
 //! compute it does per round in units of `compute`; an edge is a pair of tasks exchanging data,
 //! its weight the volume per round in units of `messageBytes`, sent once in each direction.
 //!
@@ -24,48 +24,22 @@ use crate::formats::metis;
 use crate::partition::generate::{generate, GenKind, GenSpec};
 use crate::partition::graph::{Graph, GraphError};
 
-/// The task graph families.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
-pub enum JobKind {
-    #[serde(rename = "STAR")]
-    Star,
-    #[serde(rename = "GRID")]
-    Grid,
-    #[serde(rename = "CUBE")]
-    Cube,
-    #[serde(rename = "TREE")]
-    Tree,
-    #[serde(rename = "FULL")]
-    Full,
-    /// A METIS graph file in `graph`.
-    #[serde(rename = "metis")]
-    Metis,
-    /// An edge list (`u v [w]` lines, 0-based) in `graph`.
-    #[serde(rename = "edgeList")]
-    EdgeList,
+crate::params::choices! {
+    /// The task graph families.
+    pub enum JobKind {
+        Star = ("STAR", "STAR", "STAR (all to task 0)"),
+        Grid = ("GRID", "GRID", "GRID (2D nearest neighbour)"),
+        Cube = ("CUBE", "CUBE", "CUBE (3D nearest neighbour)"),
+        Tree = ("TREE", "TREE", "TREE (binary tree)"),
+        Full = ("FULL", "FULL", "FULL (all to all)"),
+        /// A METIS graph file in `graph`.
+        Metis = ("metis", "METIS graph file (text)"),
+        /// An edge list (`u v [w]` lines, 0-based) in `graph`.
+        EdgeList = ("edgeList", "Edge list (text: u v [w])"),
+    }
 }
 
 impl JobKind {
-    pub const ALL: [JobKind; 7] = [
-        JobKind::Star,
-        JobKind::Grid,
-        JobKind::Cube,
-        JobKind::Tree,
-        JobKind::Full,
-        JobKind::Metis,
-        JobKind::EdgeList,
-    ];
-    pub fn id(self) -> &'static str {
-        match self {
-            JobKind::Star => "STAR",
-            JobKind::Grid => "GRID",
-            JobKind::Cube => "CUBE",
-            JobKind::Tree => "TREE",
-            JobKind::Full => "FULL",
-            JobKind::Metis => "metis",
-            JobKind::EdgeList => "edgeList",
-        }
-    }
     /// Whether the graph is read from the job's `graph` text.
     pub fn is_file(self) -> bool {
         matches!(self, JobKind::Metis | JobKind::EdgeList)

@@ -10,9 +10,9 @@
 
 use super::jobs::{self, JobKind, TaskGraph};
 use super::strategy::{Shape, StrategyId};
-use crate::error::{check_number, check_range, Result, ScenarioError};
+use crate::error::{check_range, Result, ScenarioError};
 use crate::netsim::{parse_fat_tree, FatTreeSpec, System as NetSystem};
-use crate::params::Param;
+use crate::params::{choices, static_table, table_defaults, Param};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -40,62 +40,58 @@ pub struct PlaceScenario {
     pub job: JobSpec,
     /// Several cases at once: every kind x message size, in that order (the source's table).
     pub sweep: Option<SweepSpec>,
-    #[serde(default = "default_strategies")]
+    #[serde(default = "d::strategies")]
     pub strategies: Vec<StrategyId>,
     /// Experiment 2: the cluster first filled with small jobs.
     pub background: Option<BackgroundSpec>,
-    #[serde(default)]
+    #[serde(default = "d::model")]
     pub model: ModelId,
     /// The source's half shuffle and power-of-two 3D Hilbert curve.
-    #[serde(default)]
+    #[serde(default = "d::source_quirks")]
     pub source_quirks: bool,
 }
 
-fn default_strategies() -> Vec<StrategyId> {
-    StrategyId::ALL.to_vec()
+/// Serde's defaults, read from the field table ([`params`]).
+pub mod d {
+    use super::*;
+    table_defaults!(super::table;
+        strategies: Vec<StrategyId> = "strategies",
+        model: ModelId = "model",
+        source_quirks: bool = "sourceQuirks",
+        bandwidth: f64 = "system.bandwidth",
+        latency: f64 = "system.latency",
+        speed: f64 = "system.speed",
+        levels: u64 = "system.levels",
+        down: u64 = "system.down",
+        processes: u64 = "job.processes",
+        rounds: u64 = "job.rounds",
+        message_bytes: f64 = "job.messageBytes",
+        compute: f64 = "job.compute",
+        wrap: bool = "job.wrap",
+        background_processes: u64 = "background.processes",
+    );
 }
 
-/// The network simulator's sharing model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-pub enum ModelId {
-    #[serde(rename = "max-min")]
-    MaxMin,
-    #[default]
-    #[serde(rename = "simgrid-lv08")]
-    SimgridLv08,
-}
-
-impl ModelId {
-    pub fn id(self) -> &'static str {
-        match self {
-            ModelId::MaxMin => "max-min",
-            ModelId::SimgridLv08 => "simgrid-lv08",
-        }
+choices! {
+    /// The network simulator's sharing model.
+    pub enum ModelId {
+        MaxMin = ("max-min", "Plain max-min"),
+        SimgridLv08 = ("simgrid-lv08", "SimGrid LV08 (default model)"),
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum SystemKind {
-    Torus2d,
-    Torus3d,
-    Mesh2d,
-    Mesh3d,
-    FatTree,
-    ThinTree,
+choices! {
+    pub enum SystemKind {
+        Torus2d = ("torus2d", "2D torus"),
+        Torus3d = ("torus3d", "3D torus"),
+        Mesh2d = ("mesh2d", "2D mesh"),
+        Mesh3d = ("mesh3d", "3D mesh"),
+        FatTree = ("fatTree", "Fat tree (k:k-ary n-tree)"),
+        ThinTree = ("thinTree", "Thin tree (k:k'-ary n-tree, k' < k)"),
+    }
 }
 
 impl SystemKind {
-    pub fn id(self) -> &'static str {
-        match self {
-            SystemKind::Torus2d => "torus2d",
-            SystemKind::Torus3d => "torus3d",
-            SystemKind::Mesh2d => "mesh2d",
-            SystemKind::Mesh3d => "mesh3d",
-            SystemKind::FatTree => "fatTree",
-            SystemKind::ThinTree => "thinTree",
-        }
-    }
     pub fn is_tree(self) -> bool {
         matches!(self, SystemKind::FatTree | SystemKind::ThinTree)
     }
@@ -118,22 +114,12 @@ pub struct SystemSpec {
     pub down: Option<u64>,
     pub up: Option<u64>,
     pub simgrid: Option<String>,
-    #[serde(default = "default_bandwidth")]
+    #[serde(default = "d::bandwidth")]
     pub bandwidth: f64,
-    #[serde(default = "default_latency")]
+    #[serde(default = "d::latency")]
     pub latency: f64,
-    #[serde(default = "default_speed")]
+    #[serde(default = "d::speed")]
     pub speed: f64,
-}
-
-fn default_bandwidth() -> f64 {
-    125e6
-}
-fn default_latency() -> f64 {
-    50e-6
-}
-fn default_speed() -> f64 {
-    1e9
 }
 
 /// Refuses a `FAT_TREE` string whose switch counts overflow before the simulator's parser sees
@@ -176,13 +162,12 @@ impl SystemSpec {
                 guard_tree_size(t).map_err(|m| ScenarioError::at("system.simgrid", m))?;
                 parse_fat_tree(t).map_err(|m| ScenarioError::at("system.simgrid", m))?
             } else {
-                let levels = self.levels.unwrap_or(2);
-                let down = self.down.unwrap_or(4);
+                let levels = self.levels.unwrap_or_else(d::levels);
+                let down = self.down.unwrap_or_else(d::down);
+                // a default across fields: up = down (fat) or 2 (thin)
                 let up = self
                     .up
                     .unwrap_or(if kind == SystemKind::FatTree { down } else { 2 });
-                check_range("system.levels", levels, 1, MAX_LEVELS)?;
-                check_range("system.down", down, 2, 64)?;
                 check_range("system.up", up, 1, down)?;
                 let hosts = down.checked_pow(levels as u32).filter(|&h| h <= MAX_HOSTS);
                 if hosts.is_none() {
@@ -234,7 +219,6 @@ impl SystemSpec {
                     "missing: the number of nodes along this side",
                 )
             })?;
-            check_range(&format!("system.{name}"), v, 1, MAX_HOSTS)?;
             Ok(v as u32)
         };
         let x = side("x", self.x)?;
@@ -275,31 +259,21 @@ impl SystemSpec {
 pub struct JobSpec {
     pub kind: JobKind,
     /// Tasks (built-in kinds; a file gives its own count).
-    #[serde(default = "default_processes")]
+    #[serde(default = "d::processes")]
     pub processes: u64,
-    #[serde(default = "default_rounds")]
+    #[serde(default = "d::rounds")]
     pub rounds: u64,
     /// Bytes per message per unit of edge weight.
-    #[serde(default = "default_message")]
+    #[serde(default = "d::message_bytes")]
     pub message_bytes: f64,
     /// Flops per round per unit of vertex weight.
-    #[serde(default)]
+    #[serde(default = "d::compute")]
     pub compute: f64,
     /// GRID and CUBE: close rows and columns into rings.
-    #[serde(default)]
+    #[serde(default = "d::wrap")]
     pub wrap: bool,
     /// METIS graph or edge list text (kinds `metis`, `edgeList`).
     pub graph: Option<String>,
-}
-
-fn default_processes() -> u64 {
-    64
-}
-fn default_rounds() -> u64 {
-    50
-}
-fn default_message() -> f64 {
-    1.0
 }
 
 /// Every `kinds` x `messageBytes` x `processes` case, replacing the job's kind, message size
@@ -323,12 +297,8 @@ pub struct SweepSpec {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BackgroundSpec {
     pub fill: f64,
-    #[serde(default = "default_background_processes")]
+    #[serde(default = "d::background_processes")]
     pub processes: u64,
-}
-
-fn default_background_processes() -> u64 {
-    32
 }
 
 /// One case of the run: the job with its kind and message size.
@@ -389,9 +359,6 @@ pub fn build_job(s: &PlaceScenario, c: &Case) -> Result<TaskGraph> {
 
 /// Checks the system's fields.
 pub fn validate_system(s: &SystemSpec) -> Result<System> {
-    check_number("system.bandwidth", s.bandwidth, 1.0, 1e15)?;
-    check_number("system.latency", s.latency, 0.0, 10.0)?;
-    check_number("system.speed", s.speed, 1.0, 1e18)?;
     if s.kind.is_tree() {
         for (name, v) in [("x", s.x), ("y", s.y), ("z", s.z)] {
             if v.is_some() {
@@ -504,9 +471,6 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
             "missing: the METIS graph or edge list text",
         ));
     }
-    check_range("job.rounds", j.rounds, 1, MAX_ROUNDS)?;
-    check_number("job.messageBytes", j.message_bytes, 0.0, MAX_MESSAGE_BYTES)?;
-    check_number("job.compute", j.compute, 0.0, 1e18)?;
     if s.strategies.is_empty() || s.strategies.len() > StrategyId::ALL.len() {
         return Err(ScenarioError::at("strategies", "give 1 to 5 strategies"));
     }
@@ -527,14 +491,6 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
                 ));
             }
         }
-        for (i, &m) in sw.message_bytes.iter().enumerate() {
-            check_number(
-                &format!("sweep.messageBytes[{i}]"),
-                m,
-                0.0,
-                MAX_MESSAGE_BYTES,
-            )?;
-        }
         for (i, &p) in sw.processes.iter().enumerate() {
             check_range(&format!("sweep.processes[{i}]"), p, 1, hosts)?;
         }
@@ -553,7 +509,6 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
         }
     }
     if let Some(b) = &s.background {
-        check_number("background.fill", b.fill, 0.0, MAX_FILL)?;
         check_range("background.processes", b.processes, 1, hosts)?;
     }
     // task graphs: edges bound before building, files read here so their errors come first
@@ -608,32 +563,33 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
 const GRIDS: &[&str] = &["torus2d", "torus3d", "mesh2d", "mesh3d"];
 const TREES: &[&str] = &["fatTree", "thinTree"];
 
-/// The form controls of the placement engine.
+/// The placement engine's field table: each field's path, label, kind, default, range and
+/// options, stated once (see [`crate::params`]).
 pub fn params() -> Vec<Param> {
+    table().to_vec()
+}
+
+/// The field table, built once.
+pub fn table() -> &'static [Param] {
+    static_table!(build_table)
+}
+
+fn build_table() -> Vec<Param> {
     let side = |path, label| {
         Param::new(path, label, "int", json!(null))
             .range(1.0, MAX_HOSTS as f64)
             .unit("nodes")
     };
     vec![
-        Param::new("system.kind", "System", "enum", json!(null)).options(&[
-            ("torus3d", "3D torus"),
-            ("torus2d", "2D torus"),
-            ("mesh3d", "3D mesh"),
-            ("mesh2d", "2D mesh"),
-            ("fatTree", "Fat tree (k:k-ary n-tree)"),
-            ("thinTree", "Thin tree (k:k'-ary n-tree, k' < k)"),
-        ]),
+        Param::new("system.kind", "System", "enum", json!(null)).options(SystemKind::options()),
         side("system.x", "Side x").show_if_any("system.kind", GRIDS),
         side("system.y", "Side y").show_if_any("system.kind", GRIDS),
         side("system.z", "Side z").show_if_any("system.kind", &["torus3d", "mesh3d"]),
-        Param::new("system.levels", "Switch levels n", "int", json!(null))
+        Param::new("system.levels", "Switch levels n", "int", json!(2))
             .range(1.0, MAX_LEVELS as f64)
-            .empty("2")
             .show_if_any("system.kind", TREES),
-        Param::new("system.down", "Links down k", "int", json!(null))
+        Param::new("system.down", "Links down k", "int", json!(4))
             .range(2.0, 64.0)
-            .empty("4")
             .show_if_any("system.kind", TREES),
         Param::new("system.up", "Links up k'", "int", json!(null))
             .range(1.0, 64.0)
@@ -652,15 +608,7 @@ pub fn params() -> Vec<Param> {
         Param::new("system.speed", "Node speed", "number", json!(1e9))
             .range(1.0, 1e18)
             .unit("flop/s"),
-        Param::new("job.kind", "Job", "enum", json!(null)).options(&[
-            ("GRID", "GRID (2D nearest neighbour)"),
-            ("CUBE", "CUBE (3D nearest neighbour)"),
-            ("STAR", "STAR (all to task 0)"),
-            ("TREE", "TREE (binary tree)"),
-            ("FULL", "FULL (all to all)"),
-            ("metis", "METIS graph file (text)"),
-            ("edgeList", "Edge list (text: u v [w])"),
-        ]),
+        Param::new("job.kind", "Job", "enum", json!(null)).options(JobKind::options()),
         Param::new("job.processes", "Processes", "int", json!(64))
             .range(1.0, MAX_HOSTS as f64)
             .show_if_any("job.kind", &["GRID", "CUBE", "STAR", "TREE", "FULL"]),
@@ -678,25 +626,19 @@ pub fn params() -> Vec<Param> {
             "strategies",
             "Strategies (side by side)",
             "multi",
-            json!(default_strategies()
-                .iter()
-                .map(|s| s.id())
-                .collect::<Vec<_>>()),
+            json!(StrategyId::IDS),
         )
-        .options(&[
-            ("simple", "Simple (numbering order)"),
-            ("random", "Random"),
-            ("optimal", "Optimal (Hilbert window / lowest switch)"),
-            ("advanced", "Advanced (recursive partitioning)"),
-            ("identity", "Identity (shape-matched)"),
-        ]),
-        Param::new("model", "Network model", "enum", json!("simgrid-lv08")).options(&[
-            ("simgrid-lv08", "SimGrid LV08 (default model)"),
-            ("max-min", "Plain max-min"),
-        ]),
+        .options(StrategyId::options()),
+        Param::new("model", "Network model", "enum", json!("simgrid-lv08"))
+            .options(ModelId::options()),
         Param::new("sourceQuirks", "Source quirks", "bool", json!(false)).help(
             "the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve",
         ),
+        Param::rule("sweep.messageBytes[]", "number").range(0.0, MAX_MESSAGE_BYTES),
+        Param::rule("background.fill", "number").range(0.0, MAX_FILL),
+        // the range across fields (at most the system's hosts) is checked by `validate`
+        Param::rule_with_default("background.processes", "int", json!(32))
+            .range(1.0, MAX_HOSTS as f64),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("a whole number from 0 to 18446744073709551615"),
     ]

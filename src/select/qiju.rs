@@ -126,7 +126,9 @@ pub fn select(
 ) -> PrefixCurve {
     let q = stations.len();
     let order = selection_order(stations);
-    let ranged = stations.iter().any(|s| s.load.lo() != s.load.hi());
+    // one rule with the station limit (`MAX_STATIONS_WITH_RANGES`): a load written as a range
+    // is a range, `[a, a]` included, and gets the uncertainty outputs
+    let ranged = stations.iter().any(|s| s.load.is_range());
     let mut scratch = Vec::with_capacity(64);
     let mut curve = Vec::with_capacity(q);
     // paces of the prefix: nominal, best case (low loads), worst case (high loads)

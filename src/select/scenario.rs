@@ -5,7 +5,7 @@
 
 use super::expr::{self, Constants};
 use crate::error::{check_number, check_range, Result, ScenarioError};
-use crate::params::Param;
+use crate::params::{choices, static_table, table_defaults, Param};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::json;
@@ -34,7 +34,7 @@ pub const MAX_EXACT_WORK: u64 = 4_000_000_000;
 /// The node budget in effect: `exactNodes` (default [`DEFAULT_EXACT_NODES`]) capped by
 /// [`MAX_EXACT_WORK`]` / (N M)`.
 pub fn exact_budget(s: &SubsystemSpec, n: usize) -> u64 {
-    let want = s.exact_nodes.unwrap_or(DEFAULT_EXACT_NODES);
+    let want = s.exact_nodes.unwrap_or_else(d::exact_nodes);
     want.min(MAX_EXACT_WORK / (n as u64 * s.m as u64).max(1))
 }
 /// Most ranks in one layout question, and most nodes of the layouts machine.
@@ -69,12 +69,27 @@ pub struct Station {
     pub name: String,
     pub load: Load,
     /// Relative speed (1 = the machine the formulas describe).
-    #[serde(default = "one")]
+    #[serde(default = "d::speed")]
     pub speed: f64,
 }
 
-fn one() -> f64 {
-    1.0
+/// Serde's defaults, read from the field table ([`params`]).
+pub mod d {
+    use super::*;
+    table_defaults!(super::table;
+        speed: f64 = "stations[].speed",
+        preset: Preset = "model.preset",
+        alpha: f64 = "model.alpha",
+        beta: f64 = "model.beta",
+        nstep: f64 = "model.nstep",
+        t_mult: f64 = "model.tMult",
+        t_add: f64 = "model.tAdd",
+        objective: Objective = "alltoall.subsystem.objective",
+        exact_nodes: u64 = "alltoall.subsystem.exactNodes",
+        sockets_per_node: u32 = "alltoall.layouts.socketsPerNode",
+        cores_per_socket: u32 = "alltoall.layouts.coresPerSocket",
+        message_bytes: f64 = "alltoall.layouts.messageBytes",
+    );
 }
 
 /// A CPU utilization in `[0, 1)`: one value, or a range `[lo, hi]`.
@@ -96,6 +111,11 @@ impl Load {
             Load::Exact(v) => v,
             Load::Range(_, hi) => hi,
         }
+    }
+    /// Whether the load was given as a range `[lo, hi]` (`[a, a]` included): such a scenario
+    /// gets the uncertainty outputs and the station limit with ranges.
+    pub fn is_range(self) -> bool {
+        matches!(self, Load::Range(..))
     }
     /// The nominal load: the value, or the middle of the range.
     pub fn mid(self) -> f64 {
@@ -149,24 +169,24 @@ impl<'de> Deserialize<'de> for Load {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ModelSpec {
-    #[serde(default)]
+    #[serde(default = "d::preset")]
     pub preset: Preset,
     /// Problem size (matrix order, grid points, ...); default per preset.
     #[serde(rename = "N")]
     pub n: Option<f64>,
     /// Start-up time of one message (ms).
-    #[serde(default = "default_alpha")]
+    #[serde(default = "d::alpha")]
     pub alpha: f64,
     /// Transfer time per byte (ms/byte).
-    #[serde(default = "default_beta")]
+    #[serde(default = "d::beta")]
     pub beta: f64,
     /// Iterations (time steps).
-    #[serde(default = "default_nstep")]
+    #[serde(default = "d::nstep")]
     pub nstep: f64,
     /// Time of one multiplication / addition on an idle station (ms).
-    #[serde(default = "default_t_op")]
+    #[serde(default = "d::t_mult")]
     pub t_mult: f64,
-    #[serde(default = "default_t_op")]
+    #[serde(default = "d::t_add")]
     pub t_add: f64,
     /// The user's named constants.
     #[serde(default)]
@@ -183,13 +203,13 @@ pub struct ModelSpec {
 impl Default for ModelSpec {
     fn default() -> Self {
         ModelSpec {
-            preset: Preset::default(),
+            preset: d::preset(),
             n: None,
-            alpha: default_alpha(),
-            beta: default_beta(),
-            nstep: default_nstep(),
-            t_mult: default_t_op(),
-            t_add: default_t_op(),
+            alpha: d::alpha(),
+            beta: d::beta(),
+            nstep: d::nstep(),
+            t_mult: d::t_mult(),
+            t_add: d::t_add(),
             constants: BTreeMap::new(),
             p_set: None,
             ts: None,
@@ -200,40 +220,17 @@ impl Default for ModelSpec {
     }
 }
 
-/// The source's measured PVM-over-Ethernet constants (SPEC §3).
-pub fn default_alpha() -> f64 {
-    5.380
-}
-pub fn default_beta() -> f64 {
-    0.00286
-}
-fn default_nstep() -> f64 {
-    1000.0
-}
-fn default_t_op() -> f64 {
-    0.001
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub enum Preset {
-    /// 1D wave equation (SPEC §3).
-    #[default]
-    Wave1d,
-    /// Pipe-Multiply-Roll matrix multiply on a sqrt(P) x sqrt(P) grid.
-    Pmr,
-    Custom,
+choices! {
+    pub enum Preset {
+        /// 1D wave equation (the source's first application).
+        Wave1d = ("wave1d", "1D wave equation"),
+        /// Pipe-Multiply-Roll matrix multiply on a sqrt(P) x sqrt(P) grid.
+        Pmr = ("pmr", "Matrix multiply, Pipe-Multiply-Roll (square P)"),
+        Custom = ("custom", "My own formulas"),
+    }
 }
 
 impl Preset {
-    pub const ALL: [Preset; 3] = [Preset::Wave1d, Preset::Pmr, Preset::Custom];
-    pub fn id(self) -> &'static str {
-        match self {
-            Preset::Wave1d => "wave1d",
-            Preset::Pmr => "pmr",
-            Preset::Custom => "custom",
-        }
-    }
     /// The preset's `N` when the scenario gives none: the source's figures (100,000 grid points,
     /// 500 x 500 matrices).
     pub fn default_n(self) -> f64 {
@@ -271,27 +268,20 @@ impl Preset {
     }
 }
 
-/// Which numbers of stations a model allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub enum PSet {
-    #[default]
-    Any,
-    Square,
-    PowerOfTwo,
-    Even,
+choices! {
+    /// Which numbers of stations a model allows.
+    #[derive(Default)]
+    pub enum PSet {
+        /// What a custom model without `pSet` allows.
+        #[default]
+        Any = ("any", "Any"),
+        Square = ("square", "Perfect squares"),
+        PowerOfTwo = ("powerOfTwo", "Powers of two"),
+        Even = ("even", "Even"),
+    }
 }
 
 impl PSet {
-    pub const ALL: [PSet; 4] = [PSet::Any, PSet::Square, PSet::PowerOfTwo, PSet::Even];
-    pub fn id(self) -> &'static str {
-        match self {
-            PSet::Any => "any",
-            PSet::Square => "square",
-            PSet::PowerOfTwo => "powerOfTwo",
-            PSet::Even => "even",
-        }
-    }
     pub fn allows(self, p: u32) -> bool {
         match self {
             PSet::Any => true,
@@ -332,7 +322,7 @@ pub struct AllToAllSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SubsystemSpec {
-    #[serde(default)]
+    #[serde(default = "d::objective")]
     pub objective: Objective,
     pub m: u32,
     /// Pairwise distances (or bandwidths), symmetric, `N x N`; the diagonal is ignored.
@@ -352,23 +342,12 @@ pub struct Hierarchy {
     pub values: Option<Vec<f64>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub enum Objective {
-    /// Minimize the product of pairwise distances (homogeneous network).
-    #[default]
-    Distance,
-    /// Maximize the product of pairwise bandwidths (hierarchical network).
-    Bandwidth,
-}
-
-impl Objective {
-    pub const ALL: [Objective; 2] = [Objective::Distance, Objective::Bandwidth];
-    pub fn id(self) -> &'static str {
-        match self {
-            Objective::Distance => "distance",
-            Objective::Bandwidth => "bandwidth",
-        }
+choices! {
+    pub enum Objective {
+        /// Minimize the product of pairwise distances (homogeneous network).
+        Distance = ("distance", "Min product of distances (homogeneous)"),
+        /// Maximize the product of pairwise bandwidths (hierarchical network).
+        Bandwidth = ("bandwidth", "Max product of bandwidths (hierarchical)"),
     }
 }
 
@@ -378,15 +357,15 @@ impl Objective {
 pub struct LayoutsSpec {
     pub ranks: Vec<u32>,
     pub nodes: u32,
-    #[serde(default = "two")]
+    #[serde(default = "d::sockets_per_node")]
     pub sockets_per_node: u32,
-    #[serde(default = "four")]
+    #[serde(default = "d::cores_per_socket")]
     pub cores_per_socket: u32,
     /// Busy cores per node (taken from socket 0 up); missing nodes are idle.
     #[serde(default)]
     pub busy: Vec<u32>,
     /// Bytes each process sends to each other process.
-    #[serde(default = "default_message")]
+    #[serde(default = "d::message_bytes")]
     pub message_bytes: f64,
     /// The cost table as CSV text (`layer,bytes,cf1,cf2,...` in microseconds); default: the
     /// source's InfiniBand slowdowns over the default base times.
@@ -394,16 +373,6 @@ pub struct LayoutsSpec {
     /// The source's layout times per rank, shown beside ours.
     #[serde(default)]
     pub reference: Vec<LayoutReference>,
-}
-
-fn two() -> u32 {
-    2
-}
-fn four() -> u32 {
-    4
-}
-fn default_message() -> f64 {
-    16_777_216.0
 }
 
 /// The source's time for one layout (seconds).
@@ -460,17 +429,6 @@ pub fn validate(s: &SelectScenario) -> Result<()> {
     }
     validate_stations(s)?;
     validate_model(&s.model)?;
-    if let Some(r) = &s.reference {
-        for (k, v) in [
-            ("computed", r.computed),
-            ("measured", r.measured),
-            ("measuredAll", r.measured_all),
-        ] {
-            if let Some(v) = v {
-                check_number(&format!("reference.{k}"), v, 0.0, 1e12)?;
-            }
-        }
-    }
     if let Some(a) = &s.alltoall {
         if a.subsystem.is_none() && a.layouts.is_none() {
             return Err(ScenarioError::at(
@@ -491,10 +449,7 @@ pub fn validate(s: &SelectScenario) -> Result<()> {
 fn validate_stations(s: &SelectScenario) -> Result<()> {
     check_range("stations.length", s.stations.len(), 0, MAX_STATIONS)
         .map_err(|e| ScenarioError::at("stations", e.message))?;
-    let ranged = s
-        .stations
-        .iter()
-        .any(|st| matches!(st.load, Load::Range(..)));
+    let ranged = s.stations.iter().any(|st| st.load.is_range());
     if ranged && s.stations.len() > MAX_STATIONS_WITH_RANGES {
         return Err(ScenarioError::at(
             "stations",
@@ -525,7 +480,6 @@ fn validate_stations(s: &SelectScenario) -> Result<()> {
                 }
             }
         }
-        check_number(&format!("{p}.speed"), st.speed, 1e-3, 1e3)?;
     }
     Ok(())
 }
@@ -544,14 +498,6 @@ fn check_load(path: &str, v: f64) -> Result<()> {
 }
 
 fn validate_model(m: &ModelSpec) -> Result<()> {
-    if let Some(n) = m.n {
-        check_number("model.N", n, 0.0, 1e12)?;
-    }
-    check_number("model.alpha", m.alpha, 0.0, 1e9)?;
-    check_number("model.beta", m.beta, 0.0, 1e9)?;
-    check_number("model.nstep", m.nstep, 0.0, 1e12)?;
-    check_number("model.tMult", m.t_mult, 0.0, 1e9)?;
-    check_number("model.tAdd", m.t_add, 0.0, 1e9)?;
     check_range(
         "model.constants.length",
         m.constants.len(),
@@ -653,13 +599,7 @@ pub fn machines_of(s: &SubsystemSpec) -> Result<usize> {
             )
             .map_err(|e| ScenarioError::at("alltoall.subsystem.hierarchy.arities", e.message))?;
             let mut n: u64 = 1;
-            for (i, &a) in h.arities.iter().enumerate() {
-                check_range(
-                    &format!("alltoall.subsystem.hierarchy.arities[{i}]"),
-                    a,
-                    1,
-                    MAX_MACHINES as u32,
-                )?;
+            for &a in &h.arities {
                 n = n.saturating_mul(a as u64);
             }
             if n > MAX_MACHINES as u64 {
@@ -748,22 +688,11 @@ fn validate_subsystem(s: &SubsystemSpec) -> Result<()> {
             }
         }
     }
-    if let Some(b) = s.exact_nodes {
-        check_range(&format!("{base}.exactNodes"), b, 0, MAX_EXACT_NODES)?;
-    }
     Ok(())
 }
 
 fn validate_layouts(l: &LayoutsSpec) -> Result<()> {
     let base = "alltoall.layouts";
-    check_range(&format!("{base}.nodes"), l.nodes, 1, MAX_LAYOUT_NODES)?;
-    check_range(&format!("{base}.socketsPerNode"), l.sockets_per_node, 1, 64)?;
-    check_range(
-        &format!("{base}.coresPerSocket"),
-        l.cores_per_socket,
-        1,
-        1024,
-    )?;
     check_range(&format!("{base}.ranks.length"), l.ranks.len(), 1, MAX_RANKS)
         .map_err(|e| ScenarioError::at(format!("{base}.ranks"), e.message))?;
     let cores = l.sockets_per_node * l.cores_per_socket;
@@ -781,7 +710,6 @@ fn validate_layouts(l: &LayoutsSpec) -> Result<()> {
         .sum();
     let mut work: u64 = 0;
     for (i, &r) in l.ranks.iter().enumerate() {
-        check_range(&format!("{base}.ranks[{i}]"), r, 2, MAX_RANK)?;
         if r as u64 > free {
             return Err(ScenarioError::at(
                 format!("{base}.ranks[{i}]"),
@@ -797,7 +725,6 @@ fn validate_layouts(l: &LayoutsSpec) -> Result<()> {
             format!("refused before running: estimated {work:.1e} steps (limit {MAX_LAYOUT_WORK:.0e}); ask for fewer or smaller ranks"),
         ));
     }
-    check_number(&format!("{base}.messageBytes"), l.message_bytes, 1.0, 1e12)?;
     if let Some(t) = &l.table {
         super::layouts::CostTable::parse(t).map_err(|(line, msg)| {
             let msg = if line == 0 {
@@ -808,25 +735,25 @@ fn validate_layouts(l: &LayoutsSpec) -> Result<()> {
             ScenarioError::at(format!("{base}.table"), msg)
         })?;
     }
-    for (i, r) in l.reference.iter().enumerate() {
-        for (k, v) in [("simulated", r.simulated), ("measured", r.measured)] {
-            if let Some(v) = v {
-                check_number(&format!("{base}.reference[{i}].{k}"), v, 0.0, 1e9)?;
-            }
-        }
-    }
     Ok(())
 }
 
-/// The form controls.
+/// The selection engine's field table: each field's path, label, kind, default, range and
+/// options, stated once (see [`crate::params`]).
 pub fn params() -> Vec<Param> {
+    table().to_vec()
+}
+
+/// The field table, built once.
+pub fn table() -> &'static [Param] {
+    static_table!(build_table)
+}
+
+fn build_table() -> Vec<Param> {
     vec![
+        Param::rule_with_default("stations[].speed", "number", json!(1.0)).range(1e-3, 1e3),
         Param::new("model.preset", "Application model", "enum", json!("wave1d"))
-            .options(&[
-                ("wave1d", "1D wave equation"),
-                ("pmr", "Matrix multiply, Pipe-Multiply-Roll (square P)"),
-                ("custom", "My own formulas"),
-            ])
+            .options(Preset::options())
             .show_if_present("stations"),
         Param::new("model.N", "Problem size N", "number", json!(null))
             .range(0.0, 1e12)
@@ -837,53 +764,34 @@ pub fn params() -> Vec<Param> {
             "model.alpha",
             "Message start-up α",
             "number",
-            json!(default_alpha()),
+            // the source's measured PVM-over-Ethernet constants
+            json!(5.380),
         )
         .range(0.0, 1e9)
         .unit("ms")
         .show_if_present("stations"),
-        Param::new(
-            "model.beta",
-            "Time per byte β",
-            "number",
-            json!(default_beta()),
-        )
-        .range(0.0, 1e9)
-        .unit("ms/byte")
-        .show_if_present("stations"),
-        Param::new(
-            "model.nstep",
-            "Steps nstep",
-            "number",
-            json!(default_nstep()),
-        )
-        .range(0.0, 1e12)
-        .show_if_present("stations"),
+        Param::new("model.beta", "Time per byte β", "number", json!(0.00286))
+            .range(0.0, 1e9)
+            .unit("ms/byte")
+            .show_if_present("stations"),
+        Param::new("model.nstep", "Steps nstep", "number", json!(1000.0))
+            .range(0.0, 1e12)
+            .show_if_present("stations"),
         Param::new(
             "model.tMult",
             "Multiply time t_mult",
             "number",
-            json!(default_t_op()),
+            json!(0.001),
         )
         .range(0.0, 1e9)
         .unit("ms")
         .show_if_present("stations"),
-        Param::new(
-            "model.tAdd",
-            "Add time t_add",
-            "number",
-            json!(default_t_op()),
-        )
-        .range(0.0, 1e9)
-        .unit("ms")
-        .show_if_present("stations"),
+        Param::new("model.tAdd", "Add time t_add", "number", json!(0.001))
+            .range(0.0, 1e9)
+            .unit("ms")
+            .show_if_present("stations"),
         Param::new("model.pSet", "Allowed P", "enum", json!(null))
-            .options(&[
-                ("any", "Any"),
-                ("square", "Perfect squares"),
-                ("powerOfTwo", "Powers of two"),
-                ("even", "Even"),
-            ])
+            .options(PSet::options())
             .empty("any")
             .show_if("model.preset", "custom"),
         Param::new("model.ts", "Ts(P), loading", "string", json!(null))
@@ -909,10 +817,7 @@ pub fn params() -> Vec<Param> {
             "enum",
             json!("distance"),
         )
-        .options(&[
-            ("distance", "Min product of distances (homogeneous)"),
-            ("bandwidth", "Max product of bandwidths (hierarchical)"),
-        ])
+        .options(Objective::options())
         .show_if_present("alltoall.subsystem"),
         Param::new(
             "alltoall.subsystem.m",
@@ -954,7 +859,7 @@ pub fn params() -> Vec<Param> {
             "alltoall.layouts.messageBytes",
             "Message size m",
             "number",
-            json!(default_message()),
+            json!(16_777_216.0),
         )
         .range(1.0, 1e12)
         .unit("bytes")
@@ -968,6 +873,14 @@ pub fn params() -> Vec<Param> {
         .empty("source's InfiniBand slowdowns")
         .help("CSV lines layer,bytes,t(cf=1),t(cf=2),... in microseconds")
         .show_if_present("alltoall.layouts"),
+        Param::rule("alltoall.layouts.ranks[]", "int").range(2.0, MAX_RANK as f64),
+        Param::rule("alltoall.layouts.reference[].simulated", "number").range(0.0, 1e9),
+        Param::rule("alltoall.layouts.reference[].measured", "number").range(0.0, 1e9),
+        Param::rule("alltoall.subsystem.hierarchy.arities[]", "int")
+            .range(1.0, MAX_MACHINES as f64),
+        Param::rule("reference.computed", "number").range(0.0, 1e12),
+        Param::rule("reference.measured", "number").range(0.0, 1e12),
+        Param::rule("reference.measuredAll", "number").range(0.0, 1e12),
         Param::new("reservation.stations", "Stations", "int", json!(null))
             .range(1.0, super::reservation::MAX_STATIONS as f64)
             .show_if_present("reservation"),

@@ -73,42 +73,15 @@ impl Shape {
     }
 }
 
-/// The strategies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum StrategyId {
-    Simple,
-    Random,
-    Optimal,
-    Advanced,
-    Identity,
-}
-
-impl StrategyId {
-    pub const ALL: [StrategyId; 5] = [
-        StrategyId::Simple,
-        StrategyId::Random,
-        StrategyId::Optimal,
-        StrategyId::Advanced,
-        StrategyId::Identity,
-    ];
-    pub fn id(self) -> &'static str {
-        match self {
-            StrategyId::Simple => "simple",
-            StrategyId::Random => "random",
-            StrategyId::Optimal => "optimal",
-            StrategyId::Advanced => "advanced",
-            StrategyId::Identity => "identity",
-        }
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            StrategyId::Simple => "Simple",
-            StrategyId::Random => "Random",
-            StrategyId::Optimal => "Optimal",
-            StrategyId::Advanced => "Advanced",
-            StrategyId::Identity => "Identity",
-        }
+crate::params::choices! {
+    /// The strategies.
+    #[derive(PartialOrd, Ord)]
+    pub enum StrategyId {
+        Simple = ("simple", "Simple", "Simple (numbering order)"),
+        Random = ("random", "Random"),
+        Optimal = ("optimal", "Optimal", "Optimal (Hilbert window / lowest switch)"),
+        Advanced = ("advanced", "Advanced", "Advanced (recursive partitioning)"),
+        Identity = ("identity", "Identity", "Identity (shape-matched)"),
     }
 }
 
