@@ -3,7 +3,8 @@
 //!
 //! Pipeline: [`scenario`] (fields, limits, form) → [`policy`] (one file per policy) placing jobs
 //! on a [`machine`] (occupancy, free-rectangle search in [`rect`]) → [`simulate`] (sets, FCFS and
-//! EASY streams with [`easy`] reservations, contention sweep) → [`metrics`] (routes, diameter, closedness) → [`report`].
+//! EASY streams with [`easy`] reservations and backfilling, on the run's [`state`]) → [`metrics`]
+//! (routes, diameter, closedness) → [`report`] (contention sweep, frames, the report).
 
 pub mod easy;
 pub mod estimate;
@@ -18,6 +19,7 @@ pub mod runtime;
 pub mod samples;
 pub mod scenario;
 pub mod simulate;
+pub mod state;
 
 use crate::engines::Engine;
 use crate::error::Result;
@@ -186,7 +188,7 @@ pub fn run_capped(
     };
     let runs_n = s.policies.len().max(1);
     let rows = cap.saturating_sub(FRAME_BYTES + FIXED_BYTES) / runs_n;
-    let budget = simulate::ReportBudget {
+    let budget = report::ReportBudget {
         // the contention model adds about a third to a job row
         row_bytes: if s.contention.is_some() {
             rows / 3 * 2
@@ -254,7 +256,7 @@ pub fn run_capped(
         };
         let times: Vec<(Option<f64>, Option<f64>)> =
             res.outcomes.iter().map(|o| (o.start, o.end)).collect();
-        let mut run = simulate::report(
+        let mut run = report::report(
             &topo,
             report_jobs,
             policy,
