@@ -4,6 +4,7 @@
 //! layouts. Format reference: `docs/format.md`, "Engine `select`".
 
 use super::expr::{self, Constants};
+use super::reservation::ReservationSpec;
 use crate::error::{check_number, check_range, Result, ScenarioError};
 use crate::params::Param;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -456,7 +457,7 @@ pub fn validate(s: &SelectScenario) -> Result<()> {
         ));
     }
     if let Some(r) = &s.reservation {
-        super::reservation::validate(r, "reservation")?;
+        validate_reservation(r, "reservation")?;
     }
     validate_stations(s)?;
     validate_model(&s.model)?;
@@ -1031,4 +1032,94 @@ pub fn params() -> Vec<Param> {
             .show_if_present("reservation"),
         Param::new("seed", "Seed", "uint64", json!(1)),
     ]
+}
+
+/// Checks the reservation protocol's values and size limits. Errors name the JSON path under `path` (e.g.
+/// `reservation.initiators[2].wants` for `path = "reservation"`).
+///
+/// # Errors
+/// A [`ScenarioError`] at the first bad value.
+pub fn validate_reservation(spec: &ReservationSpec, path: &str) -> Result<()> {
+    use super::reservation::{
+        MAX_CHANNELS, MAX_EVENT_ROWS, MAX_INITIATORS, MAX_RETRIES, MAX_STATIONS, MAX_STEPS,
+        MAX_TIME,
+    };
+    let at = |field: &str| {
+        if path.is_empty() {
+            field.to_string()
+        } else {
+            format!("{path}.{field}")
+        }
+    };
+    check_range(&at("stations"), spec.stations, 1, MAX_STATIONS)?;
+    if let Some(loads) = &spec.loads {
+        if loads.len() != spec.stations as usize {
+            return Err(ScenarioError::at(
+                at("loads"),
+                format!(
+                    "must list one load per station ({}), got {}",
+                    spec.stations,
+                    loads.len()
+                ),
+            ));
+        }
+        for (i, &l) in loads.iter().enumerate() {
+            check_number(&at(&format!("loads[{i}]")), l, 0.0, 1.0)?;
+        }
+    }
+    let n = spec.initiators.len();
+    if n == 0 || n > MAX_INITIATORS as usize {
+        return Err(ScenarioError::at(
+            at("initiators"),
+            format!("must list from 1 to {MAX_INITIATORS} initiators, got {n}"),
+        ));
+    }
+    if n as u64 * u64::from(spec.stations) > MAX_CHANNELS {
+        return Err(ScenarioError::at(
+            at("initiators"),
+            format!(
+                "stations x initiators must be at most {MAX_CHANNELS}, got {} x {n}",
+                spec.stations
+            ),
+        ));
+    }
+    for (i, s) in spec.initiators.iter().enumerate() {
+        let p = at(&format!("initiators[{i}]"));
+        check_range(&format!("{p}.start"), s.start, 0, MAX_TIME)?;
+        check_range(&format!("{p}.wants"), s.wants, 1, spec.stations)?;
+        check_number(&format!("{p}.threshold"), s.threshold, 0.0, 1.0)?;
+        check_range(&format!("{p}.holdFor"), s.hold_for, 1, MAX_TIME)?;
+    }
+    check_range(&at("delay.min"), spec.delay.min, 0, MAX_TIME)?;
+    check_range(&at("delay.max"), spec.delay.max, spec.delay.min, MAX_TIME)?;
+    check_number(&at("loss"), spec.loss, 0.0, 1.0)?;
+    if let Some(l) = spec.loss_of_release {
+        check_number(&at("lossOfRelease"), l, 0.0, 1.0)?;
+    }
+    if let Some(l) = spec.fixes.lease_timeout {
+        let d = spec.delay.max;
+        let lo = (4 * (d + 1)).max(3 * d + 5);
+        if l < lo || l > MAX_TIME {
+            return Err(ScenarioError::at(
+                at("fixes.leaseTimeout"),
+                format!(
+                    "must be a whole number from {lo} (the larger of 4 x (delay.max + 1) and 3 x delay.max + 5, so renewals come back before the lease ends) to {MAX_TIME}, got {l}"
+                ),
+            ));
+        }
+    }
+    if let Some(w) = spec.reply_window {
+        check_range(&at("replyWindow"), w, 1, MAX_TIME)?;
+    }
+    if let Some(w) = spec.claim_timeout {
+        check_range(&at("claimTimeout"), w, 1, MAX_TIME)?;
+    }
+    if let Some(w) = spec.retry_after {
+        check_range(&at("retryAfter"), w, 1, MAX_TIME)?;
+    }
+    check_range(&at("maxRetries"), spec.max_retries, 0, MAX_RETRIES)?;
+    check_range(&at("maxTime"), spec.max_time, 1, MAX_TIME)?;
+    check_range(&at("maxEvents"), spec.max_events, 0, MAX_EVENT_ROWS)?;
+    check_range(&at("maxSteps"), spec.max_steps, 1, MAX_STEPS)?;
+    Ok(())
 }
