@@ -9,12 +9,14 @@ resolves to a module `y` or an item in it. Two levels are reported:
   its children is not an edge; its re-exports are).
 A circle is a strongly connected component of more than one module.
 
-Usage: scripts/import-cycles.py [src-dir]
+Usage: scripts/import-cycles.py [-v] [src-dir]   (-v: the edges inside each file-level circle)
 """
 import os
 import re
 import sys
 
+VERBOSE = "-v" in sys.argv
+sys.argv = [a for a in sys.argv if a != "-v"]
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "src")
 ROOT = os.path.normpath(ROOT)
 
@@ -80,7 +82,24 @@ def paths_in(text):
     return paths
 
 
-def resolve(mod, path, mods):
+TEXT = {}
+ITEM = r"^\s*(?:pub(?:\([a-z ]+\))?\s+)?(?:const\s+fn|fn|struct|enum|const|static|type|trait|macro_rules!)\s+%s\b"
+
+
+def defines(m, name):
+    return re.search(ITEM % re.escape(name), TEXT[m], re.M) is not None
+
+
+def reexports(m):
+    """`pub use` paths of module m, expanded."""
+    out = []
+    for u in re.finditer(r"\bpub(?:\([a-z ]+\))?\s+use\s+([^;]+);", TEXT[m]):
+        out += expand_use_tree(u.group(1))
+    return out
+
+
+def resolve(mod, path, mods, depth=0):
+    """The module that defines what `path` (used in `mod`) names, seen through re-exports."""
     parts = path.replace(" ", "").split("::")
     if parts[0] == "crate":
         base, rest = (), parts[1:]
@@ -91,14 +110,29 @@ def resolve(mod, path, mods):
             if rest[0] == "super":
                 base = base[:-1]
             rest = rest[1:]
+    elif mod + (parts[0],) in mods:
+        # a path relative to the module: one of its children
+        base, rest = mod, parts
     else:
         return None
     target = base
-    for p in rest:
-        if target + (p,) in mods:
-            target = target + (p,)
-        else:
-            break
+    i = 0
+    while i < len(rest) and target + (rest[i],) in mods:
+        target = target + (rest[i],)
+        i += 1
+    if i < len(rest) and rest[i] not in ("*", "self") and depth < 8 and not defines(target, rest[i]):
+        # an item the module re-exports: follow the re-export to the module that defines it
+        name = rest[i]
+        for r in reexports(target):
+            last = r.split("::")[-1]
+            if last == name:
+                t = resolve(target, r, mods, depth + 1)
+                if t is not None:
+                    return t
+            elif last == "*":
+                t = resolve(target, r[:-3], mods, depth + 1)
+                if t is not None and t != target and defines(t, name):
+                    return t
     return target
 
 
@@ -141,6 +175,9 @@ def name(m):
 
 def main():
     mods = modules()
+    for m, f in mods.items():
+        with open(f) as fh:
+            TEXT[m] = strip_comments(fh.read())
     file_edges = {}
     for m, f in mods.items():
         with open(f) as fh:
@@ -183,6 +220,10 @@ def main():
         for comp in sccs(nodes, edges):
             found += 1
             print("  " + " <-> ".join(name(c) for c in comp))
+            if VERBOSE:
+                for a in comp:
+                    inner = sorted(name(b) for b in edges.get(a, ()) if b in comp)
+                    print("    %s -> %s" % (name(a), ", ".join(inner)))
     if not found:
         print("  none")
 
