@@ -22,6 +22,7 @@ pub mod api;
 pub mod engines;
 pub mod error;
 pub mod formats;
+pub mod graph;
 pub mod json;
 pub mod moldable;
 pub mod netsim;

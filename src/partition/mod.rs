@@ -22,7 +22,7 @@ pub mod coarsen;
 pub mod engine;
 pub mod fm2;
 pub mod generate;
-pub mod graph;
+pub use crate::graph;
 pub mod initial;
 pub mod kway_refine;
 pub mod layout;
