@@ -19,6 +19,7 @@
 
 pub mod alloc;
 pub mod api;
+pub mod engine;
 pub mod engines;
 pub mod error;
 pub mod formats;

@@ -21,7 +21,7 @@ pub mod scenario;
 pub mod simulate;
 pub mod state;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;

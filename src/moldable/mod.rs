@@ -23,7 +23,7 @@ pub mod shelf;
 pub mod torque;
 pub mod validate;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;

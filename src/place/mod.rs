@@ -14,7 +14,7 @@ pub mod samples;
 pub mod scenario;
 pub mod strategy;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;

@@ -20,7 +20,7 @@ pub mod search;
 pub mod text;
 pub mod ti;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::{check_number, check_range, compact_number, Result, ScenarioError};
 use crate::params::Param;
 use crate::progress::Progress;
