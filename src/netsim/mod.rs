@@ -12,7 +12,7 @@
 //! 3. Read the results: completion times, per-link bytes (the heat map), and the cheap
 //!    [`static_metrics`] (hop-bytes, dilation, congestion).
 //!
-//! # Model (see [`engine`] for the sharing rule and its incremental recomputation)
+//! # Model (see [`maxmin`] for the sharing rule and its incremental recomputation)
 //! - A flow waits `latency_factor * sum(link latencies)`, then sends its bytes at the rate the
 //!   sharing gives it, recomputed whenever a flow starts sending or ends.
 //! - [`Model::MaxMin`]: factors 1, plain max-min fairness (every flow the same weight), no ACK
@@ -32,7 +32,7 @@
 //!
 //! # Complexity
 //! Building a torus or mesh: `O(hosts * dims)`; a tree: `O(vertices * levels + links)`. A
-//! route: `O(hops)` (trees `O(levels^2 + hops * ports)`). Simulation: see [`engine`]; each
+//! route: `O(hops)` (trees `O(levels^2 + hops * ports)`). Simulation: see [`maxmin`]; each
 //! event recomputes only the flows it can affect.
 //!
 //! # Measured (`scripts/bench-netsim.py`, same machine, same run)
@@ -57,9 +57,9 @@
 //! Errors are `String` sentences (the caller prefixes the JSON path).
 
 pub mod cli;
-pub mod engine;
 mod eventq;
 pub mod fattree;
+pub mod maxmin;
 pub mod metrics;
 pub mod platform;
 pub mod rounds;
@@ -73,7 +73,7 @@ pub use rounds::{
 };
 
 use crate::progress::Progress;
-use engine::{ModelParams, Net};
+use maxmin::{ModelParams, Net};
 
 /// A machine's interconnect.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,7 +188,7 @@ pub(crate) fn check_flow(p: &Platform, src: u32, dst: u32, bytes: f64) -> Result
 /// finite (named by the flow's index).
 ///
 /// # Complexity
-/// See [`engine`]: per event, the flows it can affect; memory `O(total route length)`.
+/// See [`maxmin`]: per event, the flows it can affect; memory `O(total route length)`.
 ///
 /// # Example
 /// ```

@@ -4,12 +4,12 @@
 //! time to Advanced's shown beside the source's tables.
 //!
 //! Pipeline: [`scenario`] (fields, limits, admission) → [`jobs`] (task graphs) →
-//! [`strategy`] (one file per strategy) → [`engine`] (background jobs of experiment 2, metrics,
+//! [`strategy`] (one file per strategy) → [`run`] (background jobs of experiment 2, metrics,
 //! simulation) → [`report`]. [`samples`] is the cross-target sample matrix.
 
-pub mod engine;
 pub mod jobs;
 pub mod report;
+pub mod run;
 pub mod samples;
 pub mod scenario;
 pub mod strategy;
@@ -40,7 +40,7 @@ impl Engine for Placement {
     }
 
     fn run(s: &PlaceScenario, meta: &Meta, progress: &mut dyn Progress) -> PlaceReport {
-        engine::run(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
+        run::run(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
     }
 
     fn sample_scenarios() -> Vec<String> {

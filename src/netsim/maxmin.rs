@@ -1,4 +1,4 @@
-//! The flow-level engine: weighted max-min sharing, recomputed incrementally when flows start
+//! The max-min solver of the flow-level model: weighted max-min sharing, recomputed incrementally when flows start
 //! or end, on flat arrays.
 //!
 //! # Model
