@@ -56,7 +56,6 @@
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
 
-pub mod cli;
 mod eventq;
 pub mod fattree;
 pub mod maxmin;
