@@ -64,7 +64,8 @@ pub const fn entry<E: Engine>() -> EngineEntry {
     }
 }
 
-/// Every engine, in the order the page lists them.
+/// Every engine, in the order the page lists them and the module docs number them (1
+/// allocation, 2 partitioning, 3 placement, 4 selection, 5 moldable, 6 trace).
 pub const ENGINES: &[EngineEntry] = &[
     entry::<crate::alloc::Allocation>(),
     entry::<crate::partition::Partitioning>(),

@@ -1,4 +1,4 @@
-//! The partitioning engine through the scenario format (issue 6, "In the page" and "Tests"):
+//! The partitioning engine through the scenario format:
 //!
 //! - a malformed scenario names the JSON path of the bad value; a malformed graph file or
 //!   coordinates file names `$.graph.text` / `$.graph.coordinates` and the file's line;

@@ -1,4 +1,4 @@
-//! The reservation protocol (SPEC §3): no double allocation, its failure modes and the fixes.
+//! The reservation protocol of Qi & Ju: no double allocation, its failure modes and the fixes.
 
 use placelab::progress::NoProgress;
 use placelab::select::reservation::{simulate, ReservationReport, ReservationSpec};

@@ -284,7 +284,7 @@ mod tests {
         }
     }
 
-    /// SPEC §2, LV08 check 1: 100 kB over one shared 10 ms, 1 Mbit/s link, the flow and its
+    /// LV08 check 1: 100 kB over one shared 10 ms, 1 Mbit/s link, the flow and its
     /// own ACKs on it: 0.01 * 13.01 + 800000 / ((0.97 * 1e6) / 1.05) s.
     #[test]
     fn lv08_check_shared_link_with_own_acks() {
@@ -299,7 +299,7 @@ mod tests {
         assert!((r.makespan - 0.996079).abs() < 1e-6);
     }
 
-    /// SPEC §2, LV08 check 2: 1 MB over one split-duplex 125 MB/s, 50 us hop takes
+    /// LV08 check 2: 1 MB over one split-duplex 125 MB/s, 50 us hop takes
     /// 13.01 * 50e-6 + 1e6 / (0.97 * 125e6) s (the ACKs load the other direction).
     #[test]
     fn lv08_check_split_duplex_hop() {

@@ -1,4 +1,4 @@
-//! Jobs: weighted task graphs (SPEC §2, "Jobs"). A vertex is a task (process), its weight the
+//! Jobs: weighted task graphs. A vertex is a task (process), its weight the
 //! compute it does per round in units of `compute`; an edge is a pair of tasks exchanging data,
 //! its weight the volume per round in units of `messageBytes`, sent once in each direction.
 //!

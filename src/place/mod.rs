@@ -1,4 +1,4 @@
-//! Engine 4, placement (SPEC §2, Zhdanov & Korkhov): a job's task graph placed on a torus, a
+//! Engine 3, placement (Zhdanov & Korkhov): a job's task graph placed on a torus, a
 //! mesh or a fat/thin tree by five strategies side by side, each evaluated by static metrics
 //! and the flow-level network simulator ([`crate::netsim`]), and the ratio of each strategy's
 //! time to Advanced's shown beside the source's tables.

@@ -201,7 +201,7 @@ impl Default for ModelSpec {
     }
 }
 
-/// The source's measured PVM-over-Ethernet constants (SPEC §3).
+/// The source's measured PVM-over-Ethernet constants.
 pub fn default_alpha() -> f64 {
     5.380
 }
@@ -218,7 +218,7 @@ fn default_t_op() -> f64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum Preset {
-    /// 1D wave equation (SPEC §3).
+    /// 1D wave equation.
     #[default]
     Wave1d,
     /// Pipe-Multiply-Roll matrix multiply on a sqrt(P) x sqrt(P) grid.

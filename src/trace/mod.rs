@@ -1,5 +1,5 @@
-//! Engine 5, trace: replays an MPI trace on heterogeneous nodes and finds the fastest
-//! task-to-node assignment (SPEC §4; LSMG by Luo, Katagiri, Honda & Yuba).
+//! Engine 6, trace: replays an MPI trace on heterogeneous nodes and finds the fastest
+//! task-to-node assignment (LSMG by Luo, Katagiri, Honda & Yuba).
 //!
 //! Pipeline: [`scenario`] (fields, limits, form) → a [`model::Trace`] from [`alog`], [`ti`] or
 //! [`text`], or from [`generate`] → [`replay::compile`] (messages matched, deadlocks refused,
