@@ -80,7 +80,8 @@ def paths_in(text):
     for m in re.finditer(r"\buse\s+([^;]+);", text):
         paths += expand_use_tree(m.group(1))
     text = re.sub(r"\buse\s+[^;]+;", "", text)
-    paths += re.findall(r"\b(?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+", text)
+    # inline paths: from the crate, a parent, or (bare) a child module
+    paths += re.findall(r"(?<![A-Za-z0-9_:])(?:[A-Za-z_][A-Za-z0-9_]*)(?:::[A-Za-z_][A-Za-z0-9_]*)+", text)
     return paths
 
 
@@ -115,6 +116,14 @@ def resolve(mod, path, mods, depth=0):
     elif mod + (parts[0],) in mods:
         # a path relative to the module: one of its children
         base, rest = mod, parts
+    elif depth < 8:
+        # a name the module imported (`use crate::graph;`, `use super::scenario::{self, X}`)
+        for u in re.finditer(r"\buse\s+([^;]+);", TEXT.get(mod, "")):
+            for q in expand_use_tree(u.group(1)):
+                segs = q.split("::")
+                if segs[-1] == parts[0] and segs[0] in ("crate", "super", "self"):
+                    return resolve(mod, "::".join(segs + parts[1:]), mods, depth + 1)
+        return None
     else:
         return None
     target = base
