@@ -58,13 +58,18 @@
 
 mod eventq;
 pub mod fattree;
+pub mod flow;
 pub mod maxmin;
 pub mod metrics;
+pub mod model;
 pub mod platform;
 pub mod rounds;
 
 pub use fattree::{parse_fat_tree, FatTreeSpec};
+pub(crate) use flow::check_flow;
+pub use flow::Flow;
 pub use metrics::{static_metrics, StaticMetrics};
+pub use model::{LinkParams, Model, System};
 pub use platform::{LinkInfo, Platform};
 pub use rounds::{
     simulate_every_round, simulate_rounds, simulate_rounds_budgeted, simulate_rounds_within,
@@ -73,80 +78,6 @@ pub use rounds::{
 
 use crate::progress::Progress;
 use maxmin::{ModelParams, Net};
-
-/// A machine's interconnect.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum System {
-    Torus2d {
-        x: u32,
-        y: u32,
-    },
-    Torus3d {
-        x: u32,
-        y: u32,
-        z: u32,
-    },
-    Mesh2d {
-        x: u32,
-        y: u32,
-    },
-    Mesh3d {
-        x: u32,
-        y: u32,
-        z: u32,
-    },
-    /// Fat or thin tree (thin when some `up < down`).
-    FatTree(FatTreeSpec),
-}
-
-/// Every link's bandwidth (bytes/s) and latency (s).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LinkParams {
-    pub bandwidth: f64,
-    pub latency: f64,
-}
-
-impl LinkParams {
-    /// The source's links: 125 MB/s (1 Gbit/s), 50 us.
-    pub const SOURCE: LinkParams = LinkParams {
-        bandwidth: 125e6,
-        latency: 50e-6,
-    };
-}
-
-/// How flows share links (module doc).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Model {
-    MaxMin,
-    SimgridLv08,
-}
-
-impl Model {
-    /// `"max-min"` or `"simgrid-lv08"`.
-    pub fn parse(s: &str) -> Option<Model> {
-        match s {
-            "max-min" => Some(Model::MaxMin),
-            "simgrid-lv08" => Some(Model::SimgridLv08),
-            _ => None,
-        }
-    }
-    /// The name [`Model::parse`] reads.
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::MaxMin => "max-min",
-            Model::SimgridLv08 => "simgrid-lv08",
-        }
-    }
-}
-
-/// One transfer of `bytes` from host `src` to host `dst`, starting at time `start` (s).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Flow {
-    pub src: u32,
-    pub dst: u32,
-    pub bytes: f64,
-    pub start: f64,
-}
 
 /// What [`simulate`] returns.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,23 +91,6 @@ pub struct SimResult {
     /// Sharing recomputations done, and the flows they covered in total.
     pub solves: u64,
     pub solved_flows: u64,
-}
-
-/// Checks a flow's fields.
-pub(crate) fn check_flow(p: &Platform, src: u32, dst: u32, bytes: f64) -> Result<(), String> {
-    let n = p.hosts();
-    if src >= n || dst >= n {
-        return Err(format!(
-            "flow {src} -> {dst}: hosts are 0 to {}",
-            n.saturating_sub(1)
-        ));
-    }
-    if !(bytes.is_finite() && bytes >= 0.0) {
-        return Err(format!(
-            "flow {src} -> {dst}: bytes must be a finite number >= 0, got {bytes}"
-        ));
-    }
-    Ok(())
 }
 
 /// Simulates `flows` on `p` under `model`: every flow starts at its `start`, waits its
