@@ -28,6 +28,7 @@ use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::scenario::Meta;
 use crate::topology::Topology;
+pub use report::REPORT_BYTE_CAP;
 use report::{AllocReport, TopologyInfo};
 use scenario::{AllocScenario, Job, WorkloadKind};
 use simulate::Mode;
@@ -107,9 +108,6 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
     }
 }
 
-/// Most bytes of a report (the JSON envelope included): 32 MiB. Counts and summaries are always
-/// complete; per-job rows (the first ones kept) and frames give way (see [`report::Omitted`]).
-pub const REPORT_BYTE_CAP: usize = 32 << 20;
 /// Of the cap, the bytes all runs' frames may take together.
 pub const FRAME_BYTES: usize = 16 << 20;
 /// Of the cap, the bytes kept for everything but rows and frames (topology, summaries, names).

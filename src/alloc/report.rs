@@ -8,6 +8,10 @@ use super::state::{Mode, Outcome, RunResult, Work};
 use crate::topology::Topology;
 use serde::Serialize;
 
+/// Most bytes of a report (the JSON envelope included): 32 MiB. Counts and summaries are always
+/// complete; per-job rows (the first ones kept) and frames give way (see [`Omitted`]).
+pub const REPORT_BYTE_CAP: usize = 32 << 20;
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AllocReport {
@@ -123,7 +127,7 @@ pub struct RunReport {
     pub work: Work,
 }
 
-/// What a run's report leaves out to stay within [`super::REPORT_BYTE_CAP`].
+/// What a run's report leaves out to stay within [`REPORT_BYTE_CAP`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Omitted {
@@ -252,7 +256,7 @@ impl IdSet {
 }
 
 /// How many bytes of a report one run may spend on per-job rows and on frames (see
-/// [`super::REPORT_BYTE_CAP`]). Rows past the budget are left out (the first ones kept), frames
+/// [`REPORT_BYTE_CAP`]). Rows past the budget are left out (the first ones kept), frames
 /// are thinned evenly; counts and summaries always cover every job.
 #[derive(Debug, Clone, Copy)]
 pub struct ReportBudget {

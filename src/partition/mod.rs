@@ -6,17 +6,16 @@
 //! same part vector on every target. The placement engine calls it for its Advanced strategy.
 //!
 //! Files: [`options`] (what [`partition`] takes and gives), [`graph`] (CSR graph and its
-//! invariants, shared with the readers: [`crate::graph`]),
-//! [`metrics`] (cut, volume, balance, recounted from a part vector), [`baseline`] (linear and
-//! random partitions), [`multilevel`] (the multilevel k-way and recursive-bisection partitioner,
-//! the driver of: [`wgraph`] its working graph, [`coarsen`] heavy-edge matching and contraction,
-//! [`initial`] greedy graph growing, [`fm2`] two-way FM, [`rb`] multilevel and recursive
-//! bisection, [`kway_refine`] k-way balancing, greedy and FM refinement, [`volume`]
-//! communication-volume refinement), [`generate`] (seeded graph generators), [`analysis`]
-//! (components, BFS orders, pseudo-diameter, quotient graph and its spanning tree, with
-//! petgraph); the engine in the page: [`scenario`] (fields, limits, admission), [`Partitioning`]
-//! and [`run_capped`] (here), [`report`], [`layout`] (force-directed drawing) and [`samples`]
-//! (the cross-target matrix).
+//! invariants, shared with the readers: [`crate::graph`]), [`metrics`] (cut, volume, balance,
+//! recounted from a part vector), [`baseline`] (linear and random partitions), [`multilevel`]
+//! (the multilevel k-way and recursive-bisection partitioner, the driver of: [`wgraph`] its
+//! working graph, [`coarsen`] heavy-edge matching and contraction, [`initial`] greedy graph
+//! growing, [`fm2`] two-way FM, [`rb`] multilevel and recursive bisection, [`kway_refine`] k-way
+//! balancing, greedy and FM refinement, [`volume`] communication-volume refinement),
+//! [`generate`] (seeded graph generators), [`analysis`] (components, BFS orders,
+//! pseudo-diameter, quotient graph and its spanning tree, with petgraph); the engine in the page:
+//! [`scenario`] (fields, limits, admission), [`Partitioning`] and [`run_capped`] (here),
+//! [`report`], [`layout`] (force-directed drawing) and [`samples`] (the cross-target matrix).
 
 pub mod analysis;
 pub mod baseline;
