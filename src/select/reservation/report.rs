@@ -109,7 +109,7 @@ pub struct HeldAtEnd {
 pub struct Counts {
     pub messages: u64,
     pub lost: u64,
-    /// Per message kind, in [`KIND_NAMES`] order, kinds never sent omitted.
+    /// Per message kind, in [`super::KIND_NAMES`] order, kinds never sent omitted.
     pub by_kind: Vec<KindCount>,
     pub steps: u64,
     /// Stopped by `maxSteps`.

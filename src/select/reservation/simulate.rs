@@ -136,7 +136,7 @@ struct Sim<'a> {
     ordered: bool,
 }
 
-/// Runs the protocol simulation of `spec` (validated by [`validate`]) with `seed`.
+/// Runs the protocol simulation of `spec` (validated by [`crate::select::scenario::validate_reservation`]) with `seed`.
 ///
 /// # Returns
 /// The trace (capped), each initiator's outcome, holder intervals and the checked invariants.

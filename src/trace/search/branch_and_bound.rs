@@ -13,10 +13,10 @@ pub const MAX_OPEN_BYTES: usize = 64 << 20;
 
 /// Branch and bound, best first.
 ///
-/// Search-tree nodes are partial assignments placing the first `d` ranks of [`rank_order`].
+/// Search-tree nodes are partial assignments placing the first `d` ranks of [`super::rank_order`].
 /// A node's children place the next rank on a free node; of each class of identical nodes
 /// only the free node of smallest index is tried, which yields exactly the representatives
-/// ([`representative`]). Children placing the last rank are complete: they are replayed
+/// ([`super::representative`]). Children placing the last rank are complete: they are replayed
 /// exactly and offered to the ranking. Other children are bounded ([`Bounds::partial`]) and
 /// kept when the bound is at most the ranking's threshold (the time of its last row once it
 /// holds `top` rows), then opened in order of least bound (then deeper first, then first

@@ -83,7 +83,7 @@ pub fn assignment_cost(a: &[f64], stride: usize, rows: usize, cols: usize) -> f6
 /// messages with placed ranks) form a cost `C(x, v)`, and the least sum of `C` over injective
 /// maps of the free ranks into the free nodes (an assignment problem,
 /// [`assignment_cost`]) bounds them in every completion. The bound is the largest over the
-/// kept chains, lowered by [`RANK_BOUND_MARGIN`] for rounding (as [`RankBound`]).
+/// kept chains, lowered by [`super::RANK_BOUND_MARGIN`] for rounding (as [`super::RankBound`]).
 ///
 /// The chains kept: the critical path of the root's relaxed replay and of each new best
 /// assignment found, at most [`MAX_PATHS`] (the latest replace the oldest but the root's).

@@ -11,7 +11,7 @@ pub struct Problem<'a> {
     pub class: Vec<u32>,
     /// Ranks in search order ([`rank_order`]).
     pub order: Vec<usize>,
-    /// Whether branch and bound uses [`RankBound`] and [`PathBound`] before replaying: by
+    /// Whether branch and bound uses [`super::RankBound`] and [`super::PathBound`] before replaying: by
     /// default when both together cost at most one replay ([`cheap_bounds_pay`]).
     pub cheap_bounds: bool,
 }
@@ -38,8 +38,8 @@ impl<'a> Problem<'a> {
 /// from their replay.
 pub const CHEAP_TRIAL: u64 = 4096;
 
-/// Replay steps one child of branch and bound may cost beyond its replay: a [`RankBound`]
-/// and a [`PathBound`] with [`MAX_PATHS`] chains.
+/// Replay steps one child of branch and bound may cost beyond its replay: a [`super::RankBound`]
+/// and a [`super::PathBound`] with [`MAX_PATHS`] chains.
 pub fn cheap_bound_steps(c: &Compiled, p: &Platform) -> u64 {
     (1 + MAX_PATHS as u64) * (c.ranks * p.n * (c.ranks + 1)) as u64
 }

@@ -31,7 +31,7 @@ struct Peer {
 /// `B` bytes in all from `y` on node `v` (a sum of `max(0, a0 + a1 N_i)` is at least the
 /// `max(0, .)` of the sum), and `out(x, y)` the same for its sends under rendezvous (0 under
 /// eager). A peer not yet placed takes, for `a0` and `a1` separately, the least value over
-/// the free nodes other than `u` (as [`Bounds`] does), which only lowers the terms.
+/// the free nodes other than `u` (as [`super::Bounds`] does), which only lowers the terms.
 ///
 /// For a partial assignment every completion gives each free rank `x` a distinct free node,
 /// and its run time is at least every rank's `L`; so it is at least

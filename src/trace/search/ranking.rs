@@ -90,7 +90,7 @@ pub struct Stats {
     pub replays: u64,
     /// Relaxed replays (bounds).
     pub bound_replays: u64,
-    /// Per-rank bounds ([`RankBound`]).
+    /// Per-rank bounds ([`super::RankBound`]).
     pub rank_bounds: u64,
     /// Children not opened because their bound exceeded the ranking's threshold.
     pub pruned: u64,
