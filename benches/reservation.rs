@@ -10,7 +10,8 @@
 use criterion::{criterion_group, Criterion};
 use placelab::progress::NoProgress;
 use placelab::rng::Rng;
-use placelab::select::reservation::{simulate, validate, ReservationReport, ReservationSpec};
+use placelab::select::reservation::{simulate, ReservationReport, ReservationSpec};
+use placelab::select::scenario::validate_reservation as validate;
 use std::time::{Duration, Instant};
 
 fn case(stations: u32, initiators: u32, ordered: bool) -> ReservationSpec {

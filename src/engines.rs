@@ -1,47 +1,16 @@
 //! The engine registry: the one list of engines the dispatcher knows.
 //!
-//! Adding an engine: write its module folder with a type implementing [`Engine`], add one line
+//! Adding an engine: write its module folder with a type implementing [`Engine`] (the trait, in
+//! [`crate::engine`]) in its `mod.rs`, add one line
 //! to [`ENGINES`], add its examples to `playground-examples/` and its drawing to
 //! `www/engines/`. The parser, dispatcher, wasm boundary, worker protocol, link format and test
 //! harness need no change.
 
+pub use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;
-use crate::scenario::{parse_engine_fields, Envelope, Meta, ReportEnvelope};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
-/// What an engine provides.
-pub trait Engine {
-    /// Id used in `"engine": ...`.
-    const ID: &'static str;
-    /// Title shown in the page.
-    const TITLE: &'static str;
-    /// The engine's typed scenario fields (camelCase, unknown fields denied).
-    type Scenario: DeserializeOwned;
-    /// The engine's report.
-    type Report: Serialize;
-    /// Form controls for the page.
-    fn params() -> Vec<Param>;
-    /// Checks values and size limits; runs before any work starts.
-    fn validate(scenario: &Self::Scenario) -> Result<()>;
-    /// Runs the scenario. Pure: no I/O, no clock; every random choice from `meta.seed`.
-    fn run(scenario: &Self::Scenario, meta: &Meta, progress: &mut dyn Progress) -> Self::Report;
-    /// Small scenario texts that together use every option of the engine's `enum` and `multi`
-    /// parameters, for several seeds. The native tests pin their reports' fingerprints in
-    /// `tests/fixtures/matrix.json`, and the browser tests check that wasm gives the same reports,
-    /// so a new engine is compared across targets without any change to the harness.
-    fn sample_scenarios() -> Vec<String>;
-    /// For views that re-run as the user types (`LIVE`): reduces `report` in place to what the
-    /// drawing needs (e.g. a 10,000-point curve thinned to the points a chart can show), so a
-    /// keystroke's preview crosses the boundary quickly; the page asks for the complete report
-    /// once typing pauses. Returns whether anything was reduced (when not, the preview *is* the
-    /// complete report, byte for byte). Default: never reduces.
-    fn preview(_report: &mut Self::Report) -> bool {
-        false
-    }
-}
+use crate::scenario::{parse_engine_fields, Envelope, ReportEnvelope};
 
 /// An engine, type-erased for the registry.
 pub struct EngineEntry {
@@ -95,10 +64,11 @@ pub const fn entry<E: Engine>() -> EngineEntry {
     }
 }
 
-/// Every engine, in the order the page lists them.
+/// Every engine, in the order the page lists them and the module docs number them (1
+/// allocation, 2 partitioning, 3 placement, 4 selection, 5 moldable, 6 trace).
 pub const ENGINES: &[EngineEntry] = &[
     entry::<crate::alloc::Allocation>(),
-    entry::<crate::partition::engine::Partitioning>(),
+    entry::<crate::partition::Partitioning>(),
     entry::<crate::place::Placement>(),
     entry::<crate::select::Selection>(),
     entry::<crate::moldable::Moldable>(),

@@ -1,4 +1,4 @@
-//! The partitioning engine through the scenario format (issue 6, "In the page" and "Tests"):
+//! The partitioning engine through the scenario format:
 //!
 //! - a malformed scenario names the JSON path of the bad value; a malformed graph file or
 //!   coordinates file names `$.graph.text` / `$.graph.coordinates` and the file's line;
@@ -11,8 +11,8 @@
 
 use placelab::api;
 use placelab::formats::metis;
-use placelab::partition::engine;
 use placelab::partition::report::{self, PartReport};
+use placelab::partition::run_capped;
 use placelab::partition::scenario::{self, PartScenario};
 use placelab::progress::{NoProgress, Progress};
 use serde_json::{json, Value};
@@ -418,14 +418,14 @@ fn the_report_stays_within_its_cap_keeping_every_figure() {
         "methods": ["kway", "linear", "random"]}),
     );
     let (s, seed) = parsed(&text);
-    let full = engine::run_capped(&s, seed, &mut NoProgress, report::REPORT_BYTE_CAP);
+    let full = run_capped(&s, seed, &mut NoProgress, report::REPORT_BYTE_CAP);
     assert!(full.omitted.parts.is_empty());
     let full_bytes = serde_json::to_string(&full).unwrap().len();
     // room for the fixed part, the drawing and about one part vector
     let part_bytes = serde_json::to_string(&full.runs[0].part).unwrap().len();
     let drawing_bytes = serde_json::to_string(&full.drawing).unwrap().len();
     let cap = report::FIXED_BYTES + drawing_bytes + part_bytes + 100;
-    let capped: PartReport = engine::run_capped(&s, seed, &mut NoProgress, cap);
+    let capped: PartReport = run_capped(&s, seed, &mut NoProgress, cap);
     assert_eq!(capped.omitted.parts, vec!["linear", "random"]);
     assert!(capped.runs[0].part.is_some() && capped.runs[1].part.is_none());
     for (a, b) in full.runs.iter().zip(&capped.runs) {

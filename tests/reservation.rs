@@ -1,7 +1,8 @@
-//! The reservation protocol (SPEC §3): no double allocation, its failure modes and the fixes.
+//! The reservation protocol of Qi & Ju: no double allocation, its failure modes and the fixes.
 
 use placelab::progress::NoProgress;
-use placelab::select::reservation::{simulate, validate, ReservationReport, ReservationSpec};
+use placelab::select::reservation::{simulate, ReservationReport, ReservationSpec};
+use placelab::select::scenario::validate_reservation as validate;
 use proptest::prelude::*;
 
 fn spec(json: serde_json::Value) -> ReservationSpec {

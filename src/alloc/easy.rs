@@ -41,9 +41,11 @@ use super::machine::{Footprint, Machine, Placement};
 use super::metrics;
 use super::policy::{closed_min_mesh, closed_min_tree, Placer};
 use super::scenario::{Fallback, PolicyId};
+use super::state::Sim;
 use crate::topology::Topology;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::collections::VecDeque;
 
 /// Owner id of the head's reserved nodes while a candidate is placed around them.
 const RESERVED: u32 = u32::MAX - 1;
@@ -359,6 +361,210 @@ pub fn free_part(m: &Machine, placement: &Placement) -> usize {
 pub fn avoids(busy: &[u32], blocking: &Footprint) -> bool {
     busy.iter()
         .all(|r| blocking.routers.binary_search(r).is_err())
+}
+
+/// EASY state kept between scheduling passes, so that a pass costs what changed since the last.
+///
+/// The kept reservation is one of EASY's rules (see [`Easy::reservation`]). The caches never
+/// change a decision: a feasibility summary is kept until a job is
+/// released (starts only make the machine busier, so an old summary still rules out every job
+/// it ruled out, and a job it lets through is then searched for); a failed search is remembered
+/// until a job is released.
+#[derive(Default)]
+pub(super) struct Easy {
+    /// The head's reservation: made when a job becomes the head, and made again only when a
+    /// running job ends before its walltime. While every job ends at its walltime the kept one
+    /// stays exact: releasing running jobs only frees nodes and routers, every policy's search
+    /// succeeds on a machine if it succeeds on a busier one, and a job backfilled since either
+    /// ends by the shadow time or avoids the reservation (its spare nodes are deducted), so the
+    /// shadow time a new computation would find is the same and the reserved placement is still
+    /// available then.
+    pub(super) reservation: Option<Reservation>,
+    /// Bumped by every release of a real job.
+    pub(super) releases: u64,
+    /// Bumped by every new reservation.
+    pub(super) serial: u64,
+    /// Feasibility on the machine as it is, keyed by `releases`.
+    pub(super) fit_now: Option<(u64, Fit)>,
+    /// Feasibility with the reservation held, keyed by `(releases, serial)`.
+    pub(super) fit_held: Option<(u64, u64, Fit)>,
+    /// Job sizes whose search failed, keyed like the summaries.
+    pub(super) failed_now: (u64, Vec<usize>),
+    pub(super) failed_held: (u64, u64, Vec<usize>),
+}
+
+impl Easy {
+    /// Whether the policy may place `n` nodes on the machine as it is (never a false "no").
+    fn fits_now(&mut self, sim: &Sim, n: usize) -> bool {
+        if self.fit_now.as_ref().is_none_or(|f| f.0 != self.releases) {
+            self.fit_now = Some((self.releases, Fit::of(&sim.m, &sim.placer)));
+        }
+        if self.failed_now.0 != self.releases {
+            self.failed_now = (self.releases, Vec::new());
+        }
+        !self.failed_now.1.contains(&n)
+            && self
+                .fit_now
+                .as_ref()
+                .unwrap()
+                .1
+                .fits(&sim.m, &sim.placer, n)
+    }
+
+    /// The policy's placement for `n` nodes now, after [`Easy::fits_now`] said yes.
+    fn place_now(&mut self, sim: &mut Sim, n: usize) -> Option<Placement> {
+        let p = sim.placer.place(&sim.m, n);
+        if p.is_none() {
+            self.failed_now.1.push(n);
+        }
+        p
+    }
+
+    /// The policy's placement for `n` nodes with the reserved placement held.
+    fn place_held(
+        &mut self,
+        sim: &mut Sim,
+        n: usize,
+        placement: &Placement,
+        blocking: &Footprint,
+    ) -> Option<Placement> {
+        let key = (self.releases, self.serial);
+        if self.failed_held.0 != key.0 || self.failed_held.1 != key.1 {
+            self.failed_held = (key.0, key.1, Vec::new());
+        }
+        if self.failed_held.2.contains(&n) {
+            return None;
+        }
+        if self.fit_held.as_ref().is_none_or(|f| (f.0, f.1) != key) {
+            let taken = hold(&mut sim.m, placement, blocking);
+            self.fit_held = Some((key.0, key.1, Fit::of(&sim.m, &sim.placer)));
+            unhold(&mut sim.m, &taken, blocking);
+        }
+        // the caller checked that `n` nodes are free beside the reservation, which is all the
+        // summary reads of the machine besides itself
+        let p = if self
+            .fit_held
+            .as_ref()
+            .unwrap()
+            .2
+            .fits(&sim.m, &sim.placer, n)
+        {
+            let taken = hold(&mut sim.m, placement, blocking);
+            let p = sim.placer.place(&sim.m, n);
+            unhold(&mut sim.m, &taken, blocking);
+            p
+        } else {
+            None
+        };
+        if p.is_none() {
+            self.failed_held.2.push(n);
+        }
+        p
+    }
+}
+
+/// The head's reservation on the machine as it is now (rules in [`crate::alloc::easy`]).
+fn reserve(sim: &mut Sim, head: usize) -> Reservation {
+    let n = sim.jobs[head].nodes;
+    let mut running: Vec<Running> = sim
+        .running
+        .iter()
+        .map(|e| {
+            let j = e.1 as usize;
+            let o = &sim.out[j];
+            Running {
+                job: e.1,
+                wall_end: o.start.unwrap() + sim.jobs[j].walltime,
+                placement: o.placement.as_ref().unwrap(),
+                region: &o.region,
+            }
+        })
+        .collect();
+    let (shadow, reserved) = if sim.placer.policy.is_closed() {
+        reserve_region(&mut sim.m, &mut sim.placer, n, &mut running)
+    } else {
+        reserve_count(sim.m.free_count, n, &mut running)
+    };
+    Reservation {
+        head,
+        shadow,
+        reserved,
+    }
+}
+
+/// EASY backfilling, one pass at time `t` (rules in [`crate::alloc::easy`]): up to `depth` queued
+/// jobs behind the head are examined in queue order; each starts now if it cannot delay the
+/// head's reservation. Every examined job counts as one decision.
+pub(super) fn easy_backfill(
+    sim: &mut Sim,
+    queue: &mut VecDeque<usize>,
+    t: f64,
+    done: &mut u64,
+    depth: usize,
+    easy: &mut Easy,
+) {
+    let head = queue[0];
+    let mut res = match easy.reservation.take() {
+        Some(r) if r.head == head => r,
+        _ => {
+            easy.serial += 1;
+            reserve(sim, head)
+        }
+    };
+    let mut i = 1;
+    let mut looked = 0;
+    while i < queue.len() && looked < depth {
+        looked += 1;
+        sim.decisions += 1;
+        let j = queue[i];
+        let n = sim.jobs[j].nodes;
+        let ends_in_time = t + sim.jobs[j].walltime <= res.shadow;
+        let placed = if n > sim.m.free_count || !easy.fits_now(sim, n) {
+            None
+        } else if ends_in_time {
+            easy.place_now(sim, n)
+        } else {
+            match &res.reserved {
+                Reserved::Nothing => None, // no shadow time: every job ends in time
+                Reserved::Count { spare } => {
+                    if n <= *spare {
+                        easy.place_now(sim, n)
+                    } else {
+                        None
+                    }
+                }
+                Reserved::Region {
+                    placement,
+                    blocking,
+                } => {
+                    if n + free_part(&sim.m, placement) > sim.m.free_count {
+                        None
+                    } else {
+                        easy.place_held(sim, n, placement, blocking)
+                            // a relax-closed placement ignores routers: its traffic must still
+                            // avoid the reserved region
+                            .filter(|q| {
+                                q.fallback != Some("relax-closed")
+                                    || avoids(&sim.busy(j, &q.nodes).routers, blocking)
+                            })
+                    }
+                }
+            }
+        };
+        if let Some(p) = placed {
+            if !ends_in_time {
+                if let Reserved::Count { spare } = &mut res.reserved {
+                    *spare -= p.nodes.len() + p.owned_idle.len();
+                }
+            }
+            sim.launch(j, p, t);
+            queue.remove(i);
+            *done += 1;
+        } else {
+            i += 1;
+        }
+    }
+    easy.reservation = Some(res);
 }
 
 #[cfg(test)]

@@ -294,7 +294,7 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
             None => d.nodes.min(2.0 * k),
         }
     });
-    let cap = super::REPORT_BYTE_CAP as f64;
+    let cap = super::report::REPORT_BYTE_CAP as f64;
     let marks = policies
         .iter()
         .map(|p| p.route_steps / 4.0)

@@ -3,7 +3,8 @@
 //!
 //! Pipeline: [`scenario`] (fields, limits, form) → [`policy`] (one file per policy) placing jobs
 //! on a [`machine`] (occupancy, free-rectangle search in [`rect`]) → [`simulate`] (sets, FCFS and
-//! EASY streams with [`easy`] reservations, contention sweep) → [`metrics`] (routes, diameter, closedness) → [`report`].
+//! EASY streams with [`easy`] reservations and backfilling, on the run's [`state`]) → [`metrics`]
+//! (routes, diameter, closedness) → [`report`] (contention sweep, frames, the report).
 
 pub mod easy;
 pub mod estimate;
@@ -18,14 +19,16 @@ pub mod runtime;
 pub mod samples;
 pub mod scenario;
 pub mod simulate;
+pub mod state;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::scenario::Meta;
 use crate::topology::Topology;
+pub use report::REPORT_BYTE_CAP;
 use report::{AllocReport, TopologyInfo};
 use scenario::{AllocScenario, Job, WorkloadKind};
 use simulate::Mode;
@@ -105,9 +108,6 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
     }
 }
 
-/// Most bytes of a report (the JSON envelope included): 32 MiB. Counts and summaries are always
-/// complete; per-job rows (the first ones kept) and frames give way (see [`report::Omitted`]).
-pub const REPORT_BYTE_CAP: usize = 32 << 20;
 /// Of the cap, the bytes all runs' frames may take together.
 pub const FRAME_BYTES: usize = 16 << 20;
 /// Of the cap, the bytes kept for everything but rows and frames (topology, summaries, names).
@@ -186,7 +186,7 @@ pub fn run_capped(
     };
     let runs_n = s.policies.len().max(1);
     let rows = cap.saturating_sub(FRAME_BYTES + FIXED_BYTES) / runs_n;
-    let budget = simulate::ReportBudget {
+    let budget = report::ReportBudget {
         // the contention model adds about a third to a job row
         row_bytes: if s.contention.is_some() {
             rows / 3 * 2
@@ -254,7 +254,7 @@ pub fn run_capped(
         };
         let times: Vec<(Option<f64>, Option<f64>)> =
             res.outcomes.iter().map(|o| (o.start, o.end)).collect();
-        let mut run = simulate::report(
+        let mut run = report::report(
             &topo,
             report_jobs,
             policy,

@@ -39,7 +39,7 @@
 //! # Complexity
 //! Per change of the running set: building new jobs' messages `O(tasks log nodes)` (`all`:
 //! `O(nodes^2)`), one alone simulation per new job and one simulation of all running jobs'
-//! flows (see [`crate::netsim::engine`]).
+//! flows (see [`crate::netsim::maxmin`]).
 
 use super::scenario::{Comm, Job};
 use crate::netsim::{

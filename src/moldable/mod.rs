@@ -1,5 +1,5 @@
-//! Engine 4, moldable: schedules a set of rigid and moldable jobs on `n` machines (SPEC §5,
-//! Peryshkova), minimizing the makespan.
+//! Engine 5, moldable: schedules a set of rigid and moldable jobs on `n` machines (Peryshkova),
+//! minimizing the makespan.
 //!
 //! Pipeline: [`scenario`] (fields, limits, admission; jobs from a list, [`torque`] requests,
 //! SWF logs or [`generate`]/[`guillotine`] sets) → [`model`] →
@@ -23,7 +23,7 @@ pub mod shelf;
 pub mod torque;
 pub mod validate;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;

@@ -12,7 +12,7 @@
 //! 3. Read the results: completion times, per-link bytes (the heat map), and the cheap
 //!    [`static_metrics`] (hop-bytes, dilation, congestion).
 //!
-//! # Model (see [`engine`] for the sharing rule and its incremental recomputation)
+//! # Model (see [`maxmin`] for the sharing rule and its incremental recomputation)
 //! - A flow waits `latency_factor * sum(link latencies)`, then sends its bytes at the rate the
 //!   sharing gives it, recomputed whenever a flow starts sending or ends.
 //! - [`Model::MaxMin`]: factors 1, plain max-min fairness (every flow the same weight), no ACK
@@ -32,7 +32,7 @@
 //!
 //! # Complexity
 //! Building a torus or mesh: `O(hosts * dims)`; a tree: `O(vertices * levels + links)`. A
-//! route: `O(hops)` (trees `O(levels^2 + hops * ports)`). Simulation: see [`engine`]; each
+//! route: `O(hops)` (trees `O(levels^2 + hops * ports)`). Simulation: see [`maxmin`]; each
 //! event recomputes only the flows it can affect.
 //!
 //! # Measured (`scripts/bench-netsim.py`, same machine, same run)
@@ -56,16 +56,20 @@
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
 
-pub mod cli;
-pub mod engine;
 mod eventq;
 pub mod fattree;
+pub mod flow;
+pub mod maxmin;
 pub mod metrics;
+pub mod model;
 pub mod platform;
 pub mod rounds;
 
 pub use fattree::{parse_fat_tree, FatTreeSpec};
+pub(crate) use flow::check_flow;
+pub use flow::Flow;
 pub use metrics::{static_metrics, StaticMetrics};
+pub use model::{LinkParams, Model, System};
 pub use platform::{LinkInfo, Platform};
 pub use rounds::{
     simulate_every_round, simulate_rounds, simulate_rounds_budgeted, simulate_rounds_within,
@@ -73,81 +77,7 @@ pub use rounds::{
 };
 
 use crate::progress::Progress;
-use engine::{ModelParams, Net};
-
-/// A machine's interconnect.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum System {
-    Torus2d {
-        x: u32,
-        y: u32,
-    },
-    Torus3d {
-        x: u32,
-        y: u32,
-        z: u32,
-    },
-    Mesh2d {
-        x: u32,
-        y: u32,
-    },
-    Mesh3d {
-        x: u32,
-        y: u32,
-        z: u32,
-    },
-    /// Fat or thin tree (thin when some `up < down`).
-    FatTree(FatTreeSpec),
-}
-
-/// Every link's bandwidth (bytes/s) and latency (s).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LinkParams {
-    pub bandwidth: f64,
-    pub latency: f64,
-}
-
-impl LinkParams {
-    /// The source's links: 125 MB/s (1 Gbit/s), 50 us.
-    pub const SOURCE: LinkParams = LinkParams {
-        bandwidth: 125e6,
-        latency: 50e-6,
-    };
-}
-
-/// How flows share links (module doc).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Model {
-    MaxMin,
-    SimgridLv08,
-}
-
-impl Model {
-    /// `"max-min"` or `"simgrid-lv08"`.
-    pub fn parse(s: &str) -> Option<Model> {
-        match s {
-            "max-min" => Some(Model::MaxMin),
-            "simgrid-lv08" => Some(Model::SimgridLv08),
-            _ => None,
-        }
-    }
-    /// The name [`Model::parse`] reads.
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::MaxMin => "max-min",
-            Model::SimgridLv08 => "simgrid-lv08",
-        }
-    }
-}
-
-/// One transfer of `bytes` from host `src` to host `dst`, starting at time `start` (s).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Flow {
-    pub src: u32,
-    pub dst: u32,
-    pub bytes: f64,
-    pub start: f64,
-}
+use maxmin::{ModelParams, Net};
 
 /// What [`simulate`] returns.
 #[derive(Debug, Clone, PartialEq)]
@@ -163,23 +93,6 @@ pub struct SimResult {
     pub solved_flows: u64,
 }
 
-/// Checks a flow's fields.
-pub(crate) fn check_flow(p: &Platform, src: u32, dst: u32, bytes: f64) -> Result<(), String> {
-    let n = p.hosts();
-    if src >= n || dst >= n {
-        return Err(format!(
-            "flow {src} -> {dst}: hosts are 0 to {}",
-            n.saturating_sub(1)
-        ));
-    }
-    if !(bytes.is_finite() && bytes >= 0.0) {
-        return Err(format!(
-            "flow {src} -> {dst}: bytes must be a finite number >= 0, got {bytes}"
-        ));
-    }
-    Ok(())
-}
-
 /// Simulates `flows` on `p` under `model`: every flow starts at its `start`, waits its
 /// latency, then shares bandwidth (module doc).
 ///
@@ -188,7 +101,7 @@ pub(crate) fn check_flow(p: &Platform, src: u32, dst: u32, bytes: f64) -> Result
 /// finite (named by the flow's index).
 ///
 /// # Complexity
-/// See [`engine`]: per event, the flows it can affect; memory `O(total route length)`.
+/// See [`maxmin`]: per event, the flows it can affect; memory `O(total route length)`.
 ///
 /// # Example
 /// ```
@@ -285,7 +198,7 @@ mod tests {
         }
     }
 
-    /// SPEC §2, LV08 check 1: 100 kB over one shared 10 ms, 1 Mbit/s link, the flow and its
+    /// LV08 check 1: 100 kB over one shared 10 ms, 1 Mbit/s link, the flow and its
     /// own ACKs on it: 0.01 * 13.01 + 800000 / ((0.97 * 1e6) / 1.05) s.
     #[test]
     fn lv08_check_shared_link_with_own_acks() {
@@ -300,7 +213,7 @@ mod tests {
         assert!((r.makespan - 0.996079).abs() < 1e-6);
     }
 
-    /// SPEC §2, LV08 check 2: 1 MB over one split-duplex 125 MB/s, 50 us hop takes
+    /// LV08 check 2: 1 MB over one split-duplex 125 MB/s, 50 us hop takes
     /// 13.01 * 50e-6 + 1e6 / (0.97 * 125e6) s (the ACKs load the other direction).
     #[test]
     fn lv08_check_split_duplex_hop() {

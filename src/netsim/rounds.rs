@@ -5,7 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::engine::{ModelParams, Net};
+use super::maxmin::{ModelParams, Net};
 use super::{check_flow, Model, Platform};
 use crate::progress::Progress;
 
@@ -44,7 +44,7 @@ pub struct RoundsResult {
     pub solves: u64,
     pub solved_flows: u64,
     /// The engine's work: flow-capacity incidences visited by recomputations plus flows
-    /// rescheduled (what its time follows, see [`super::engine`]).
+    /// rescheduled (what its time follows, see [`super::maxmin`]).
     pub work: u64,
 }
 
@@ -77,7 +77,7 @@ impl Budget {
 ///
 /// # Complexity
 /// Templates of all messages are built once (`O(total route length)` memory); each round
-/// re-launches them. Time: see [`super::engine`].
+/// re-launches them. Time: see [`super::maxmin`].
 pub fn simulate_rounds(
     p: &Platform,
     jobs: &[JobTraffic],

@@ -21,8 +21,8 @@
 //! `O(P + E)` to build, `E` the task graph's edges (`P^2 / 2` for FULL).
 
 use crate::formats::metis;
+use crate::graph::{Graph, GraphError};
 use crate::partition::generate::{generate, GenKind, GenSpec};
-use crate::partition::graph::{Graph, GraphError};
 
 crate::params::choices! {
     /// The task graph families.

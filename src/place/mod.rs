@@ -1,20 +1,20 @@
-//! Engine 4, placement (SPEC §2, Zhdanov & Korkhov): a job's task graph placed on a torus, a
+//! Engine 3, placement (Zhdanov & Korkhov): a job's task graph placed on a torus, a
 //! mesh or a fat/thin tree by five strategies side by side, each evaluated by static metrics
 //! and the flow-level network simulator ([`crate::netsim`]), and the ratio of each strategy's
 //! time to Advanced's shown beside the source's tables.
 //!
 //! Pipeline: [`scenario`] (fields, limits, admission) → [`jobs`] (task graphs) →
-//! [`strategy`] (one file per strategy) → [`engine`] (background jobs of experiment 2, metrics,
+//! [`strategy`] (one file per strategy) → [`run`] (background jobs of experiment 2, metrics,
 //! simulation) → [`report`]. [`samples`] is the cross-target sample matrix.
 
-pub mod engine;
 pub mod jobs;
 pub mod report;
+pub mod run;
 pub mod samples;
 pub mod scenario;
 pub mod strategy;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;
@@ -40,7 +40,7 @@ impl Engine for Placement {
     }
 
     fn run(s: &PlaceScenario, meta: &Meta, progress: &mut dyn Progress) -> PlaceReport {
-        engine::run(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
+        run::run(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
     }
 
     fn sample_scenarios() -> Vec<String> {

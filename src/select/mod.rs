@@ -1,4 +1,4 @@
-//! Engine 3, selection: which machines should one job get.
+//! Engine 4, selection: which machines should one job get.
 //!
 //! Pipeline: [`scenario`] (fields, limits, form; formulas in the [`expr`] language) →
 //! - [`qiju`]: workstation selection (Qi & Ju): `T(P)` over the least-loaded prefixes, with
@@ -21,7 +21,7 @@ pub mod samples;
 pub mod scenario;
 pub mod subsystem;
 
-use crate::engines::Engine;
+use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;

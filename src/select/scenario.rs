@@ -57,7 +57,101 @@ pub struct SelectScenario {
     pub reference: Option<Reference>,
     pub alltoall: Option<AllToAllSpec>,
     /// The reservation protocol simulation (see [`super::reservation`]).
-    pub reservation: Option<super::reservation::ReservationSpec>,
+    pub reservation: Option<ReservationSpec>,
+}
+
+/// The reservation protocol's scenario ([`super::reservation`]). Times are logical ticks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReservationSpec {
+    /// Number of stations.
+    pub stations: u32,
+    /// CPU utilization of each station in `[0, 1]` (all 0 when absent); length `stations`.
+    #[serde(default)]
+    pub loads: Option<Vec<f64>>,
+    /// The jobs that want stations.
+    pub initiators: Vec<InitiatorSpec>,
+    /// Message delay range, drawn uniformly per message.
+    #[serde(default)]
+    pub delay: DelaySpec,
+    /// Probability that a message is lost.
+    #[serde(default = "d::loss")]
+    pub loss: f64,
+    /// Probability that a `release` is lost (defaults to `loss`).
+    #[serde(default)]
+    pub loss_of_release: Option<f64>,
+    /// The fixes switched on.
+    #[serde(default)]
+    pub fixes: FixesSpec,
+    /// How long an initiator collects replies (broadcast mode); default `2 delay.max + 1`.
+    #[serde(default)]
+    pub reply_window: Option<u64>,
+    /// How long a claim waits for an answer before it is sent again (ordered claims); default
+    /// `2 delay.max + 1`.
+    #[serde(default)]
+    pub claim_timeout: Option<u64>,
+    /// Wait before a new attempt after getting too few stations; default `4 delay.max + 4`.
+    #[serde(default)]
+    pub retry_after: Option<u64>,
+    /// Attempts after the first before an initiator gives up (starved).
+    #[serde(default = "d::max_retries")]
+    pub max_retries: u32,
+    /// The simulation stops at this logical time.
+    #[serde(default = "d::max_time")]
+    pub max_time: u64,
+    /// Events kept in the report's list (the rest are counted).
+    #[serde(default = "d::max_events")]
+    pub max_events: u32,
+    /// The simulation stops after this many processed events.
+    #[serde(default = "d::max_steps")]
+    pub max_steps: u64,
+}
+
+/// One job wanting stations.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InitiatorSpec {
+    /// When it starts asking.
+    #[serde(default = "d::start")]
+    pub start: u64,
+    /// How many stations it needs.
+    pub wants: u32,
+    /// Stations answer only if their load is below this.
+    #[serde(default = "d::threshold")]
+    pub threshold: f64,
+    /// How long the job runs once it has its stations.
+    pub hold_for: u64,
+}
+
+/// Delay range of a message.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DelaySpec {
+    #[serde(default = "d::delay_min")]
+    pub min: u64,
+    #[serde(default = "d::delay_max")]
+    pub max: u64,
+}
+
+impl Default for DelaySpec {
+    fn default() -> Self {
+        DelaySpec {
+            min: d::delay_min(),
+            max: d::delay_max(),
+        }
+    }
+}
+
+/// The fixes we offer.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FixesSpec {
+    /// Claim stations one at a time in the global order, waiting at busy ones once holding any.
+    #[serde(default = "d::ordered_claims")]
+    pub ordered_claims: bool,
+    /// Grants are leases of this many ticks, renewed by the holder.
+    #[serde(default)]
+    pub lease_timeout: Option<u64>,
 }
 
 /// One workstation.
@@ -89,6 +183,16 @@ pub mod d {
         sockets_per_node: u32 = "alltoall.layouts.socketsPerNode",
         cores_per_socket: u32 = "alltoall.layouts.coresPerSocket",
         message_bytes: f64 = "alltoall.layouts.messageBytes",
+        delay_min: u64 = "reservation.delay.min",
+        delay_max: u64 = "reservation.delay.max",
+        loss: f64 = "reservation.loss",
+        ordered_claims: bool = "reservation.fixes.orderedClaims",
+        max_retries: u32 = "reservation.maxRetries",
+        max_time: u64 = "reservation.maxTime",
+        max_events: u32 = "reservation.maxEvents",
+        max_steps: u64 = "reservation.maxSteps",
+        start: u64 = "reservation.initiators[].start",
+        threshold: f64 = "reservation.initiators[].threshold",
     );
 }
 
@@ -425,7 +529,7 @@ pub fn validate(s: &SelectScenario) -> Result<()> {
         ));
     }
     if let Some(r) = &s.reservation {
-        super::reservation::validate(r, "reservation")?;
+        validate_reservation(r, "reservation")?;
     }
     validate_stations(s)?;
     validate_model(&s.model)?;
@@ -750,6 +854,7 @@ pub fn table() -> &'static [Param] {
 }
 
 fn build_table() -> Vec<Param> {
+    use super::reservation::MAX_TIME as RES_MAX_TIME;
     vec![
         Param::rule_with_default("stations[].speed", "number", json!(1.0)).range(1e-3, 1e3),
         Param::new("model.preset", "Application model", "enum", json!("wave1d"))
@@ -930,7 +1035,9 @@ fn build_table() -> Vec<Param> {
             "int",
             json!(null),
         )
-        .range(1.0, 1e9)
+        // the least any delay admits (delay.max = 0); `validate_reservation` checks the bound
+        // across fields, max(4 (delay.max + 1), 3 delay.max + 5)
+        .range(5.0, RES_MAX_TIME as f64)
         .unit("ticks")
         .empty("no leases")
         .help("grants expire unless renewed, so a lost release frees its station")
@@ -942,6 +1049,81 @@ fn build_table() -> Vec<Param> {
             .range(1.0, super::reservation::MAX_TIME as f64)
             .unit("ticks")
             .show_if_present("reservation"),
+        Param::rule("reservation.loads[]", "number").range(0.0, 1.0),
+        Param::rule_with_default("reservation.initiators[].start", "int", json!(0))
+            .range(0.0, RES_MAX_TIME as f64),
+        Param::rule_with_default("reservation.initiators[].threshold", "number", json!(1.0))
+            .range(0.0, 1.0),
+        Param::rule("reservation.initiators[].holdFor", "int").range(1.0, RES_MAX_TIME as f64),
+        Param::rule("reservation.replyWindow", "int").range(1.0, RES_MAX_TIME as f64),
+        Param::rule("reservation.claimTimeout", "int").range(1.0, RES_MAX_TIME as f64),
+        Param::rule("reservation.retryAfter", "int").range(1.0, RES_MAX_TIME as f64),
+        Param::rule_with_default("reservation.maxEvents", "int", json!(5_000))
+            .range(0.0, super::reservation::MAX_EVENT_ROWS as f64),
+        Param::rule_with_default("reservation.maxSteps", "int", json!(5_000_000))
+            .range(1.0, super::reservation::MAX_STEPS as f64),
         Param::new("seed", "Seed", "uint64", json!(1)),
     ]
+}
+
+/// Checks the reservation protocol's values and size limits. Errors name the JSON path under `path` (e.g.
+/// `reservation.initiators[2].wants` for `path = "reservation"`).
+///
+/// # Errors
+/// A [`ScenarioError`] at the first bad value.
+pub fn validate_reservation(spec: &ReservationSpec, path: &str) -> Result<()> {
+    use super::reservation::{MAX_CHANNELS, MAX_INITIATORS, MAX_TIME};
+    let at = |field: &str| {
+        if path.is_empty() {
+            field.to_string()
+        } else {
+            format!("{path}.{field}")
+        }
+    };
+    if let Some(loads) = &spec.loads {
+        if loads.len() != spec.stations as usize {
+            return Err(ScenarioError::at(
+                at("loads"),
+                format!(
+                    "must list one load per station ({}), got {}",
+                    spec.stations,
+                    loads.len()
+                ),
+            ));
+        }
+    }
+    let n = spec.initiators.len();
+    if n == 0 || n > MAX_INITIATORS as usize {
+        return Err(ScenarioError::at(
+            at("initiators"),
+            format!("must list from 1 to {MAX_INITIATORS} initiators, got {n}"),
+        ));
+    }
+    if n as u64 * u64::from(spec.stations) > MAX_CHANNELS {
+        return Err(ScenarioError::at(
+            at("initiators"),
+            format!(
+                "stations x initiators must be at most {MAX_CHANNELS}, got {} x {n}",
+                spec.stations
+            ),
+        ));
+    }
+    for (i, s) in spec.initiators.iter().enumerate() {
+        let p = at(&format!("initiators[{i}]"));
+        check_range(&format!("{p}.wants"), s.wants, 1, spec.stations)?;
+    }
+    check_range(&at("delay.max"), spec.delay.max, spec.delay.min, MAX_TIME)?;
+    if let Some(l) = spec.fixes.lease_timeout {
+        let d = spec.delay.max;
+        let lo = (4 * (d + 1)).max(3 * d + 5);
+        if l < lo || l > MAX_TIME {
+            return Err(ScenarioError::at(
+                at("fixes.leaseTimeout"),
+                format!(
+                    "must be a whole number from {lo} (the larger of 4 x (delay.max + 1) and 3 x delay.max + 5, so renewals come back before the lease ends) to {MAX_TIME}, got {l}"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -1,4 +1,4 @@
-//! The trace engine's scenario fields, their limits and the form (SPEC §4, LSMG).
+//! The trace engine's scenario fields, their limits and the form (LSMG).
 //!
 //! Exactly one trace source: `trace` (text in one of three formats, merged or one text per
 //! rank) or `generate` (one of the source's programs). The platform is a list of `nodes` (a
@@ -6,11 +6,17 @@
 //! fitted from samples), with `defaultLink` for the pairs not listed. Times are in seconds,
 //! sizes in bytes, compute in seconds (ALOG, text) or flops (time-independent traces,
 //! generators; divided by `referenceRate`). Format reference: `docs/format.md`, "Engine
-//! `trace`". Validation and admission are in [`super::build`].
+//! `trace`". Validation and admission are in [`build`], which parses or generates the trace,
+//! compiles it and builds the platform ([`Built`]).
 
+use super::model::{self, Origin, Trace};
+use super::replay::{self, Compiled, Platform};
+use super::{alog, fit, generate, search, text, ti};
+use crate::error::{check_number, check_range, compact_number, Result, ScenarioError};
 use crate::params::Param;
 use serde::Deserialize;
 use serde_json::json;
+use std::collections::BTreeMap;
 
 /// Most ranks of a trace and most nodes of a platform.
 pub const MAX_NODES: u32 = 64;
@@ -24,7 +30,7 @@ pub const MAX_TOP: u32 = 1000;
 pub const MAX_BUDGET: f64 = 2e9;
 /// Default search budget in replay steps.
 pub const DEFAULT_BUDGET: f64 = 3e8;
-/// Admission: the estimated work of the whole run (replay steps, see [`super::estimate_work`])
+/// Admission: the estimated work of the whole run (replay steps, see [`build`])
 /// must stay under this.
 pub const MAX_WORK: f64 = 2e9;
 /// Largest time, size, flop count or ratio accepted anywhere.
@@ -333,4 +339,429 @@ pub fn params() -> Vec<Param> {
             .help("{\"a0\", \"a1\"}: T = a0 + a1 N seconds for N bytes, every pair not in the links"),
         Param::new("seed", "Seed", "uint64", json!(1)).help("local search starts"),
     ]
+}
+
+/// `auto` runs exhaustive search when it costs at most this many replay steps.
+pub const AUTO_EXHAUSTIVE_STEPS: f64 = 1e7;
+/// Most rows of measured times.
+pub const MAX_MEASURED: usize = 100_000;
+
+/// Where a link's numbers came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkOrigin {
+    Given,
+    Fit,
+    Default,
+}
+
+/// A validated scenario, ready to search.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub source: &'static str,
+    pub program: Option<&'static str>,
+    pub compiled: Compiled,
+    pub platform: Platform,
+    pub names: Vec<String>,
+    pub origin: Vec<LinkOrigin>,
+    /// Fits per ordered pair `u * n + v`, with their samples.
+    pub fits: BTreeMap<usize, (fit::Fit, Vec<[f64; 2]>)>,
+    pub method: Method,
+    /// The search budget in replay steps (0 for exhaustive search, which has none).
+    pub budget: f64,
+    pub measured: Vec<(Vec<u8>, f64)>,
+}
+
+fn parse_error(path: &str, e: model::ParseError) -> ScenarioError {
+    ScenarioError::at(path, Trace::at_line(e.line, e.message))
+}
+
+/// Checks every value and limit, parses or generates the trace, compiles it, builds the
+/// platform and checks the admission estimate.
+///
+/// # Errors
+/// The first problem at its JSON path; trace problems name their line.
+pub fn build(s: &TraceScenario) -> Result<Built> {
+    let n = s.nodes.len();
+    if n == 0 || n > MAX_NODES as usize {
+        return Err(ScenarioError::at(
+            "nodes",
+            format!("give from 1 to {MAX_NODES} nodes, got {n}"),
+        ));
+    }
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, nd) in s.nodes.iter().enumerate() {
+        let p = format!("nodes[{i}]");
+        let name = nd.name.as_str();
+        if name.is_empty() || name.chars().count() > 64 {
+            return Err(ScenarioError::at(
+                format!("{p}.name"),
+                "a name of 1 to 64 characters",
+            ));
+        }
+        if name
+            .chars()
+            .any(|c| c.is_whitespace() || c == ',' || c.is_control())
+        {
+            return Err(ScenarioError::at(
+                format!("{p}.name"),
+                format!("{name:?}: no spaces or commas (names go into machinefiles and CSV)"),
+            ));
+        }
+        if index.insert(name, i).is_some() {
+            return Err(ScenarioError::at(
+                format!("{p}.name"),
+                format!("{name:?} is named twice"),
+            ));
+        }
+        check_number(&format!("{p}.ratio"), nd.ratio, 0.0, 1e6)?;
+        if nd.ratio <= 0.0 {
+            return Err(ScenarioError::at(
+                format!("{p}.ratio"),
+                "must be more than 0",
+            ));
+        }
+    }
+    check_number("referenceRate", s.reference_rate, 1.0, MAX_VALUE)?;
+    let sr = &s.search;
+    check_range("search.top", sr.top, 1, MAX_TOP)?;
+    check_number("search.budget", sr.budget, 1.0, MAX_BUDGET)?;
+    check_range("search.restarts", sr.restarts, 1, 1000)?;
+    // the trace
+    let (trace, source, program) = match (&s.trace, &s.generate) {
+        (None, None) => {
+            return Err(ScenarioError::at(
+                "",
+                "give the trace: \"trace\" (text) or \"generate\"",
+            ))
+        }
+        (Some(_), Some(_)) => {
+            return Err(ScenarioError::at(
+                "",
+                "give either \"trace\" or \"generate\", not both",
+            ))
+        }
+        (Some(t), None) => {
+            let tr = match (&t.text, &t.files) {
+                (Some(_), Some(_)) | (None, None) => {
+                    return Err(ScenarioError::at(
+                        "trace",
+                        "give exactly one of \"text\" (merged) and \"files\" (one text per rank)",
+                    ))
+                }
+                (Some(text), None) => match t.format {
+                    TraceFormat::Alog => alog::parse(text),
+                    TraceFormat::Ti => ti::parse(text, s.reference_rate),
+                    TraceFormat::Text => text::parse(text),
+                }
+                .map_err(|e| parse_error("trace.text", e))?,
+                (None, Some(files)) => {
+                    if t.format != TraceFormat::Ti {
+                        return Err(ScenarioError::at(
+                            "trace.files",
+                            "one text per rank is for the time-independent format (\"ti\"); give \"text\"",
+                        ));
+                    }
+                    if files.is_empty() || files.len() > MAX_NODES as usize {
+                        return Err(ScenarioError::at(
+                            "trace.files",
+                            format!("from 1 to {MAX_NODES} texts, got {}", files.len()),
+                        ));
+                    }
+                    let mut tr = Trace::new(0, Origin::Files);
+                    for (i, f) in files.iter().enumerate() {
+                        ti::parse_into(f, i as u32, s.reference_rate, &mut tr)
+                            .map_err(|e| parse_error(&format!("trace.files[{i}]"), e))?;
+                    }
+                    tr
+                }
+            };
+            (tr, t.format.id(), None)
+        }
+        (None, Some(g)) => {
+            check_range("generate.size", g.size, 1, 100_000)?;
+            check_range("generate.ranks", g.ranks, 1, MAX_NODES)?;
+            check_range("generate.width", g.width, 1, 100_000)?;
+            check_range("generate.iterations", g.iterations, 1, 100_000)?;
+            if let Some(w) = &g.weights {
+                if w.len() != g.ranks as usize {
+                    return Err(ScenarioError::at(
+                        "generate.weights",
+                        format!(
+                            "one weight per rank: {} ranks, {} weights",
+                            g.ranks,
+                            w.len()
+                        ),
+                    ));
+                }
+                for (i, &x) in w.iter().enumerate() {
+                    check_range(&format!("generate.weights[{i}]"), x, 1, 1_000_000)?;
+                }
+            }
+            let est = generate::estimate_events(g);
+            if est > MAX_EVENTS {
+                return Err(ScenarioError::at(
+                    "generate",
+                    format!("this program would write about {est} events; the limit is {MAX_EVENTS}: lower size, ranks or iterations"),
+                ));
+            }
+            (
+                generate::generate(g, s.reference_rate),
+                "generate",
+                Some(g.program.id()),
+            )
+        }
+    };
+    let path0 = if s.generate.is_some() {
+        "generate"
+    } else {
+        "trace"
+    };
+    if trace.ranks.is_empty() {
+        return Err(ScenarioError::at(path0, "the trace has no events"));
+    }
+    if trace.events() > MAX_EVENTS {
+        return Err(ScenarioError::at(
+            path0,
+            format!("{} events; the limit is {MAX_EVENTS}", trace.events()),
+        ));
+    }
+    let r = trace.ranks.len();
+    if r > n {
+        return Err(ScenarioError::at(
+            "nodes",
+            format!("the trace has {r} ranks but only {n} nodes are given; each rank needs its own node"),
+        ));
+    }
+    let mut compiled = replay::compile(&trace).map_err(|(file, line, m)| {
+        ScenarioError::at(trace.path_of(file), Trace::at_line(line, m))
+    })?;
+    compiled.protocol = s.protocol;
+    // the platform
+    let mut a0 = vec![f64::NAN; n * n];
+    let mut a1 = vec![f64::NAN; n * n];
+    let mut origin = vec![LinkOrigin::Default; n * n];
+    let mut fits = BTreeMap::new();
+    let mut total_samples = 0usize;
+    for (i, l) in s.links.iter().enumerate() {
+        let p = format!("links[{i}]");
+        let node = |name: &str, f: &str| {
+            index.get(name).copied().ok_or_else(|| {
+                ScenarioError::at(format!("{p}.{f}"), format!("no node is named {name:?}"))
+            })
+        };
+        let u = node(&l.from, "from")?;
+        let v = node(&l.to, "to")?;
+        if u == v {
+            return Err(ScenarioError::at(&p, "a link joins two different nodes"));
+        }
+        let (x0, x1, f) = match (l.a0, l.a1, &l.samples) {
+            (Some(x0), Some(x1), None) => {
+                check_number(&format!("{p}.a0"), x0, 0.0, MAX_VALUE)?;
+                check_number(&format!("{p}.a1"), x1, 0.0, MAX_VALUE)?;
+                (x0, x1, None)
+            }
+            (None, None, Some(smp)) => {
+                total_samples += smp.len();
+                if total_samples > MAX_SAMPLES {
+                    return Err(ScenarioError::at(
+                        format!("{p}.samples"),
+                        format!("at most {MAX_SAMPLES} samples in all"),
+                    ));
+                }
+                for (k, sm) in smp.iter().enumerate() {
+                    check_number(&format!("{p}.samples[{k}][0]"), sm[0], 0.0, MAX_VALUE)?;
+                    check_number(&format!("{p}.samples[{k}][1]"), sm[1], 0.0, MAX_VALUE)?;
+                }
+                let Some(ft) = fit::least_squares(smp) else {
+                    return Err(ScenarioError::at(
+                        format!("{p}.samples"),
+                        "a fit needs samples of at least two different sizes",
+                    ));
+                };
+                (ft.a0, ft.a1, Some((ft, smp.clone())))
+            }
+            _ => {
+                return Err(ScenarioError::at(
+                    &p,
+                    "give \"a0\" and \"a1\", or \"samples\" to fit them, not both",
+                ))
+            }
+        };
+        let dirs: &[(usize, usize)] = if l.both { &[(u, v), (v, u)] } else { &[(u, v)] };
+        for &(x, y) in dirs {
+            let k = x * n + y;
+            if !a0[k].is_nan() {
+                return Err(ScenarioError::at(
+                    &p,
+                    format!(
+                        "the link from {:?} to {:?} is given twice",
+                        s.nodes[x].name, s.nodes[y].name
+                    ),
+                ));
+            }
+            a0[k] = x0;
+            a1[k] = x1;
+            origin[k] = if f.is_some() {
+                LinkOrigin::Fit
+            } else {
+                LinkOrigin::Given
+            };
+            if let Some(ff) = &f {
+                fits.insert(k, ff.clone());
+            }
+        }
+    }
+    if let Some(d) = s.default_link {
+        check_number("defaultLink.a0", d.a0, 0.0, MAX_VALUE)?;
+        check_number("defaultLink.a1", d.a1, 0.0, MAX_VALUE)?;
+    }
+    for u in 0..n {
+        for v in 0..n {
+            let k = u * n + v;
+            if u == v {
+                a0[k] = 0.0;
+                a1[k] = 0.0;
+                continue;
+            }
+            if a0[k].is_nan() {
+                match s.default_link {
+                    Some(d) => {
+                        a0[k] = d.a0;
+                        a1[k] = d.a1;
+                    }
+                    None => {
+                        return Err(ScenarioError::at(
+                            "links",
+                            format!(
+                                "no link from {:?} to {:?}: list it (or use \"both\") or give \"defaultLink\"",
+                                s.nodes[u].name, s.nodes[v].name
+                            ),
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    let platform = Platform {
+        n,
+        ratio: s.nodes.iter().map(|x| x.ratio).collect(),
+        a0,
+        a1,
+    };
+    let names: Vec<String> = s.nodes.iter().map(|x| x.name.clone()).collect();
+    let measured = match &s.measured {
+        Some(text) => parse_measured(text, &index, r)?,
+        None => Vec::new(),
+    };
+    // admission
+    let steps = compiled.steps() as f64;
+    let all = search::assignments(n, r);
+    let method = match s.search.method {
+        Method::Auto if all * steps <= AUTO_EXHAUSTIVE_STEPS => Method::Exhaustive,
+        Method::Auto => Method::BranchAndBound,
+        m => m,
+    };
+    let search_work = match method {
+        Method::Exhaustive => all * steps,
+        _ => (s.search.budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
+    };
+    let work = search_work + (measured.len() as f64 + 2.0) * steps;
+    if work > MAX_WORK {
+        let what = if method == Method::Exhaustive {
+            format!(
+                "exhaustive search replays {} assignments of {} steps each",
+                compact_number(all),
+                compact_number(steps)
+            )
+        } else {
+            format!("a budget of {} steps", compact_number(s.search.budget))
+        };
+        return Err(ScenarioError::at(
+            "search",
+            format!(
+                "refused before running: estimated {} replay steps ({what}); the limit is {} (a few seconds): use branch and bound, a smaller budget or a shorter trace",
+                compact_number(work.round()),
+                compact_number(MAX_WORK)
+            ),
+        ));
+    }
+    Ok(Built {
+        source,
+        program,
+        compiled,
+        platform,
+        names,
+        origin,
+        fits,
+        method,
+        budget: if method == Method::Exhaustive {
+            0.0
+        } else {
+            s.search.budget.floor()
+        },
+        measured,
+    })
+}
+
+/// Reads `assignment,time` rows (header optional, `#` comments): the assignment is one node
+/// name per rank separated by spaces, the time seconds.
+fn parse_measured(
+    text: &str,
+    index: &BTreeMap<&str, usize>,
+    r: usize,
+) -> Result<Vec<(Vec<u8>, f64)>> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let body = raw.split('#').next().unwrap_or("").trim();
+        if body.is_empty() {
+            continue;
+        }
+        let err = |m: String| ScenarioError::at("measured", format!("line {line}: {m}"));
+        let Some((a, t)) = body.rsplit_once(',') else {
+            return Err(err("write `assignment,time`".into()));
+        };
+        let a = a.trim().trim_matches('"');
+        let t = t.trim();
+        if out.is_empty() && a == "assignment" && t == "time" {
+            continue;
+        }
+        let time: f64 = t.parse().map_err(|_| {
+            err(format!(
+                "the time must be a number, got {:?}",
+                model::short(t)
+            ))
+        })?;
+        if !time.is_finite() || time <= 0.0 || time > MAX_VALUE {
+            return Err(err(format!(
+                "the time must be more than 0 and finite, got {}",
+                model::short(t)
+            )));
+        }
+        let hosts: Vec<&str> = a.split_whitespace().collect();
+        if hosts.len() != r {
+            return Err(err(format!(
+                "the assignment names {} nodes; the trace has {r} ranks (one node name per rank)",
+                hosts.len()
+            )));
+        }
+        let mut assign = Vec::with_capacity(r);
+        for h in hosts {
+            let Some(&u) = index.get(h) else {
+                return Err(err(format!("no node is named {:?}", model::short(h))));
+            };
+            if assign.contains(&(u as u8)) {
+                return Err(err(format!("node {h:?} appears twice")));
+            }
+            assign.push(u as u8);
+        }
+        out.push((assign, time));
+        if out.len() > MAX_MEASURED {
+            return Err(err(format!("at most {MAX_MEASURED} rows")));
+        }
+    }
+    if out.is_empty() && !text.trim().is_empty() {
+        return Err(ScenarioError::at("measured", "no rows of measured times"));
+    }
+    Ok(out)
 }

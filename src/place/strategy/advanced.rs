@@ -20,7 +20,8 @@
 
 use super::super::jobs::TaskGraph;
 use super::{curve_rank, optimal::optimal, Options, Shape};
-use crate::partition::{graph::Graph, partition, Method, Options as PartOptions};
+use crate::graph::Graph;
+use crate::partition::{partition, Method, Options as PartOptions};
 use crate::progress::NoProgress;
 
 /// The host of each task.

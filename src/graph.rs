@@ -1,4 +1,5 @@
-//! The partitioner's graph: an undirected graph in compressed sparse row form, the layout METIS
+//! The graph shared by the graph readers ([`crate::formats::metis`]), the generators, the
+//! partitioner and the placement engine: an undirected graph in compressed sparse row form, the layout METIS
 //! uses (`xadj`, `adjncy`, `vwgt`, `adjwgt`), on fixed-width integers so that a graph and every
 //! loop over it are the same on every target (`usize` is 32 bits in wasm).
 //!

@@ -1,9 +1,13 @@
 //! `placelab netsim`: one bulk-synchronous job on one platform from command-line flags, for
-//! benchmarks against SimGrid (`scripts/bench-netsim.py`). Parsing and job building live here
-//! (pure); the binary times [`simulate_rounds`](super::simulate_rounds) and prints the JSON.
+//! benchmarks against SimGrid (`scripts/bench-netsim.py`): the flags parsed and the job built
+//! ([`parse`], pure), then [`placelab::netsim::simulate_every_round`] timed and its results
+//! printed as JSON ([`main`]).
 
-use super::{parse_fat_tree, JobTraffic, LinkParams, Message, Model, Platform, System};
-use crate::rng::Rng;
+use placelab::netsim::{
+    parse_fat_tree, simulate_every_round, JobTraffic, LinkParams, Message, Model, Platform, System,
+};
+use placelab::rng::Rng;
+use std::process::ExitCode;
 
 /// Usage text of `placelab netsim`.
 pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchronous job, print JSON
@@ -256,6 +260,70 @@ pub fn job_edges(kind: &str, n: u32, wrap: bool) -> Result<Vec<(u32, u32)>, Stri
     e.sort_unstable();
     e.dedup();
     Ok(e)
+}
+
+/// This process's peak resident memory (Linux `VmHWM`), in MiB; `None` elsewhere.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// `placelab netsim`: parses the flags ([`parse`]), runs the simulation, and
+/// prints one JSON object with its results and the wall time of the simulation alone.
+pub fn main(args: &[String]) -> ExitCode {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let case = match parse(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("placelab netsim: {e}\n{}", USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    if case.emit_messages {
+        let m: Vec<(u32, u32, f64)> = case
+            .job
+            .messages
+            .iter()
+            .map(|m| (m.src, m.dst, m.bytes))
+            .collect();
+        println!("{}", serde_json::to_string(&m).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    let t0 = std::time::Instant::now();
+    let jobs = [case.job];
+    let r = simulate_every_round(
+        &case.platform,
+        &jobs,
+        case.model,
+        &mut placelab::progress::NoProgress,
+    );
+    let seconds = t0.elapsed().as_secs_f64();
+    match r {
+        Ok(r) => {
+            let report = serde_json::json!({
+                "case": case.description,
+                "simulatedTime": r.makespan,
+                "commTime": r.comm_time[0],
+                "messagesPerRound": jobs[0].messages.len(),
+                "solves": r.solves,
+                "solvedFlows": r.solved_flows,
+                "work": r.work,
+                "wallSeconds": seconds,
+                "peakRssMiB": peak_rss_mib(),
+            });
+            println!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("placelab netsim: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
-//! Graph files: the METIS graph format (read and written), plain edge lists, METIS `.xyz`
-//! coordinates, gpmetis part files and gpmetis `-tpwgts` files.
+//! The METIS graph format, read and written.
 //!
-//! # The METIS graph format (METIS 5 manual, section 4.1.1)
+//! From the METIS 5 manual, section 4.1.1:
 //!
 //! ```text
 //! % comment lines start with '%' (anywhere in the file)
@@ -24,14 +23,11 @@
 //! self-loops, a neighbour listed twice, an edge whose reverse is missing or has another weight
 //! (on the line of the vertex that lists it), too few or too many vertex lines, and an `m` that
 //! does not match the edges listed (on the header's line).
-//!
-//! # Complexity
-//! Every reader is linear in the size of the text (`O(V + E)` for a graph), with `O(V + E)`
-//! memory allocated only as lines are read, so a header announcing more vertices than the file
-//! has lines is refused before any allocation. The symmetry check builds the transposed
-//! adjacency once (`O(E)`) instead of searching lists.
 
-use crate::partition::graph::{Graph, GraphError};
+use super::text::{
+    err, is_comment, parse_int, parse_u32, parse_u32_with, shorten, small_int, Int, Tokens,
+};
+use crate::graph::{Graph, GraphError};
 use std::fmt::Write as _;
 
 /// A graph read from a file, and which optional columns the file had (so that a graph written
@@ -42,174 +38,6 @@ pub struct GraphFile {
     pub has_vwgt: bool,
     pub has_adjwgt: bool,
     pub has_vsize: bool,
-}
-
-/// The largest vertex id an edge list may use: its graph has `max id + 1` vertices, so a single
-/// line `0 4000000000` must not allocate billions of them (the generators' limit, 2^22).
-pub const EDGE_LIST_MAX_ID: u64 = (1 << 22) - 1;
-
-fn err(line: u64, message: impl Into<String>) -> GraphError {
-    GraphError {
-        line: Some(line),
-        message: message.into(),
-    }
-}
-
-/// A token read as an integer: the value, or why it is not one.
-enum Int {
-    Value(u64),
-    Negative,
-    TooLarge,
-    NotNumber,
-}
-
-/// Reads a decimal integer with an optional sign (as C's `strtol` accepts), without floats.
-fn parse_int(tok: &str) -> Int {
-    let (neg, digits) = match tok.as_bytes().first() {
-        Some(b'-') => (true, &tok[1..]),
-        Some(b'+') => (false, &tok[1..]),
-        _ => (false, tok),
-    };
-    if digits.is_empty() {
-        return Int::NotNumber;
-    }
-    // One pass: a non-digit anywhere makes it not a number, even after an overflow.
-    let mut v: u64 = 0;
-    let mut overflow = false;
-    for b in digits.bytes() {
-        if !b.is_ascii_digit() {
-            return Int::NotNumber;
-        }
-        match v
-            .checked_mul(10)
-            .and_then(|x| x.checked_add(u64::from(b - b'0')))
-        {
-            Some(x) => v = x,
-            None => overflow = true,
-        }
-    }
-    if overflow {
-        return if neg { Int::Negative } else { Int::TooLarge };
-    }
-    if neg && v != 0 {
-        Int::Negative
-    } else {
-        Int::Value(v)
-    }
-}
-
-/// Reads a `u32` quantity named `what` that must be at least `min`.
-fn parse_u32(tok: &str, line: u64, what: &str, min: u32) -> Result<u32, GraphError> {
-    parse_u32_with(tok, line, || what.to_string(), min)
-}
-
-/// [`parse_u32`] whose description is only built for an error message (the hot loop of a
-/// million-entry file must not format one per number).
-fn parse_u32_with(
-    tok: &str,
-    line: u64,
-    what: impl FnOnce() -> String,
-    min: u32,
-) -> Result<u32, GraphError> {
-    if let Int::Value(v) = parse_int(tok) {
-        if v >= u64::from(min) && v <= u64::from(u32::MAX) {
-            return Ok(v as u32);
-        }
-    }
-    let what = what();
-    match parse_int(tok) {
-        Int::Value(v) if v > u64::from(u32::MAX) => Err(err(
-            line,
-            format!("{what} {tok} is too large (at most {})", u32::MAX),
-        )),
-        Int::Value(v) if v < u64::from(min) => Err(err(
-            line,
-            format!("{what} {tok} is below {min} (it must be at least {min})"),
-        )),
-        Int::Value(v) => Ok(v as u32),
-        Int::Negative => Err(err(
-            line,
-            format!("{what} {tok} is negative (it must be at least {min})"),
-        )),
-        Int::TooLarge => Err(err(
-            line,
-            format!("{what} {tok} is too large (at most {})", u32::MAX),
-        )),
-        Int::NotNumber => Err(err(
-            line,
-            format!("{what} {:?} is not a whole number", shorten(tok)),
-        )),
-    }
-}
-
-/// At most 40 characters of a token, for messages.
-fn shorten(tok: &str) -> String {
-    match tok.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &tok[..i]),
-        None => tok.to_string(),
-    }
-}
-
-fn is_comment(line: &str, marks: &[char]) -> bool {
-    // Most lines start with a digit: answer those without trimming.
-    match line.as_bytes().first() {
-        Some(b) if b.is_ascii_digit() => false,
-        _ => line.trim_start().starts_with(marks),
-    }
-}
-
-/// The whitespace-separated tokens of a line (`str::split_ascii_whitespace` without its
-/// generic splitting machinery: this loop reads every number of the file).
-struct Tokens<'a> {
-    line: &'a str,
-    at: usize,
-}
-
-impl<'a> Tokens<'a> {
-    fn new(line: &'a str) -> Self {
-        Tokens { line, at: 0 }
-    }
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        let b = self.line.as_bytes();
-        let mut i = self.at;
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i == b.len() {
-            self.at = i;
-            return None;
-        }
-        let start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        self.at = i;
-        // Token bounds are ASCII whitespace or the ends, so they are char boundaries.
-        Some(&self.line[start..i])
-    }
-}
-
-/// The value of a token of 1 to 9 plain digits (the common case), `None` otherwise (then
-/// [`parse_int`] classifies it).
-#[inline]
-fn small_int(b: &[u8]) -> Option<u64> {
-    if b.is_empty() || b.len() > 9 {
-        return None;
-    }
-    let mut v = 0u64;
-    for &c in b {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + u64::from(d);
-    }
-    Some(v)
 }
 
 /// The `fmt` field: `(vsize, vwgt, adjwgt)`.
@@ -420,6 +248,23 @@ impl VertexLines {
             vline: Vec::with_capacity(nu),
             mark: vec![u32::MAX; nu],
         }
+    }
+}
+
+impl VertexLines {
+    /// Every edge is listed by both its vertices with the same weight: transpose once (lists
+    /// of the transpose come out sorted by vertex), then for each v mark who lists v (and with
+    /// what weight) and check each of v's entries against it.
+    fn check_symmetry(&mut self) -> Result<(), GraphError> {
+        let VertexLines {
+            xadj,
+            adjncy,
+            adjwgt,
+            vline,
+            mark,
+            ..
+        } = self;
+        check_symmetry(xadj, adjncy, adjwgt, vline, mark)
     }
 }
 
@@ -688,25 +533,8 @@ fn slow_vertex_lines<'a>(
     })
 }
 
-impl VertexLines {
-    /// Every edge is listed by both its vertices with the same weight: transpose once (lists
-    /// of the transpose come out sorted by vertex), then for each v mark who lists v (and with
-    /// what weight) and check each of v's entries against it.
-    fn check_symmetry(&mut self) -> Result<(), GraphError> {
-        let VertexLines {
-            xadj,
-            adjncy,
-            adjwgt,
-            vline,
-            mark,
-            ..
-        } = self;
-        check_symmetry(xadj, adjncy, adjwgt, vline, mark)
-    }
-}
-
 /// [`VertexLines::check_symmetry`] on the arrays; `mark` is scratch of `n` entries.
-fn check_symmetry(
+pub(super) fn check_symmetry(
     xadj: &[u32],
     adjncy: &[u32],
     adjwgt: &[u32],
@@ -777,223 +605,6 @@ fn check_symmetry(
     Ok(())
 }
 
-/// Parses an edge list: one edge per line, `u v` or `u v w`, with **0-based** vertex ids and an
-/// optional weight (at least 1, default 1); blank lines and lines starting with `#` or `%` are
-/// skipped. The graph has `max id + 1` vertices (ids never mentioned are isolated vertices),
-/// unit vertex weights and sizes. Each undirected edge is listed once, or once in each
-/// direction with the same weight.
-///
-/// # Errors
-/// The line of: a line without 2 or 3 fields, an id or weight that is not a whole number, a
-/// negative id, an id above [`EDGE_LIST_MAX_ID`], a weight of 0, a self-loop, an edge listed
-/// twice in the same direction or three times, an edge whose reverse has another weight (the
-/// later line of the two); a file with no edge at all (line 1).
-///
-/// # Complexity
-/// `O(E log E)` (the edges are sorted once to find repeats).
-pub fn parse_edge_list(text: &str) -> Result<GraphFile, GraphError> {
-    // (min id, max id, line, weight, listed as min->max)
-    let mut rows: Vec<(u32, u32, u64, u32, bool)> = Vec::new();
-    let mut has_adjwgt = false;
-    let mut max_id: Option<u32> = None;
-    for (i, line) in text.lines().enumerate() {
-        let ln = i as u64 + 1;
-        if line.trim().is_empty() || is_comment(line, &['#', '%']) {
-            continue;
-        }
-        let f: Vec<&str> = line.split_ascii_whitespace().take(4).collect();
-        if f.len() < 2 || f.len() > 3 {
-            return Err(err(
-                ln,
-                format!(
-                    "an edge line is 'u v' or 'u v w' (0-based vertex ids, optional weight), \
-                     this one has {} fields",
-                    if f.len() > 3 {
-                        "more than 3".to_string()
-                    } else {
-                        f.len().to_string()
-                    }
-                ),
-            ));
-        }
-        let mut id = |tok: &str| -> Result<u32, GraphError> {
-            match parse_int(tok) {
-                Int::Value(x) if x <= EDGE_LIST_MAX_ID => {
-                    let x = x as u32;
-                    max_id = Some(max_id.map_or(x, |m| m.max(x)));
-                    Ok(x)
-                }
-                Int::Value(_) | Int::TooLarge => Err(err(
-                    ln,
-                    format!(
-                        "vertex id {} is above the largest id an edge list may use \
-                         ({EDGE_LIST_MAX_ID})",
-                        shorten(tok)
-                    ),
-                )),
-                Int::Negative => Err(err(
-                    ln,
-                    format!("vertex id {tok} is negative (edge-list ids are 0-based: 0, 1, ...)"),
-                )),
-                Int::NotNumber => Err(err(
-                    ln,
-                    format!(
-                        "vertex id {:?} is not a whole number (edge-list ids are 0-based: 0, \
-                         1, ...)",
-                        shorten(tok)
-                    ),
-                )),
-            }
-        };
-        let u = id(f[0])?;
-        let v = id(f[1])?;
-        let w = match f.get(2) {
-            Some(t) => {
-                has_adjwgt = true;
-                parse_u32(t, ln, "the edge weight", 1)?
-            }
-            None => 1,
-        };
-        if u == v {
-            return Err(err(
-                ln,
-                format!("edge {u} {v} is a self-loop (not allowed; ids are 0-based)"),
-            ));
-        }
-        rows.push((u.min(v), u.max(v), ln, w, u < v));
-    }
-    let Some(max_id) = max_id else {
-        return Err(err(
-            1,
-            "the edge list has no edge (expected lines 'u v [w]' with 0-based ids)",
-        ));
-    };
-    rows.sort_unstable();
-    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(rows.len());
-    let mut first_error: Option<GraphError> = None;
-    let mut keep = |e: GraphError| {
-        if first_error.as_ref().is_none_or(|f| e.line < f.line) {
-            first_error = Some(e);
-        }
-    };
-    let mut i = 0;
-    while i < rows.len() {
-        let mut j = i + 1;
-        while j < rows.len() && rows[j].0 == rows[i].0 && rows[j].1 == rows[i].1 {
-            j += 1;
-        }
-        let (a, b, l0, w0, d0) = rows[i];
-        match j - i {
-            1 => {}
-            2 => {
-                let (_, _, l1, w1, d1) = rows[i + 1];
-                if d0 == d1 {
-                    keep(err(
-                        l1,
-                        format!(
-                            "edge {a}-{b} is listed again in the same direction (first on line \
-                             {l0}); list an edge once, or once in each direction"
-                        ),
-                    ));
-                } else if w0 != w1 {
-                    keep(err(
-                        l1,
-                        format!(
-                            "edge {a}-{b} has weight {w1} here but weight {w0} in the other \
-                             direction on line {l0}"
-                        ),
-                    ));
-                }
-            }
-            _ => keep(err(
-                rows[i + 2].2,
-                format!(
-                    "edge {a}-{b} is listed a third time (lines {l0} and {} already list it)",
-                    rows[i + 1].2
-                ),
-            )),
-        }
-        edges.push((a, b, w0));
-        i = j;
-    }
-    if let Some(e) = first_error {
-        return Err(e);
-    }
-    let graph = Graph::from_edges(max_id + 1, &edges).map_err(|e| GraphError {
-        line: None,
-        message: e.message,
-    })?;
-    Ok(GraphFile {
-        graph,
-        has_vwgt: false,
-        has_adjwgt,
-        has_vsize: false,
-    })
-}
-
-/// Parses METIS-style coordinates (`.xyz`): one line per vertex, in vertex order, with 1 to 3
-/// whitespace-separated reals (missing coordinates are 0). Lines starting with `%` or `#` are
-/// comments; blank lines after the `n` coordinate lines are ignored.
-///
-/// # Errors
-/// The line of: a blank line or a line with 0 or more than 3 fields among the first `n`, a
-/// value that is not a finite real, a line beyond the `n` vertices; when the file is short, the
-/// line just past its end.
-pub fn parse_xyz(text: &str, n: u32) -> Result<Vec<[f64; 3]>, GraphError> {
-    let mut out: Vec<[f64; 3]> = Vec::with_capacity((n as usize).min(text.len() / 2 + 1));
-    let mut last = 0u64;
-    for (i, line) in text.lines().enumerate() {
-        let ln = i as u64 + 1;
-        last = ln;
-        if is_comment(line, &['%', '#']) {
-            continue;
-        }
-        if out.len() == n as usize {
-            if line.trim().is_empty() {
-                continue;
-            }
-            return Err(err(
-                ln,
-                format!("this line comes after the coordinates of all n = {n} vertices"),
-            ));
-        }
-        let f: Vec<&str> = line.split_ascii_whitespace().take(4).collect();
-        if f.is_empty() || f.len() > 3 {
-            return Err(err(
-                ln,
-                format!(
-                    "coordinate line {} of {n} has {} fields; expected 1 to 3 numbers (x [y [z]])",
-                    out.len() + 1,
-                    if f.len() > 3 { "more than 3" } else { "no" }
-                ),
-            ));
-        }
-        let mut c = [0.0f64; 3];
-        for (k, t) in f.iter().enumerate() {
-            match t.parse::<f64>() {
-                Ok(x) if x.is_finite() => c[k] = x,
-                _ => {
-                    return Err(err(
-                        ln,
-                        format!("coordinate {:?} is not a finite number", shorten(t)),
-                    ))
-                }
-            }
-        }
-        out.push(c);
-    }
-    if out.len() < n as usize {
-        return Err(err(
-            last + 1,
-            format!(
-                "the file ends after {} coordinate lines; the graph has n = {n} vertices",
-                out.len()
-            ),
-        ));
-    }
-    Ok(out)
-}
-
 /// Writes `g` in the METIS graph format: the header `n m` plus `fmt` only when some vertex
 /// sizes, vertex weights or edge weights differ from 1 (`fmt` written as METIS numbers it,
 /// e.g. `1`, `10`, `11`, `100`); then one line per vertex, neighbours 1-based in `g`'s order.
@@ -1034,130 +645,10 @@ pub fn write_metis(g: &Graph) -> String {
     s
 }
 
-/// A part file as gpmetis writes it: the part id of vertex `i` on line `i + 1`.
-pub fn write_part(part: &[u32]) -> String {
-    let mut s = String::with_capacity(part.len() * 3);
-    for &p in part {
-        let _ = writeln!(s, "{p}");
-    }
-    s
-}
-
-/// Parses a gpmetis `-tpwgts` file for `k` parts: lines `part = fraction` or
-/// `from-to = fraction` (0-based parts, inclusive range), optionally with gpmetis's constraint
-/// suffix `:0` (only constraint 0 exists here); spaces are ignored, blank lines and lines
-/// starting with `%` or `#` are skipped, and a later line overrides an earlier one. Each
-/// fraction must lie strictly between 0 and 1 (as gpmetis requires). Parts no line names share
-/// what is left equally, as gpmetis does; when every part is named, the fractions are scaled to
-/// sum to 1, as gpmetis does.
-///
-/// # Errors
-/// The line of a malformed entry, a part `>= k`, a fraction outside `(0, 1)`; the line of the
-/// last entry when the fractions sum to more than `1 + 1e-6` (gpmetis only refuses that when
-/// some part is left unnamed; a sum above 1 is a mistake either way).
-pub fn parse_tpwgts(text: &str, k: u32) -> Result<Vec<f64>, GraphError> {
-    let mut t: Vec<Option<f64>> = vec![None; k as usize];
-    let mut last_line = 1u64;
-    for (i, raw) in text.lines().enumerate() {
-        let ln = i as u64 + 1;
-        if raw.trim().is_empty() || is_comment(raw, &['%', '#']) {
-            continue;
-        }
-        last_line = ln;
-        let line: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
-        let bad = || {
-            err(
-                ln,
-                format!(
-                    "expected 'part = fraction' or 'from-to = fraction' (0-based parts), found \
-                     {:?}",
-                    shorten(raw.trim())
-                ),
-            )
-        };
-        let (lhs, rhs) = line.split_once('=').ok_or_else(bad)?;
-        let (range, con) = match lhs.split_once(':') {
-            Some((r, c)) => (r, Some(c)),
-            None => (lhs, None),
-        };
-        if let Some(c) = con {
-            let only_zero = match c.split_once('-') {
-                Some((a, b)) => a == "0" && b == "0",
-                None => c == "0",
-            };
-            if !only_zero {
-                return Err(err(
-                    ln,
-                    format!(
-                        "constraint {c:?}: multi-constraint target weights are not supported \
-                         (only constraint 0)"
-                    ),
-                ));
-            }
-        }
-        let part = |s: &str| -> Result<u32, GraphError> {
-            match parse_int(s) {
-                Int::Value(p) if p < u64::from(k) => Ok(p as u32),
-                Int::NotNumber => Err(bad()),
-                _ => Err(err(
-                    ln,
-                    format!(
-                        "part {} is out of range: there are k = {k} parts, numbered from 0",
-                        shorten(s)
-                    ),
-                )),
-            }
-        };
-        let (from, to) = match range.split_once('-') {
-            // A leading '-' is a negative part, not a range.
-            Some((a, b)) if !a.is_empty() => (part(a)?, part(b)?),
-            _ => {
-                let p = part(range)?;
-                (p, p)
-            }
-        };
-        if from > to {
-            return Err(err(
-                ln,
-                format!("the range {from}-{to} is empty (write the smaller part first)"),
-            ));
-        }
-        let w: f64 = match rhs.parse::<f64>() {
-            Ok(w) if w > 0.0 && w < 1.0 => w,
-            Ok(_) => {
-                return Err(err(
-                    ln,
-                    format!(
-                        "fraction {} is not strictly between 0 and 1 (as gpmetis requires)",
-                        shorten(rhs)
-                    ),
-                ))
-            }
-            Err(_) => return Err(bad()),
-        };
-        for x in &mut t[from as usize..=to as usize] {
-            *x = Some(w);
-        }
-    }
-    let given: f64 = t.iter().flatten().sum();
-    let left = t.iter().filter(|x| x.is_none()).count() as u32;
-    if given > 1.0 + 1e-6 {
-        return Err(err(
-            last_line,
-            format!("the target fractions sum to {given}, more than 1"),
-        ));
-    }
-    if left == 0 {
-        // gpmetis rescales when every part is named.
-        return Ok(t.into_iter().map(|x| x.unwrap_or(0.0) / given).collect());
-    }
-    let share = (1.0 - given).max(0.0) / f64::from(left);
-    Ok(t.into_iter().map(|x| x.unwrap_or(share)).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::metis::parse_tpwgts;
 
     #[test]
     fn tokens_split_as_split_ascii_whitespace_and_small_ints_agree_with_parse_int() {

@@ -1,5 +1,5 @@
-//! The flow-level engine: weighted max-min sharing, recomputed incrementally when flows start
-//! or end, on flat arrays.
+//! The max-min solver of the flow-level model: weighted max-min sharing, recomputed
+//! incrementally when flows start or end, on flat arrays.
 //!
 //! # Model
 //! A flow `f` is a transfer of `bytes` from host to host along its route. It first waits its

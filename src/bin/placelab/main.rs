@@ -1,0 +1,77 @@
+//! The native command line: `placelab run FILE.json` (or `-` for stdin) prints the report file
+//! ([`placelab::api::report_file`]: the report JSON and one newline), byte-identical to the
+//! page's export of the same scenario. `placelab partition GRAPH K` is a drop-in for `gpmetis`
+//! (same arguments, same `GRAPH.part.K` file, a gpmetis-like summary); `placelab graph KIND`
+//! writes a generated graph in the METIS format; `placelab netsim` simulates one job on a
+//! network. One file per command: [`run`] (run and check), [`gpmetis`] (partition and graph),
+//! [`netsim`].
+
+mod gpmetis;
+mod netsim;
+mod run;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  placelab run FILE.json     run a scenario, print the report JSON on stdout ('-' reads stdin)
+  placelab check FILE.json   validate a scenario without running it
+  placelab engines           print the engines and their parameter tables (JSON)
+  placelab partition GRAPH K [options]
+                             partition a METIS graph file into K parts, as gpmetis does: writes
+                             GRAPH.part.K (the part of vertex i on line i) and prints the edge
+                             cut, communication volume, balance and time. Options (gpmetis's
+                             -name=value spelling works too):
+      --seed S               random seed, 0 to 2^64-1 (default 1)
+      --ufactor U            allowed imbalance 1+U/1000 (default 30, or 1 with --ptype rb)
+      --objtype cut|vol      minimize the edge cut (default) or the communication volume
+      --ptype kway|rb        multilevel k-way (default) or recursive bisection
+      --tpwgts FILE          target part weights, gpmetis format: lines 'part = fraction'
+      --ncuts N              tries, the best is kept (default 1)
+      --niter N              refinement passes per level (default 10)
+      --strong               quality mode: more time for a smaller cut
+      --nooutput             do not write the part file
+  placelab graph KIND [--n N] [--dims X,Y[,Z]] [--wrap] [--radius R] [--seed S] [-o FILE]
+                             generate a graph (KIND: grid2d, cube3d, tree, star, complete,
+                             geometric, delaunay) in the METIS format on stdout, or in FILE
+                             with its coordinates in FILE.xyz
+  placelab netsim [options]  simulate one bulk-synchronous job on a torus, mesh or fat tree
+                             and print its times as JSON (placelab netsim --help lists options)
+  placelab --version
+exit status: 0 ok, 1 refused input (bad scenario, graph or tpwgts file), 2 usage or unreadable file";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("partition") => return gpmetis::main(&args[1..]),
+        Some("graph") => return gpmetis::graph_main(&args[1..]),
+        Some("netsim") => return netsim::main(&args[1..]),
+        _ => {}
+    }
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["run", path] | ["check", path] => run::run_or_check(args[0] == "run", path, &mut out),
+        ["engines"] => {
+            let _ = writeln!(out, "{}", placelab::api::engines_json());
+            ExitCode::SUCCESS
+        }
+        ["--help"] | ["-h"] | ["help"] => {
+            let _ = writeln!(out, "{USAGE}");
+            ExitCode::SUCCESS
+        }
+        ["--version"] | ["-V"] => {
+            let _ = writeln!(out, "placelab {}", placelab::api::version());
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! `placelab run FILE.json` (or `-` for stdin) prints the report file
+//! ([`placelab::api::report_file`]: the report JSON and one newline), byte-identical to the
+//! page's export of the same scenario; `placelab check FILE.json` validates it only.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+/// The scenario text of `path` (`-`: stdin), read through [`placelab::scenario::read_text`]: at
+/// most the size limit plus one byte is read, and non-UTF-8 input names the bad byte's offset.
+/// `Err` carries the message and the exit code: 2 when the file cannot be opened, 1 (as for any
+/// refused scenario) when its text is over the limit or not UTF-8.
+fn read_input(path: &str) -> Result<String, (String, u8)> {
+    let text = if path == "-" {
+        placelab::scenario::read_text(std::io::stdin().lock())
+    } else {
+        let file =
+            std::fs::File::open(path).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
+        placelab::scenario::read_text(file)
+    };
+    text.map_err(|e| (format!("{path}: {e}"), 1))
+}
+
+/// `placelab run PATH` (`run`) or `placelab check PATH`: the report file on `out`, or `ok`, or
+/// the refusal on stderr.
+pub fn run_or_check(run: bool, path: &str, out: &mut impl Write) -> ExitCode {
+    let text = match read_input(path) {
+        Ok(t) => t,
+        Err((e, code)) => {
+            eprintln!("placelab: {e}");
+            return ExitCode::from(code);
+        }
+    };
+    let result = if run {
+        placelab::api::run(&text, &mut placelab::progress::NoProgress).map(Some)
+    } else {
+        placelab::api::check(&text).map(|_| None)
+    };
+    match result {
+        Ok(Some(report)) => {
+            let _ = out.write_all(placelab::api::report_file(&report).as_bytes());
+            ExitCode::SUCCESS
+        }
+        Ok(None) => {
+            eprintln!("placelab: {path}: ok");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("placelab: {path}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

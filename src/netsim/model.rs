@@ -1,0 +1,69 @@
+//! The network's parameters: the interconnect ([`System`]), its links ([`LinkParams`]) and how
+//! flows share them ([`Model`], see [`super`]).
+
+use super::fattree::FatTreeSpec;
+
+/// A machine's interconnect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum System {
+    Torus2d {
+        x: u32,
+        y: u32,
+    },
+    Torus3d {
+        x: u32,
+        y: u32,
+        z: u32,
+    },
+    Mesh2d {
+        x: u32,
+        y: u32,
+    },
+    Mesh3d {
+        x: u32,
+        y: u32,
+        z: u32,
+    },
+    /// Fat or thin tree (thin when some `up < down`).
+    FatTree(FatTreeSpec),
+}
+
+/// Every link's bandwidth (bytes/s) and latency (s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinkParams {
+    pub bandwidth: f64,
+    pub latency: f64,
+}
+
+impl LinkParams {
+    /// The source's links: 125 MB/s (1 Gbit/s), 50 us.
+    pub const SOURCE: LinkParams = LinkParams {
+        bandwidth: 125e6,
+        latency: 50e-6,
+    };
+}
+
+/// How flows share links (module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    MaxMin,
+    SimgridLv08,
+}
+
+impl Model {
+    /// `"max-min"` or `"simgrid-lv08"`.
+    pub fn parse(s: &str) -> Option<Model> {
+        match s {
+            "max-min" => Some(Model::MaxMin),
+            "simgrid-lv08" => Some(Model::SimgridLv08),
+            _ => None,
+        }
+    }
+    /// The name [`Model::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::MaxMin => "max-min",
+            Model::SimgridLv08 => "simgrid-lv08",
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The relaxed replay: the lower bound of a partial assignment by replaying the trace.
+
+use super::FREE;
+use crate::trace::replay::{Compiled, LaneTables, PathProfile, Platform, Tables, LANES};
+
+/// Relaxed replay parameters for partial assignments: the lower bound.
+///
+/// # The bound and why it is admissible
+/// For a partial assignment (some ranks placed, the others free), [`Bounds::partial`] replays
+/// the trace with each free rank's ratio replaced by the least ratio among the nodes left
+/// free, and each message's `a0`, `a1` replaced by the least `a0` and the least `a1` over the
+/// node pairs its ranks could still get (placed ranks keep their node; free ranks range over
+/// the free nodes, two free ranks over distinct free nodes). In every completion of the
+/// partial assignment, each ratio is at least its relaxed value, and each message costs
+/// `max(0, a0 + a1 N) >= max(0, min a0 + (min a1) N)` since `N >= 0`. The replay's run time is
+/// non-decreasing in every ratio and cost ([`crate::trace::replay`], "Monotonicity"), so the relaxed
+/// run time is at most the run time of every completion: the bound never exceeds the best
+/// completion (admissible), and equals the exact time once every rank is placed.
+pub struct Bounds<'a> {
+    pub c: &'a Compiled,
+    pub p: &'a Platform,
+    tab: Tables,
+    scratch: Vec<f64>,
+    row0: Vec<f64>,
+    row1: Vec<f64>,
+    col0: Vec<f64>,
+    col1: Vec<f64>,
+}
+
+impl<'a> Bounds<'a> {
+    pub fn new(c: &'a Compiled, p: &'a Platform) -> Self {
+        Bounds {
+            c,
+            p,
+            tab: Tables::new(c.ranks),
+            scratch: vec![0.0; c.ranks],
+            row0: vec![0.0; p.n],
+            row1: vec![0.0; p.n],
+            col0: vec![0.0; p.n],
+            col1: vec![0.0; p.n],
+        }
+    }
+
+    /// The exact run time of a complete assignment.
+    pub fn exact(&mut self, assign: &[u8]) -> f64 {
+        self.c.exact_tables(self.p, assign, &mut self.tab);
+        self.c.replay(&self.tab, &mut self.scratch)
+    }
+
+    /// The lower bound of a partial assignment (`FREE` for ranks not placed); exact when
+    /// complete.
+    pub fn partial(&mut self, assign: &[u8]) -> f64 {
+        self.relaxed_tables(assign);
+        self.c.replay(&self.tab, &mut self.scratch)
+    }
+
+    /// [`Bounds::partial`] with the critical path of its replay
+    /// ([`Compiled::critical_path`]); with a complete assignment, the exact replay's.
+    pub fn partial_path(&mut self, assign: &[u8]) -> (f64, PathProfile) {
+        self.relaxed_tables(assign);
+        self.c.critical_path(&self.tab)
+    }
+
+    /// Fills the tables of the relaxed replay of `assign` (see [`Bounds`]).
+    fn relaxed_tables(&mut self, assign: &[u8]) {
+        let p = self.p;
+        let n = p.n;
+        let r = self.c.ranks;
+        let mut used = [false; 256];
+        for &u in assign {
+            if u != FREE {
+                used[u as usize] = true;
+            }
+        }
+        let free: Vec<usize> = (0..n).filter(|&u| !used[u]).collect();
+        let mut min_ratio = f64::INFINITY;
+        for &u in &free {
+            min_ratio = min_ratio.min(p.ratio[u]);
+        }
+        for x in 0..r {
+            self.tab.ratio[x] = if assign[x] == FREE {
+                min_ratio
+            } else {
+                p.ratio[assign[x] as usize]
+            };
+        }
+        // least a0, a1 from each node to the free nodes and from the free nodes to each node
+        for u in 0..n {
+            let (mut r0, mut r1, mut c0, mut c1) =
+                (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
+            for &v in &free {
+                if v == u {
+                    continue;
+                }
+                r0 = r0.min(p.a0[u * n + v]);
+                r1 = r1.min(p.a1[u * n + v]);
+                c0 = c0.min(p.a0[v * n + u]);
+                c1 = c1.min(p.a1[v * n + u]);
+            }
+            self.row0[u] = r0;
+            self.row1[u] = r1;
+            self.col0[u] = c0;
+            self.col1[u] = c1;
+        }
+        let (mut ff0, mut ff1) = (f64::INFINITY, f64::INFINITY);
+        for &u in &free {
+            ff0 = ff0.min(self.row0[u]);
+            ff1 = ff1.min(self.row1[u]);
+        }
+        for &pr in &self.c.pairs {
+            let (a, b) = (pr as usize / r, pr as usize % r);
+            let (ua, ub) = (assign[a], assign[b]);
+            let (x0, x1) = match (ua == FREE, ub == FREE) {
+                (false, false) => {
+                    let k = ua as usize * n + ub as usize;
+                    (p.a0[k], p.a1[k])
+                }
+                (false, true) => (self.row0[ua as usize], self.row1[ua as usize]),
+                (true, false) => (self.col0[ub as usize], self.col1[ub as usize]),
+                (true, true) => (ff0, ff1),
+            };
+            self.tab.a0[pr as usize] = x0;
+            self.tab.a1[pr as usize] = x1;
+        }
+    }
+
+    /// Bounds (or exact times, for complete assignments) of up to [`LANES`] assignments in
+    /// one pass ([`Compiled::replay_lanes`]); each result is bit-identical to
+    /// [`Bounds::partial`] of the same assignment.
+    pub fn partial_lanes(
+        &mut self,
+        assigns: &[Vec<u8>],
+        lanes: &mut LaneTables,
+        t: &mut [f64],
+    ) -> [f64; LANES] {
+        debug_assert!(!assigns.is_empty() && assigns.len() <= LANES);
+        for l in 0..LANES {
+            let a = &assigns[l.min(assigns.len() - 1)];
+            self.relaxed_tables(a);
+            lanes.set_lane(self.c, l, &self.tab);
+        }
+        let mut out = [0.0; LANES];
+        self.c.replay_lanes(lanes, t, &mut out);
+        out
+    }
+}
