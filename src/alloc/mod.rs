@@ -294,7 +294,7 @@ struct ContentionSetup {
 
 fn contention_setup(s: &AllocScenario, topo: &Topology, jobs: &[Job]) -> Option<ContentionSetup> {
     let c = s.contention.as_ref()?;
-    let model = crate::netsim::Model::parse(&c.model).expect("validated");
+    let model = crate::netsim::Model::from_id(&c.model).expect("validated");
     let link = crate::netsim::LinkParams {
         bandwidth: c.bandwidth,
         latency: c.latency,
@@ -332,7 +332,7 @@ fn contention_setup(s: &AllocScenario, topo: &Topology, jobs: &[Job]) -> Option<
         rates,
         kernels,
         info: report::ContentionInfo {
-            model: model.name(),
+            model: model.id(),
             bandwidth: c.bandwidth,
             latency: c.latency,
             other_rate: c.other_rate,

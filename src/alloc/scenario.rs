@@ -635,7 +635,7 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
 /// Checks the `contention` option: a known model, link parameters netsim accepts, a stream
 /// without EASY backfilling (whose reservations trust walltimes that stretched jobs overrun).
 fn validate_contention(c: &ContentionSpec, s: &AllocScenario) -> Result<()> {
-    if crate::netsim::Model::parse(&c.model).is_none() {
+    if crate::netsim::Model::from_id(&c.model).is_none() {
         return Err(ScenarioError::at(
             "contention.model",
             format!(

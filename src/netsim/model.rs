@@ -43,27 +43,11 @@ impl LinkParams {
     };
 }
 
-/// How flows share links (module doc).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Model {
-    MaxMin,
-    SimgridLv08,
-}
-
-impl Model {
-    /// `"max-min"` or `"simgrid-lv08"`.
-    pub fn parse(s: &str) -> Option<Model> {
-        match s {
-            "max-min" => Some(Model::MaxMin),
-            "simgrid-lv08" => Some(Model::SimgridLv08),
-            _ => None,
-        }
-    }
-    /// The name [`Model::parse`] reads.
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::MaxMin => "max-min",
-            Model::SimgridLv08 => "simgrid-lv08",
-        }
+crate::params::choices! {
+    /// How flows share links (module doc); its id (`"max-min"`, `"simgrid-lv08"`) is what
+    /// scenarios and `placelab netsim --model` write.
+    pub enum Model {
+        MaxMin = ("max-min", "Plain max-min"),
+        SimgridLv08 = ("simgrid-lv08", "SimGrid LV08 (default model)"),
     }
 }

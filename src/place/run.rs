@@ -111,10 +111,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         latency: s.system.latency,
     };
     let p = Platform::build(&sys.net, link).expect("validated platform");
-    let model = match s.model {
-        scenario::ModelId::MaxMin => Model::MaxMin,
-        scenario::ModelId::SimgridLv08 => Model::SimgridLv08,
-    };
+    let model: Model = s.model;
     let quirks = s.source_quirks;
     let cases = scenario::cases(s);
     let rounds = s.job.rounds as u32;

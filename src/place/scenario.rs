@@ -72,13 +72,8 @@ pub mod d {
     );
 }
 
-choices! {
-    /// The network simulator's sharing model.
-    pub enum ModelId {
-        MaxMin = ("max-min", "Plain max-min"),
-        SimgridLv08 = ("simgrid-lv08", "SimGrid LV08 (default model)"),
-    }
-}
+/// The network simulator's sharing model, as the simulator names it.
+pub use crate::netsim::Model as ModelId;
 
 choices! {
     pub enum SystemKind {

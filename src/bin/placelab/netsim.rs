@@ -95,7 +95,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             "--compute" => compute = number(value(args, &mut i, a)?, a)?,
             "--model" => {
                 let m = value(args, &mut i, a)?;
-                model = Model::parse(m)
+                model = Model::from_id(m)
                     .ok_or_else(|| format!("--model: '{m}' is not simgrid-lv08 or max-min"))?
             }
             "--bandwidth" => link.bandwidth = number(value(args, &mut i, a)?, a)?,
@@ -182,7 +182,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             None => tree.clone(),
         },
         messages.len(),
-        model.name()
+        model.id()
     );
     Ok(NetsimCase {
         platform,
