@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of the partitioner against METIS and KaHIP (issue 6, "Goals"), in one run on the
+"""Benchmark of the partitioner against METIS and KaHIP, in one run on the
 same graphs.
 
 Installs Debian's `metis` (gpmetis) with apt-get and PyPI's `kahip` with pip when they are

@@ -1,4 +1,4 @@
-//! Bounded work, memory, report size and progress (issue 5, §2 and §3).
+//! Bounded work, memory, report size and progress.
 //!
 //! - The admission estimate is an upper bound of the work counters of real runs, on random small
 //!   scenarios (work counted, never timed).

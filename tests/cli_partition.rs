@@ -1,5 +1,4 @@
-//! `placelab partition` where scripts used `gpmetis` (issue 6, "Command line, compatible with
-//! gpmetis"). `scripts/gpmetis-fixture.sh` ran the real gpmetis on the graphs of
+//! `placelab partition` where scripts used `gpmetis`. `scripts/gpmetis-fixture.sh` ran the real gpmetis on the graphs of
 //! `tests/fixtures/gpmetis/` with the arguments of `cases.txt` and saved its summary, its part
 //! file and that file's name; here our binary runs with exactly the same arguments in a copy of
 //! that folder, and each case checks: the same part-file name, the same number of lines, ids

@@ -1,4 +1,4 @@
-//! EASY backfilling as Maui and Slurm users know it (issue 5, §4), and the closed-min details of
+//! EASY backfilling as Maui and Slurm users know it, and the closed-min details of
 //! §5, end to end through the public dispatcher.
 //!
 //! The central property: with walltimes equal to run times, a job that backfilled while another
@@ -45,7 +45,7 @@ fn start_of(report: &Value, name: &str) -> Option<f64> {
         .as_f64()
 }
 
-/// Issue 5 §4, first case: on a tree `[4]` the paper's policy gives any job of 2 to 4 nodes the
+/// First case: on a tree `[4]` the paper's policy gives any job of 2 to 4 nodes the
 /// whole switch. The head (2 nodes) must wait for the 1-node job to leave at 11; a 1-node job
 /// running to 19 once backfilled because 3 of the 4 nodes were "spare", and the head started at
 /// 19. The reservation is now the whole switch, so the later job waits.
@@ -66,7 +66,7 @@ fn a_backfilled_job_never_delays_a_closed_min_head_on_a_four_leaf_tree() {
     assert_eq!(starts(&r), vec![Some(0.0), Some(11.0), Some(16.0)]);
 }
 
-/// Issue 5 §4, second case: tree `[2, 6]`, a 7-node head needs the whole tree; a 1-node job
+/// Second case: tree `[2, 6]`, a 7-node head needs the whole tree; a 1-node job
 /// running to 202 backfilled into the "spare" nodes and pushed the head from 100 to 202.
 #[test]
 fn a_backfilled_job_never_delays_a_whole_tree_head() {
@@ -105,7 +105,7 @@ fn a_job_ending_by_the_shadow_time_backfills_into_the_reserved_region() {
     assert_eq!(start_of(&r, "head"), Some(100.0));
 }
 
-/// Issue 5 §4, ties: two running jobs end exactly at the shadow time (10). Both free their
+/// Ties: two running jobs end exactly at the shadow time (10). Both free their
 /// nodes, so one node is spare and a long 1-node job backfills at once, whatever the order of
 /// the two in the input. (Counting only the first of them found no spare node, or one, by order.)
 #[test]
@@ -134,7 +134,7 @@ fn jobs_ending_at_the_shadow_time_all_count_whatever_the_input_order() {
     }
 }
 
-/// Issue 5 §4, depth: 64 long jobs queued behind a blocked head cannot backfill; a short job
+/// Depth: 64 long jobs queued behind a blocked head cannot backfill; a short job
 /// behind them can. The default depth (500, as Slurm's `bf_max_job_test`) reaches it; a depth of
 /// 64 does not, and a depth of 65 does.
 #[test]
@@ -199,7 +199,7 @@ fn backfill_depth_is_validated_and_in_the_form() {
     assert_eq!(p["default"], 500);
 }
 
-/// Issue 5 §5: the paper's template for 2 nodes is 2 wide and 1 high; on a mesh 1 node wide only
+/// The paper's template for 2 nodes is 2 wide and 1 high; on a mesh 1 node wide only
 /// its rotation fits, and the paper asks for a subgraph matching the template, which a rotated
 /// rectangle is. At equal origins the template's own orientation comes first.
 #[test]
@@ -233,7 +233,7 @@ fn closed_min_paper_rotates_its_template() {
     assert_eq!(starts(&r), vec![Some(0.0)]);
 }
 
-/// Issue 5 §5, busy regions: a running job blocks its nodes and the routers its own traffic
+/// Busy regions: a running job blocks its nodes and the routers its own traffic
 /// uses. On a 3x3 mesh a 1-node job takes corner 0 and a 7-node job falls back to `relax-closed`
 /// on every other cell but corner 2 = (2, 0). If the 7-node job communicates all-to-all, its route
 /// from node 1 = (1, 0) to node 5 = (2, 1) crosses router 2, so a 1-node job there would share

@@ -1,4 +1,4 @@
-//! Graphs in and out (issue 6, "Graphs"): the METIS reader names the line of every error, files
+//! Graphs in and out: the METIS reader names the line of every error, files
 //! round-trip, edge lists, coordinates and target weights read as gpmetis reads them, and the
 //! generators make the graphs they promise (counts, symmetry, determinism, and for the random
 //! meshes a brute-force oracle: empty circumcircles, every close pair joined).

@@ -1,4 +1,4 @@
-//! The partitioner's properties (issue 6, "The partitioner" and "Tests"): on random graphs the
+//! The partitioner's properties: on random graphs the
 //! partition is complete, every part id is below `k`, parts respect their (possibly unequal)
 //! targets within the tolerance, the result is a function of the seed, and the figures equal a
 //! recount; edge cases (empty graphs, `k > n`, `k = 1`, zero weights, stars, disconnected

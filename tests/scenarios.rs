@@ -132,7 +132,7 @@ proptest! {
     }
 }
 
-// ---- issue 5 §7: errors and input a user understands
+// ---- errors and input a user understands
 
 /// Every way of writing a wrong type or value: the message says what is wanted in words.
 #[test]

@@ -60,7 +60,7 @@ fn t_of_subset(stations: &[Station], set: &[usize], terms: &Terms) -> f64 {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// Issue 8, workstation selection: on small station sets the least-loaded prefix is as good
+    /// Workstation selection: on small station sets the least-loaded prefix is as good
     /// as the best of every subset (equal speeds, and with speeds when ordered by rate).
     #[test]
     fn least_loaded_prefix_is_optimal_over_every_subset(
@@ -125,7 +125,7 @@ proptest! {
         }
     }
 
-    /// Issue 8, all-to-all: the branch and bound finds the brute-force optimum on small inputs.
+    /// All-to-all: the branch and bound finds the brute-force optimum on small inputs.
     #[test]
     #[allow(clippy::needless_range_loop)] // fills both [i][j] and [j][i]
     fn branch_and_bound_equals_brute_force(
@@ -156,7 +156,7 @@ proptest! {
     }
 }
 
-/// Issue 8: the source's table 2, the three load patterns select W1-W7, W1-W6 and W1-W5, and
+/// The source's table 2, the three load patterns select W1-W7, W1-W6 and W1-W5, and
 /// our computed times are within 2 % of the source's computed ones.
 #[test]
 fn table2_selects_w1_w7_then_w1_w6_then_w1_w5() {
@@ -338,7 +338,7 @@ fn validation_errors_name_json_paths() {
     }
 }
 
-/// Issue 8: the heuristic is within 1 % of the exact product on every case small enough to
+/// The heuristic is within 1 % of the exact product on every case small enough to
 /// check: random matrices (integer and real distances, bandwidths), meshes and hierarchies.
 #[test]
 #[allow(clippy::needless_range_loop)] // fills both [i][j] and [j][i]
@@ -401,7 +401,7 @@ fn exact_search_proves_n64_m12_torus() {
     assert!(s["gapPercent"].as_f64().unwrap() <= 1.0);
 }
 
-/// Issue 8: the source's 2-, 4- and 8-process cases: our ranking of the symmetric layouts is the
+/// The source's 2-, 4- and 8-process cases: our ranking of the symmetric layouts is the
 /// source's established order (2: 1x2, 2x1; 4: 4x1, 1x4, 2x2; 8: 1x8, 4x2, 2x4).
 #[test]
 fn layouts_rank_the_source_cases_in_the_source_order() {

@@ -1,4 +1,4 @@
-//! Trace formats of the trace engine (issue 9): the source's table 1 as a fixture, SimGrid
+//! Trace formats of the trace engine: the source's table 1 as a fixture, SimGrid
 //! time-independent traces (merged and per rank), our text format, generated programs, errors
 //! naming the JSON path and line, and fuzzing: no input makes the engine panic.
 

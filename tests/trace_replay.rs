@@ -1,4 +1,4 @@
-//! Replay of the trace engine (issue 9, SPEC §4): hand-made traces with known answers under
+//! Replay of the trace engine: hand-made traces with known answers under
 //! the blocking rule (the transfer starts when both calls are posted and ends at
 //! `e = max(r, s) + c`; a rendezvous send ends at `e`, an eager send at once), delays
 //! propagating transitively, the timeline's invariants, and determinism.

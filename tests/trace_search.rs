@@ -1,4 +1,4 @@
-//! Search of the trace engine (issue 9): exhaustive search and branch and bound equal brute
+//! Search of the trace engine: exhaustive search and branch and bound equal brute
 //! force (every assignment replayed, representatives, the tie order) on small cases with
 //! identical nodes and ties; the bound is admissible; the work budget stops large searches
 //! with a valid gap; searches are deterministic.

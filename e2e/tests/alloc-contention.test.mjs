@@ -1,4 +1,4 @@
-// Run time under contention on the allocation page (issue 7): the Tianhe-1A example runs with the
+// Run time under contention on the allocation page: the Tianhe-1A example runs with the
 // contention model on, gives in the browser the report pinned natively, and draws the run-time
 // chart, the paper's claims judged from the report, and the table of run times beside Table 1.
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// An edited example says so (issue 5 §8): its name gets "(edited)" and its description "Edited from
+// An edited example says so: its name gets "(edited)" and its description "Edited from
 // “<name>”.", in the page, in the report and in the share link; a name the user chose stays.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// No scenario within the limits freezes the page (issue 5 §2): opening a link and running never
+// No scenario within the limits freezes the page: opening a link and running never
 // blocks the main thread longer than 200 ms (long tasks seen by a PerformanceObserver), and Stop
 // answers within 200 ms (from the click's timestamp to the page being idle). Large scenarios stay
 // folded in the raw JSON box, yet run, export and share whole; large reports cross to the page as a

@@ -1,4 +1,4 @@
-// Errors a user understands (issue 5 §7, page side): the page shows the engine's own message, the
+// Errors a user understands (page side): the page shows the engine's own message, the
 // same as the CLI's, because the text goes to the engine as text (never a parsed object).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';

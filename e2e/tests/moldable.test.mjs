@@ -1,4 +1,4 @@
-// The moldable engine's page (issue 10): the hand-checkable set draws one Gantt chart per method
+// The moldable engine's page: the hand-checkable set draws one Gantt chart per method
 // (machines across, time down, each job in its colour) with makespans, bounds and the source's
 // delta metrics; a long GA run shows its curve and best schedule live and Stop keeps them; the
 // schedule exports as SWF; TORQUE and SWF files import as moldable sets; no long main-thread task.

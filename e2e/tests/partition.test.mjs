@@ -1,4 +1,4 @@
-// The partitioning engine in the page (issue 6): the Delaunay example drawn in part colours with
+// The partitioning engine in the page: the Delaunay example drawn in part colours with
 // its cut edges in red and figures that equal a recount from the part vectors; the part-file
 // export equals the CLI's part vector; METIS files, edge lists and coordinates open through the
 // file input (a bad file names its line); a 100,000-vertex mesh runs with progress and Stop and

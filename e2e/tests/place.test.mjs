@@ -1,4 +1,4 @@
-// The placement engine's page (issue 7): the "Zhdanov & Korkhov, experiment 1" example shows one
+// The placement engine's page: the "Zhdanov & Korkhov, experiment 1" example shows one
 // panel per strategy with the nodes coloured by task position, the ratio table beside the
 // source's figures and the bar chart; the full 4,096-node example runs and draws without a long
 // main-thread task; a METIS task graph opened from a file becomes the job and runs.

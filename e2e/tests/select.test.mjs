@@ -1,4 +1,4 @@
-// The selection engine's page (issue 8): the table-2 examples select W1-W7, W1-W6, W1-W5; a formula
+// The selection engine's page: the table-2 examples select W1-W7, W1-W6, W1-W5; a formula
 // edited in the form re-runs as it is typed and the curve follows; a bad formula names its JSON path
 // and character while the last good drawing stays; the protocol timeline's scrubber moves through
 // time; no main-thread task over 200 ms meanwhile.

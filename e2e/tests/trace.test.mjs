@@ -1,4 +1,4 @@
-// The trace engine's page (issue 9): every trace example draws its ranking, timeline and link
+// The trace engine's page: every trace example draws its ranking, timeline and link
 // fits (and predicted against measured when measured times are given), the timeline's pixels
 // show each segment's kind where the report puts it, the machinefile download is the report's, a
 // dropped trace becomes the scenario's trace, a bad trace names its line while the last good

@@ -15,8 +15,8 @@ const COMMS: [&str; 3] = ["all", "neighbor", "none"];
 const SIZES: [&str; 3] = ["uniform", "logUniform", "powersOfTwo"];
 const JOBS: u64 = 12;
 
-/// The scenario of issue 5 §1, whose `random` nodes differed between the page and the CLI (the
-/// seeds there: 1, 7 and 42).
+/// A scenario whose `random` nodes once differed between the page and the CLI (with seeds 1, 7
+/// and 42): a regression sample.
 const ISSUE_RANDOM: &str = r#"{"version":1,"engine":"allocation","seed":SEED,"system":{"kind":"mesh","width":16,"height":16},"policies":["random"],"workload":{"kind":"set","jobs":[{"tasks":5},{"tasks":7},{"tasks":3}]}}"#;
 
 /// The sample scenarios, as compact JSON texts, in a fixed order.

@@ -1,4 +1,4 @@
-//! Coarsening (SPEC §2): repeated heavy-edge matching and contraction, as METIS does.
+//! Coarsening: repeated heavy-edge matching and contraction, as METIS does.
 //!
 //! One level: vertices are visited in increasing degree band `floor(sqrt(1 + degree))` (METIS's
 //! bands; a random order within each band, so low-degree vertices find a partner before hubs

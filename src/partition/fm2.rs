@@ -1,4 +1,4 @@
-//! Two-way boundary Fiduccia-Mattheyses refinement (SPEC §2), the refinement of every bisection.
+//! Two-way boundary Fiduccia-Mattheyses refinement, the refinement of every bisection.
 //!
 //! A pass keeps one max-priority queue of boundary vertices per side, keyed by gain
 //! (`ed - id`: weight to the other side minus weight to its own) and a per-pass random tie key.

@@ -1,4 +1,4 @@
-//! Initial bisection of a small (coarsest) graph by greedy graph growing (GGGP, SPEC §2).
+//! Initial bisection of a small (coarsest) graph by greedy graph growing (GGGP).
 //!
 //! One try: every vertex starts on side 1; a random vertex seeds side 0, which then grows by the
 //! side-1 vertex with the largest gain (weight of its edges into side 0 minus the rest, so the

@@ -1,4 +1,4 @@
-//! k-way refinement (SPEC §2): balancing and greedy boundary refinement of a k-way partition,
+//! k-way refinement: balancing and greedy boundary refinement of a k-way partition,
 //! run on every level on the way up, as METIS's greedy k-way refinement.
 //!
 //! State: for each vertex its internal degree `id` (edge weight to its own part) and external

@@ -1,4 +1,4 @@
-//! The multilevel partitioner (SPEC §2, "The partitioner"), METIS's scheme:
+//! The multilevel partitioner, METIS's scheme:
 //!
 //! 1. **Coarsen** ([`super::coarsen`]): heavy-edge matching and contraction, level after level,
 //!    down to `max(V / (20 log2 k), 30 k)` vertices (METIS's k-way threshold), no coarse vertex

@@ -1,4 +1,4 @@
-//! Pairwise re-bisection on the quotient graph (the quality mode's V-cycles, SPEC §2): for a
+//! Pairwise re-bisection on the quotient graph (the quality mode's V-cycles): for a
 //! pair of adjacent parts `(a, b)`, the subgraph induced by their union is bisected anew
 //! (multilevel, [`super::rb::bisect_within`]) with `a`'s share of their targets on side 0 and
 //! the two parts' own limits, and the new bisection replaces the pair when it is better: less

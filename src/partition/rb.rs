@@ -1,4 +1,4 @@
-//! Multilevel bisection and recursive bisection (METIS `-ptype=rb`, SPEC §2); also the initial
+//! Multilevel bisection and recursive bisection (METIS `-ptype=rb`); also the initial
 //! partition of the coarsest graph in multilevel k-way.
 //!
 //! [`bisect`]: the best (least overweight, then least cut) of `ncuts` tries, each coarsening

@@ -86,8 +86,8 @@ fn sample(seed: u64, si: usize, gi: usize, kind: GraphKind) -> Value {
     doc
 }
 
-/// The scenario whose part files the browser tests compare with the native ones (issue 6: "the
-/// same part file natively and in wasm"): a seeded 2D Delaunay mesh, every method, unequal
+/// The scenario whose part files the browser tests compare with the native ones (the same
+/// part file natively and in wasm): a seeded 2D Delaunay mesh, every method, unequal
 /// targets, volume objective on a second copy.
 pub const PART_FILE_SCENARIOS: [&str; 2] = [
     r#"{"version":1,"engine":"partition","seed":7,"graph":{"kind":"delaunay","n":5000},"k":16,"methods":["kway","rb","strong","linear","random"]}"#,

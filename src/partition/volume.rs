@@ -1,4 +1,4 @@
-//! Refinement for the total communication volume (METIS `-objtype=vol`, SPEC §2).
+//! Refinement for the total communication volume (METIS `-objtype=vol`).
 //!
 //! The volume of a partition is `sum_v vsize[v] * |{parts of v's neighbours} \ {part of v}|`.
 //! Moving `v` from part `a` to part `b` changes only the terms of `v` and of its neighbours:

@@ -36,7 +36,7 @@ use super::report::{LayoutResult, StepCost};
 
 pub const LAYERS: [&str; 3] = ["socket", "node", "network"];
 
-/// The source's InfiniBand slowdowns `t(m, cf) / t(m, 1)` for cf = 2, 3, 4 (SPEC §5), by
+/// The source's InfiniBand slowdowns `t(m, cf) / t(m, 1)` for cf = 2, 3, 4, by
 /// message size in MiB.
 pub const SOURCE_SLOWDOWNS: [(u32, [f64; 3]); 6] = [
     (4, [0.86, 0.82, 0.96]),

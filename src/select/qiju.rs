@@ -1,6 +1,6 @@
 //! Workstation selection (Qi & Ju): which of `Q` loaded workstations should an SPMD job use.
 //!
-//! Model (SPEC §3): a job split into `P` equal parts runs in synchronized iterations, so the
+//! Model: a job split into `P` equal parts runs in synchronized iterations, so the
 //! slowest chosen station paces everyone:
 //!
 //! ```text
