@@ -49,16 +49,18 @@ pub struct GaParams {
 }
 
 impl Default for GaParams {
-    /// The source's: `K = 16`, `V = 1000`, `P = 0.9`, `G = 2`.
+    /// The scenario's defaults (the field table's: the source's `K = 16`, `V = 1000`, `P = 0.9`,
+    /// `G = 2`).
     fn default() -> Self {
+        use super::scenario::d;
         GaParams {
-            population: 16,
-            cycles: 1000,
-            crossover: 0.9,
-            parts: 2,
-            decoder: Decoder::Shelf,
-            islands: 1,
-            exchange_every: 50,
+            population: d::population(),
+            cycles: d::cycles(),
+            crossover: d::crossover(),
+            parts: d::parts(),
+            decoder: d::decoder(),
+            islands: d::islands(),
+            exchange_every: d::exchange_every(),
         }
     }
 }

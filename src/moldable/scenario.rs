@@ -4,8 +4,8 @@
 //! guillotine sets). Format reference: `docs/format.md`, "Engine `moldable`".
 
 use super::model::{Instance, Job, Variant};
-use crate::error::{check_number, check_range, Result, ScenarioError};
-use crate::params::Param;
+use crate::error::{check_number, Result, ScenarioError};
+use crate::params::{choices, static_table, table_defaults, Param};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -17,6 +17,12 @@ pub const MAX_JOBS: usize = 20_000;
 pub const MAX_VARIANTS: usize = 16;
 /// Largest time of a variant (and release time), in the scenario's time unit.
 pub const MAX_TIME: f64 = 1e9;
+/// Most weight of a variant.
+pub const MAX_WEIGHT: f64 = 1e9;
+/// Most variants per job of a generated set.
+pub const MAX_GENERATED_VARIANTS: u32 = 8;
+/// Tallest guillotine strip.
+pub const MAX_HEIGHT: u32 = 1_000_000_000;
 /// Most GA cycles, population and islands.
 pub const MAX_CYCLES: u32 = 100_000;
 pub const MAX_POPULATION: u32 = 256;
@@ -51,7 +57,7 @@ pub struct MoldableScenario {
     /// The efficiency constraint `w`: the mean relative weight of the chosen variants must be at
     /// least this (0..1); absent: no constraint.
     pub efficiency: Option<f64>,
-    #[serde(default = "all_methods")]
+    #[serde(default = "d::methods")]
     pub methods: Vec<Method>,
     #[serde(default)]
     pub ga: GaSpec,
@@ -67,8 +73,15 @@ pub struct JobSpec {
     pub time: Option<f64>,
     pub weight: Option<f64>,
     pub variants: Option<Vec<VariantSpec>>,
-    #[serde(default)]
+    #[serde(default = "d::release")]
     pub release: f64,
+}
+
+impl JobSpec {
+    /// A rigid job's weight, its default when absent.
+    pub fn weight(&self) -> f64 {
+        self.weight.unwrap_or_else(d::job_weight)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -76,12 +89,8 @@ pub struct JobSpec {
 pub struct VariantSpec {
     pub ranks: u32,
     pub time: f64,
-    #[serde(default = "one")]
+    #[serde(default = "d::variant_weight")]
     pub weight: f64,
-}
-
-fn one() -> f64 {
-    1.0
 }
 
 /// An SWF log as text, and how its rigid jobs become moldable.
@@ -94,26 +103,16 @@ pub struct SwfSpec {
     pub serial_fraction: Option<f64>,
     /// Keep submit times as release times (default false: the whole log is one set at time 0,
     /// as the source schedules sets).
-    #[serde(default)]
+    #[serde(default = "d::releases")]
     pub releases: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum GenerateKind {
-    /// Random moldable set (see [`super::generate::random_set`]).
-    Random,
-    /// Guillotine cut of an `n x H` strip: optimum exactly `H`.
-    Guillotine,
-}
-
-impl GenerateKind {
-    pub const ALL: [GenerateKind; 2] = [GenerateKind::Random, GenerateKind::Guillotine];
-    pub fn id(self) -> &'static str {
-        match self {
-            GenerateKind::Random => "random",
-            GenerateKind::Guillotine => "guillotine",
-        }
+choices! {
+    pub enum GenerateKind {
+        /// Random moldable set (see [`super::generate::random_set`]).
+        Random = ("random", "Random moldable set"),
+        /// Guillotine cut of an `n x H` strip: optimum exactly `H`.
+        Guillotine = ("guillotine", "Guillotine cut (optimum known)"),
     }
 }
 
@@ -124,135 +123,98 @@ pub struct GenerateSpec {
     /// Number of jobs `m`.
     pub jobs: u32,
     /// Most variants per job (each job gets 1 to this many).
-    #[serde(default = "three")]
+    #[serde(default = "d::max_variants")]
     pub max_variants: u32,
     /// Height `H` of the guillotine strip (its optimum makespan).
-    #[serde(default = "thousand")]
+    #[serde(default = "d::height")]
     pub height: u32,
 }
 
-fn three() -> u32 {
-    3
-}
-fn thousand() -> u32 {
-    1000
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Method {
-    Nfdh,
-    Ffdh,
-    Bfdh,
-    Ga,
-}
-
-impl Method {
-    pub const ALL: [Method; 4] = [Method::Nfdh, Method::Ffdh, Method::Bfdh, Method::Ga];
-    pub fn id(self) -> &'static str {
-        match self {
-            Method::Nfdh => "nfdh",
-            Method::Ffdh => "ffdh",
-            Method::Bfdh => "bfdh",
-            Method::Ga => "ga",
-        }
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            Method::Nfdh => "NFDH",
-            Method::Ffdh => "FFDH",
-            Method::Bfdh => "BFDH",
-            Method::Ga => "Genetic algorithm",
-        }
+choices! {
+    /// The methods, in the order reports list them.
+    #[derive(PartialOrd, Ord)]
+    pub enum Method {
+        Nfdh = ("nfdh", "NFDH"),
+        Ffdh = ("ffdh", "FFDH"),
+        Bfdh = ("bfdh", "BFDH"),
+        Ga = ("ga", "Genetic algorithm"),
     }
 }
 
-fn all_methods() -> Vec<Method> {
-    Method::ALL.to_vec()
-}
-
-/// How the GA turns a chromosome into a schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Decoder {
-    /// The source's: variants per job, packed by the individual's FFDH or BFDH.
-    Shelf,
-    /// Ours: variants and a job order, placed by list scheduling with backfilling.
-    List,
-}
-
-impl Decoder {
-    pub const ALL: [Decoder; 2] = [Decoder::Shelf, Decoder::List];
-    pub fn id(self) -> &'static str {
-        match self {
-            Decoder::Shelf => "shelf",
-            Decoder::List => "list",
-        }
+choices! {
+    /// How the GA turns a chromosome into a schedule.
+    pub enum Decoder {
+        /// The source's: variants per job, packed by the individual's FFDH or BFDH.
+        Shelf = ("shelf", "Shelves (the source: FFDH/BFDH)"),
+        /// Ours: variants and a job order, placed by list scheduling with backfilling.
+        List = ("list", "List scheduling with backfilling"),
     }
 }
 
-/// The genetic algorithm's parameters (source defaults: K = 16, P = 90 %, G = 2).
+/// The genetic algorithm's parameters (defaults in the field table: the source's K = 16,
+/// P = 90 %, G = 2).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GaSpec {
-    #[serde(default = "k16")]
+    #[serde(default = "d::population")]
     pub population: u32,
-    #[serde(default = "v1000")]
+    #[serde(default = "d::cycles")]
     pub cycles: u32,
-    #[serde(default = "p90")]
+    #[serde(default = "d::crossover")]
     pub crossover: f64,
-    #[serde(default = "g2")]
+    #[serde(default = "d::parts")]
     pub parts: u32,
-    #[serde(default = "shelf")]
+    #[serde(default = "d::decoder")]
     pub decoder: Decoder,
     /// Multistart islands, each with its own seed stream, exchanging their best.
-    #[serde(default = "one_u32")]
+    #[serde(default = "d::islands")]
     pub islands: u32,
     /// Cycles between two exchanges of the islands' best.
-    #[serde(default = "fifty")]
+    #[serde(default = "d::exchange_every")]
     pub exchange_every: u32,
     /// Web Workers the page runs the islands in (at most the islands, the browser's hardware
     /// threads and [`MAX_WORKERS`]); the CLI runs the islands one after another. The report
     /// does not depend on it.
-    #[serde(default = "one_u32")]
+    #[serde(default = "d::workers")]
     pub workers: u32,
 }
 
-fn k16() -> u32 {
-    16
-}
-fn v1000() -> u32 {
-    1000
-}
-fn p90() -> f64 {
-    0.9
-}
-fn g2() -> u32 {
-    2
-}
-fn shelf() -> Decoder {
-    Decoder::Shelf
-}
-fn one_u32() -> u32 {
-    1
-}
-fn fifty() -> u32 {
-    50
-}
-
 impl Default for GaSpec {
+    /// Every field at its table default.
     fn default() -> Self {
         GaSpec {
-            population: k16(),
-            cycles: v1000(),
-            crossover: p90(),
-            parts: g2(),
-            decoder: shelf(),
-            islands: one_u32(),
-            exchange_every: fifty(),
-            workers: one_u32(),
+            population: d::population(),
+            cycles: d::cycles(),
+            crossover: d::crossover(),
+            parts: d::parts(),
+            decoder: d::decoder(),
+            islands: d::islands(),
+            exchange_every: d::exchange_every(),
+            workers: d::workers(),
         }
     }
+}
+
+/// Serde's defaults, read from the field table ([`params`]).
+pub mod d {
+    use super::*;
+    table_defaults!(super::table;
+        methods: Vec<Method> = "methods",
+        population: u32 = "ga.population",
+        cycles: u32 = "ga.cycles",
+        crossover: f64 = "ga.crossover",
+        parts: u32 = "ga.parts",
+        decoder: Decoder = "ga.decoder",
+        islands: u32 = "ga.islands",
+        exchange_every: u32 = "ga.exchangeEvery",
+        workers: u32 = "ga.workers",
+        job_weight: f64 = "jobs[].weight",
+        release: f64 = "jobs[].release",
+        variant_weight: f64 = "jobs[].variants[].weight",
+        releases: bool = "swf.releases",
+        max_variants: u32 = "generate.maxVariants",
+        height: u32 = "generate.height",
+    );
 }
 
 /// Checks values, limits, the job source and the admission estimate; builds nothing heavy
@@ -291,11 +253,7 @@ pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
 /// # Errors
 /// As [`build`], admission aside.
 pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
-    check_range("machines", s.machines, 1, MAX_MACHINES)?;
     let n = s.machines;
-    if let Some(w) = s.efficiency {
-        check_number("efficiency", w, 0.0, 1.0)?;
-    }
     if s.methods.is_empty() {
         return Err(ScenarioError::at("methods", "choose at least one method"));
     }
@@ -307,14 +265,6 @@ pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
             ));
         }
     }
-    let g = &s.ga;
-    check_range("ga.population", g.population, 2, MAX_POPULATION)?;
-    check_range("ga.cycles", g.cycles, 0, MAX_CYCLES)?;
-    check_number("ga.crossover", g.crossover, 0.0, 1.0)?;
-    check_range("ga.parts", g.parts, 2, 64)?;
-    check_range("ga.islands", g.islands, 1, MAX_ISLANDS)?;
-    check_range("ga.exchangeEvery", g.exchange_every, 1, MAX_CYCLES)?;
-    check_range("ga.workers", g.workers, 1, MAX_WORKERS)?;
     let sources = [
         s.jobs.is_some(),
         s.torque.is_some(),
@@ -343,9 +293,6 @@ pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
             .map_err(|e| ScenarioError::at("torque", e.to_string()))?;
         (jobs, None)
     } else if let Some(sw) = &s.swf {
-        if let Some(f) = sw.serial_fraction {
-            check_number("swf.serialFraction", f, 0.0, 1.0)?;
-        }
         let log = crate::formats::swf::parse(&sw.text, MAX_JOBS)
             .map_err(|e| ScenarioError::at("swf.text", e))?;
         (
@@ -354,9 +301,6 @@ pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
         )
     } else {
         let gspec = s.generate.as_ref().expect("one source");
-        check_range("generate.jobs", gspec.jobs, 1, MAX_JOBS as u32)?;
-        check_range("generate.maxVariants", gspec.max_variants, 1, 8)?;
-        check_range("generate.height", gspec.height, 1, 1_000_000_000)?;
         match gspec.kind {
             GenerateKind::Random => (
                 super::generate::random_set(n, gspec.jobs, gspec.max_variants, seed),
@@ -511,7 +455,6 @@ fn listed_jobs(list: &[JobSpec], n: u32) -> Result<Vec<Job>> {
     let mut out = Vec::with_capacity(list.len());
     for (i, j) in list.iter().enumerate() {
         let p = format!("jobs[{i}]");
-        check_number(&format!("{p}.release"), j.release, 0.0, MAX_TIME)?;
         let variants: Vec<VariantSpec> = match (&j.variants, j.ranks, j.time) {
             (Some(v), None, None) => {
                 if j.weight.is_some() {
@@ -525,7 +468,7 @@ fn listed_jobs(list: &[JobSpec], n: u32) -> Result<Vec<Job>> {
             (None, Some(r), Some(t)) => vec![VariantSpec {
                 ranks: r,
                 time: t,
-                weight: j.weight.unwrap_or(1.0),
+                weight: j.weight(),
             }],
             (Some(_), _, _) => {
                 return Err(ScenarioError::at(
@@ -553,7 +496,8 @@ fn listed_jobs(list: &[JobSpec], n: u32) -> Result<Vec<Job>> {
             } else {
                 p.clone()
             };
-            check_range(&format!("{vp}.ranks"), v.ranks, 1, MAX_MACHINES)?;
+            // the table gives ranks and weight their ranges; a time is more than 0, which a
+            // closed range cannot say
             check_number(&format!("{vp}.time"), v.time, 0.0, MAX_TIME)?;
             if v.time <= 0.0 {
                 return Err(ScenarioError::at(
@@ -561,7 +505,6 @@ fn listed_jobs(list: &[JobSpec], n: u32) -> Result<Vec<Job>> {
                     "must be more than 0",
                 ));
             }
-            check_number(&format!("{vp}.weight"), v.weight, 0.0, 1e9)?;
             vs.push(Variant {
                 ranks: v.ranks,
                 time: v.time,
@@ -581,10 +524,20 @@ fn listed_jobs(list: &[JobSpec], n: u32) -> Result<Vec<Job>> {
     Ok(out)
 }
 
-/// Form controls.
+/// The moldable engine's field table: each field's path, label, kind, default, range and
+/// options, stated once (see [`crate::params`]).
 pub fn params() -> Vec<Param> {
+    table().to_vec()
+}
+
+/// The field table, built once.
+pub fn table() -> &'static [Param] {
+    static_table!(build_table)
+}
+
+fn build_table() -> Vec<Param> {
     vec![
-        Param::new("machines", "Machines n", "int", json!(1024)).range(1.0, MAX_MACHINES as f64),
+        Param::new("machines", "Machines n", "int", json!(null)).range(1.0, MAX_MACHINES as f64),
         Param::new(
             "efficiency",
             "Efficiency constraint w",
@@ -595,18 +548,7 @@ pub fn params() -> Vec<Param> {
         .step(0.05)
         .empty("none")
         .help("mean relative weight of the chosen variants, at least w (the source: 0.75)"),
-        Param::new(
-            "methods",
-            "Methods",
-            "multi",
-            json!(["nfdh", "ffdh", "bfdh", "ga"]),
-        )
-        .options(&[
-            ("nfdh", "NFDH"),
-            ("ffdh", "FFDH"),
-            ("bfdh", "BFDH"),
-            ("ga", "Genetic algorithm"),
-        ]),
+        Param::new("methods", "Methods", "multi", json!(Method::IDS)).options(Method::options()),
         Param::new("ga.population", "Population K", "int", json!(16))
             .range(2.0, MAX_POPULATION as f64),
         Param::new("ga.cycles", "Cycles V", "int", json!(1000)).range(0.0, MAX_CYCLES as f64),
@@ -619,10 +561,7 @@ pub fn params() -> Vec<Param> {
         .range(0.0, 1.0)
         .step(0.05),
         Param::new("ga.parts", "Crossover parts G", "int", json!(2)).range(2.0, 64.0),
-        Param::new("ga.decoder", "Decoder", "enum", json!("shelf")).options(&[
-            ("shelf", "Shelves (the source: FFDH/BFDH)"),
-            ("list", "List scheduling with backfilling"),
-        ]),
+        Param::new("ga.decoder", "Decoder", "enum", json!("shelf")).options(Decoder::options()),
         Param::new("ga.islands", "Islands (multistart)", "int", json!(1))
             .range(1.0, MAX_ISLANDS as f64),
         Param::new("ga.exchangeEvery", "Exchange every", "int", json!(50))
@@ -631,6 +570,20 @@ pub fn params() -> Vec<Param> {
         Param::new("ga.workers", "Web Workers", "int", json!(1))
             .range(1.0, MAX_WORKERS as f64)
             .help("the page runs the islands in this many workers at once (capped by the islands and the machine's threads); same report"),
+        Param::rule("jobs[].ranks", "int").range(1.0, MAX_MACHINES as f64),
+        Param::rule_with_default("jobs[].weight", "number", json!(1.0)).range(0.0, MAX_WEIGHT),
+        Param::rule_with_default("jobs[].release", "number", json!(0.0)).range(0.0, MAX_TIME),
+        Param::rule("jobs[].variants[].ranks", "int").range(1.0, MAX_MACHINES as f64),
+        Param::rule_with_default("jobs[].variants[].weight", "number", json!(1.0))
+            .range(0.0, MAX_WEIGHT),
+        Param::rule("swf.serialFraction", "number").range(0.0, 1.0),
+        Param::rule_with_default("swf.releases", "bool", json!(false)),
+        Param::rule("generate.kind", "enum").options(GenerateKind::options()),
+        Param::rule("generate.jobs", "int").range(1.0, MAX_JOBS as f64),
+        Param::rule_with_default("generate.maxVariants", "int", json!(3))
+            .range(1.0, MAX_GENERATED_VARIANTS as f64),
+        Param::rule_with_default("generate.height", "int", json!(1000))
+            .range(1.0, MAX_HEIGHT as f64),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("random variants, crossover and mutation draws, generated sets"),
     ]
