@@ -21,7 +21,7 @@ pub mod text;
 pub mod ti;
 
 use crate::engines::Engine;
-use crate::error::{check_number, check_range, compact_number, Result, ScenarioError};
+use crate::error::{check_number, compact_number, Result, ScenarioError};
 use crate::params::Param;
 use crate::progress::Progress;
 use crate::scenario::Meta;
@@ -29,8 +29,7 @@ use model::{Origin, Trace};
 use replay::{Compiled, Platform};
 use report::*;
 use scenario::{
-    Method, TraceFormat, TraceScenario, MAX_BUDGET, MAX_EVENTS, MAX_NODES, MAX_SAMPLES, MAX_TOP,
-    MAX_VALUE, MAX_WORK,
+    Method, TraceFormat, TraceScenario, MAX_EVENTS, MAX_NODES, MAX_SAMPLES, MAX_VALUE, MAX_WORK,
 };
 use search::{Outcome, Problem};
 use std::collections::BTreeMap;
@@ -142,11 +141,6 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
             ));
         }
     }
-    check_number("referenceRate", s.reference_rate, 1.0, MAX_VALUE)?;
-    let sr = &s.search;
-    check_range("search.top", sr.top, 1, MAX_TOP)?;
-    check_number("search.budget", sr.budget, 1.0, MAX_BUDGET)?;
-    check_range("search.restarts", sr.restarts, 1, 1000)?;
     // the trace
     let (trace, source, program) = match (&s.trace, &s.generate) {
         (None, None) => {
@@ -199,10 +193,6 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
             (tr, t.format.id(), None)
         }
         (None, Some(g)) => {
-            check_range("generate.size", g.size, 1, 100_000)?;
-            check_range("generate.ranks", g.ranks, 1, MAX_NODES)?;
-            check_range("generate.width", g.width, 1, 100_000)?;
-            check_range("generate.iterations", g.iterations, 1, 100_000)?;
             if let Some(w) = &g.weights {
                 if w.len() != g.ranks as usize {
                     return Err(ScenarioError::at(
@@ -213,9 +203,6 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
                             w.len()
                         ),
                     ));
-                }
-                for (i, &x) in w.iter().enumerate() {
-                    check_range(&format!("generate.weights[{i}]"), x, 1, 1_000_000)?;
                 }
             }
             let est = generate::estimate_events(g);
@@ -276,11 +263,7 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
             return Err(ScenarioError::at(&p, "a link joins two different nodes"));
         }
         let (x0, x1, f) = match (l.a0, l.a1, &l.samples) {
-            (Some(x0), Some(x1), None) => {
-                check_number(&format!("{p}.a0"), x0, 0.0, MAX_VALUE)?;
-                check_number(&format!("{p}.a1"), x1, 0.0, MAX_VALUE)?;
-                (x0, x1, None)
-            }
+            (Some(x0), Some(x1), None) => (x0, x1, None),
             (None, None, Some(smp)) => {
                 total_samples += smp.len();
                 if total_samples > MAX_SAMPLES {
@@ -288,10 +271,6 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
                         format!("{p}.samples"),
                         format!("at most {MAX_SAMPLES} samples in all"),
                     ));
-                }
-                for (k, sm) in smp.iter().enumerate() {
-                    check_number(&format!("{p}.samples[{k}][0]"), sm[0], 0.0, MAX_VALUE)?;
-                    check_number(&format!("{p}.samples[{k}][1]"), sm[1], 0.0, MAX_VALUE)?;
                 }
                 let Some(ft) = fit::least_squares(smp) else {
                     return Err(ScenarioError::at(
@@ -331,10 +310,6 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
                 fits.insert(k, ff.clone());
             }
         }
-    }
-    if let Some(d) = s.default_link {
-        check_number("defaultLink.a0", d.a0, 0.0, MAX_VALUE)?;
-        check_number("defaultLink.a1", d.a1, 0.0, MAX_VALUE)?;
     }
     for u in 0..n {
         for v in 0..n {
