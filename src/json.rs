@@ -530,6 +530,7 @@ impl<'de> de::Deserializer<'de> for Strict<'_> {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, StrictError> {
         let range = self.param().and_then(|p| p.min.zip(p.max));
+        let above = self.param().is_some_and(|p| p.min_exclusive);
         match self.v {
             Value::Number(n) => {
                 let v = n.as_f64().unwrap_or(f64::NAN);
@@ -540,6 +541,9 @@ impl<'de> de::Deserializer<'de> for Strict<'_> {
                         compact_number(b),
                         compact_number(v)
                     ))),
+                    Some((a, _)) if above && v <= a => {
+                        Err(self.err(format!("must be more than {}", compact_number(a))))
+                    }
                     _ => visitor.visit_f64(v),
                 }
             }

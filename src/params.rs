@@ -31,6 +31,9 @@ pub struct Param {
     pub min: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<f64>,
+    /// The value must be more than `min` (a time, a ratio), not merely at least `min`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub min_exclusive: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<f64>,
     pub default: serde_json::Value,
@@ -90,6 +93,7 @@ impl Param {
             kind,
             min: None,
             max: None,
+            min_exclusive: false,
             step: None,
             default,
             options: Vec::new(),
@@ -132,6 +136,11 @@ impl Param {
         self.min = Some(min);
         self.max = Some(max);
         self
+    }
+    /// The range `(min, max]`: more than `min`, at most `max` ("must be more than 0").
+    pub fn range_above(mut self, min: f64, max: f64) -> Self {
+        self.min_exclusive = true;
+        self.range(min, max)
     }
     pub fn step(mut self, step: f64) -> Self {
         self.step = Some(step);

@@ -171,6 +171,8 @@ fn a_value_just_outside_a_fields_range_is_refused_at_its_path() {
             };
             let inside = if p.kind == "int" {
                 serde_json::json!(lo as i64)
+            } else if p.min_exclusive {
+                serde_json::json!(lo + (lo.abs() * 1e-6).max(1e-300))
             } else {
                 serde_json::json!(lo)
             };
@@ -188,7 +190,12 @@ fn a_value_just_outside_a_fields_range_is_refused_at_its_path() {
                 uncovered.push(format!("{}: {}", entry.id, p.path));
                 continue;
             };
-            for bad in just_outside(p.kind, lo, hi) {
+            let mut outside = just_outside(p.kind, lo, hi).to_vec();
+            if p.min_exclusive {
+                // the end of an open range is outside it
+                outside.push(serde_json::json!(lo));
+            }
+            for bad in outside {
                 let text = with_field(t, p.path, Some(&bad)).unwrap();
                 let err = api::check(&text).expect_err(&format!(
                     "{}: {} = {bad} is outside {lo}..={hi} but accepted",

@@ -4,7 +4,7 @@
 //! guillotine sets). Format reference: `docs/format.md`, "Engine `moldable`".
 
 use super::model::{Instance, Job, Variant};
-use crate::error::{check_number, Result, ScenarioError};
+use crate::error::{Result, ScenarioError};
 use crate::params::{choices, static_table, table_defaults, Param};
 use serde::Deserialize;
 use serde_json::json;
@@ -490,21 +490,7 @@ fn listed_jobs(list: &[JobSpec], n: u32) -> Result<Vec<Job>> {
             ));
         }
         let mut vs = Vec::with_capacity(variants.len());
-        for (k, v) in variants.iter().enumerate() {
-            let vp = if j.variants.is_some() {
-                format!("{p}.variants[{k}]")
-            } else {
-                p.clone()
-            };
-            // the table gives ranks and weight their ranges; a time is more than 0, which a
-            // closed range cannot say
-            check_number(&format!("{vp}.time"), v.time, 0.0, MAX_TIME)?;
-            if v.time <= 0.0 {
-                return Err(ScenarioError::at(
-                    format!("{vp}.time"),
-                    "must be more than 0",
-                ));
-            }
+        for v in variants.iter() {
             vs.push(Variant {
                 ranks: v.ranks,
                 time: v.time,
@@ -574,6 +560,8 @@ fn build_table() -> Vec<Param> {
         Param::rule_with_default("jobs[].weight", "number", json!(1.0)).range(0.0, MAX_WEIGHT),
         Param::rule_with_default("jobs[].release", "number", json!(0.0)).range(0.0, MAX_TIME),
         Param::rule("jobs[].variants[].ranks", "int").range(1.0, MAX_MACHINES as f64),
+        Param::rule("jobs[].time", "number").range_above(0.0, MAX_TIME),
+        Param::rule("jobs[].variants[].time", "number").range_above(0.0, MAX_TIME),
         Param::rule_with_default("jobs[].variants[].weight", "number", json!(1.0))
             .range(0.0, MAX_WEIGHT),
         Param::rule("swf.serialFraction", "number").range(0.0, 1.0),

@@ -75,15 +75,15 @@ pub struct Compiled {
     pub protocol: Protocol,
 }
 
-/// When a blocking send completes (module doc, "The rule").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Protocol {
-    /// Both calls complete when the transfer ends, `max(r, s) + c`.
-    #[default]
-    Rendezvous,
-    /// The send completes at once; the receive at `max(r, s) + c`.
-    Eager,
+crate::params::choices! {
+    /// When a blocking send completes (module doc, "The rule"); the scenario's default is in
+    /// the field table.
+    pub enum Protocol {
+        /// Both calls complete when the transfer ends, `max(r, s) + c`.
+        Rendezvous = ("rendezvous", "Rendezvous (send waits for the transfer)"),
+        /// The send completes at once; the receive at `max(r, s) + c`.
+        Eager = ("eager", "Eager (send returns at once)"),
+    }
 }
 
 /// `(start of the transfer, end of the receive, end of the send)` of one message: the rule of
