@@ -1,4 +1,4 @@
-//! The genetic algorithm of SPEC §5 (Peryshkova):
+//! The genetic algorithm of Peryshkova et al.:
 //! 1. a population of `K` feasible schedules built by FFDH (even members) and BFDH (odd
 //!    members) with random variant choices (members 0 and 1 take the heuristics' own preferred
 //!    variants, so the GA starts from the FFDH and BFDH schedules themselves);

@@ -1,4 +1,4 @@
-//! The model of SPEC §5 (Peryshkova): `m` jobs on `n` machines; job `i` has `q_i` admissible
+//! The model of Peryshkova et al.: `m` jobs on `n` machines; job `i` has `q_i` admissible
 //! variants `p_i^k = (r, t, w)` (ranks, time, weight). A schedule gives every job a start `s_i`,
 //! a variant `k_i` and a set of `r_i^{k_i}` machines, with no machine used by two jobs at once;
 //! its makespan is `T(S) = max(s_i + t_i^{k_i})`. The optional efficiency constraint asks

@@ -19,7 +19,7 @@
 //! first call's start is measured from the earliest timestamp of the log (every rank starts
 //! together); nothing after a rank's last call is known, so no computation is added there.
 //! Any other event type is refused naming its line (only blocking send and receive are
-//! modelled, SPEC §4).
+//! modelled).
 //!
 //! # Complexity
 //! `O(L)` for `L` lines.

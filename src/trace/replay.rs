@@ -1,4 +1,4 @@
-//! Replay of a trace under a task-to-node assignment, with blocking semantics (SPEC §4).
+//! Replay of a trace under a task-to-node assignment, with blocking semantics.
 //!
 //! # The rule
 //! Each rank runs its events in program order from time 0. A computation of `d` seconds (on
@@ -14,7 +14,7 @@
 //!   completes at `s` (the sender goes on at once) and the receive at `e`.
 //!
 //! So a late receiver delays its rendezvous sender, a late sender delays its receiver, and
-//! every rank that later waits on either is delayed in turn (transitively, as SPEC §4 asks).
+//! every rank that later waits on either is delayed in turn (transitively).
 //! Sends and receives match first-in first-out per ordered pair of ranks. The predicted run
 //! time is the latest end of any rank. On the SMPI fixture (`tests/trace_smpi.rs`) this rule
 //! ranks the 24 assignments as SMPI does; the rule `e = max(r, s + c)` (the data leaves at

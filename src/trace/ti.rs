@@ -14,7 +14,7 @@
 //! `RANK` is a whole number, optionally written `pN` or `rankN`. Tags are read and ignored:
 //! messages match first-in first-out per ordered pair of ranks. Blank lines and `#` comments
 //! are skipped. Any other action (collectives, non-blocking calls) is refused naming the line,
-//! since only blocking point-to-point communication is modelled (SPEC §4).
+//! since only blocking point-to-point communication is modelled.
 //!
 //! # Complexity
 //! `O(L)` for `L` lines.
