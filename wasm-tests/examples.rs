@@ -1,5 +1,5 @@
-//! Browser tests, run in headless Chromium by `wasm-bindgen-test-runner`
-//! (`cargo test --target wasm32-unknown-unknown --test wasm`, see scripts/test.sh):
+//! Browser tests, run in headless Chromium: `wasm-pack test --headless --chrome` (scripts/test.sh
+//! adds `--mode no-install -- --test wasm`; scripts/setup.sh installs what it needs):
 //! every example gives, in wasm, the report whose fingerprint the native tests pinned in
 //! `tests/golden/`, and every scenario of the sample matrix (`tests/fixtures/matrix.json`: every
 //! engine's samples, pinned natively by `tests/matrix.rs`) gives its native fingerprint, so

@@ -16,7 +16,7 @@ const env = useBrowser();
 before(buildCli);
 
 /** The island workers alive now (playwright lists a page's nested workers too). */
-const islandWorkers = (page) => page.workers().filter((w) => /islandworker/.test(w.url()));
+const islandWorkers = (page) => page.workers().filter((w) => /partworker/.test(w.url()));
 
 /** Waits (without a time limit) until no island worker is left. */
 async function islandsGone(page) {
@@ -171,7 +171,7 @@ describe('moldable page', () => {
     for (const s of cases) {
       const text = JSON.stringify(s);
       const started = [];
-      const onWorker = (w) => { if (/islandworker/.test(w.url())) started.push(w.url()); };
+      const onWorker = (w) => { if (/partworker/.test(w.url())) started.push(w.url()); };
       page.on('worker', onWorker);
       const before = await page.evaluate(() => window.placelab.runCount);
       await typeRawJson(page, text);
