@@ -186,14 +186,11 @@ impl Islands {
                 }
             }
             if want_best {
-                // decoded here too, so that words that do not decode are refused at once
-                let best = a[at..].to_vec();
-                let mut k = 0;
-                let ind = read_individual(&self.prepared.inst, self.params.decoder, &best, &mut k)?;
-                if k != best.len() {
-                    return Err(format!("island {i}: trailing words after its best"));
+                // decoded where it is received: by the next island, by the partial result below
+                if at == a.len() {
+                    return Err(format!("island {i} sent no best"));
                 }
-                bests.push((best, ind));
+                bests.push(a[at..].to_vec());
             } else if at != a.len() {
                 return Err(format!("island {i}: trailing words"));
             }
@@ -212,18 +209,22 @@ impl Islands {
                 }
             }
             let p = &self.prepared;
+            let mut at = 0;
+            let best = read_individual(&p.inst, self.params.decoder, &bests[b], &mut at)?;
+            if at != bests[b].len() {
+                return Err(format!("island {b}: trailing words after its best"));
+            }
             let doc = super::partial_doc(
                 &p.inst,
                 &p.scenario,
                 self.lower_bound,
                 to,
-                &bests[b].1,
+                &best,
                 &self.curve,
             );
             progress.partial(&doc);
         }
-        let words: Vec<Vec<u32>> = bests.into_iter().map(|(w, _)| w).collect();
-        Ok(ga::exchange_due(&self.params, to).then(|| ga::migrants(&words)))
+        Ok(ga::exchange_due(&self.params, to).then(|| ga::migrants(&bests)))
     }
 
     /// The report from the islands' results.
