@@ -2,12 +2,16 @@
 # Installs what placelab needs, idempotently, only from crates.io, Debian apt and npm.
 # Usage: scripts/setup.sh [build|test]
 #   build: the wasm target and wasm-bindgen-cli (enough to build and serve the page)
-#   test:  also Debian's Chromium + ChromeDriver and the e2e node modules
+#   test:  also wasm-pack (the browser tests: `wasm-pack test --headless --chrome`), Debian's
+#          Chromium + ChromeDriver and the e2e node modules
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WANT="${1:-test}"
 # Must equal the wasm-bindgen version pinned in Cargo.toml (and so in Cargo.lock).
 WASM_BINDGEN_VERSION=0.2.130
+# wasm-pack runs the browser tests; it finds the wasm-bindgen-test-runner installed with
+# wasm-bindgen-cli above (same version), and chromedriver on PATH (/usr/bin/chromedriver).
+WASM_PACK_VERSION=0.15.1
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
@@ -30,6 +34,11 @@ if ! command -v wasm-bindgen >/dev/null 2>&1 || \
 fi
 
 if [ "$WANT" = test ]; then
+  if ! command -v wasm-pack >/dev/null 2>&1 || \
+     [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
+    log "installing wasm-pack $WASM_PACK_VERSION (about 2 minutes on 2 cores, once)"
+    cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
+  fi
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     log "installing Debian chromium + chromium-driver"
     export DEBIAN_FRONTEND=noninteractive

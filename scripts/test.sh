@@ -13,12 +13,14 @@ cargo test --lib --bins --tests
 cargo check --benches   # benchmarks compile; run them with: cargo bench --bench allocation
 
 echo "== browser tests (wasm32 in headless Chromium)"
-# The runner gives up on a test run after WASM_BINDGEN_TEST_TIMEOUT seconds (20 by default): every
-# example and sample scenario of every engine runs in one unoptimized wasm session.
+# As a contributor types it, plus: --mode no-install (never download a wasm-bindgen: use the one
+# setup.sh installed) and `--test wasm` (only wasm-tests/examples.rs has browser tests; plain
+# `wasm-pack test --headless --chrome` also builds every native test for wasm32, which then
+# reports no tests). Chromium's flags: webdriver.json. The runner gives up on a test run after
+# WASM_BINDGEN_TEST_TIMEOUT seconds (20 by default; .cargo/config.toml sets 900): every example
+# and sample scenario of every engine runs in one unoptimized wasm session.
 WASM_BINDGEN_TEST_TIMEOUT=900 \
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-CHROMEDRIVER=/usr/bin/chromedriver \
-  cargo test --target wasm32-unknown-unknown --test wasm
+  wasm-pack test --mode no-install --headless --chrome -- --test wasm
 
 echo "== end-to-end tests (playwright-core + Chromium)"
 scripts/build.sh

@@ -5,6 +5,8 @@ use crate::engines::{engine_ids, ENGINES};
 use crate::error::Result;
 use crate::progress::Progress;
 use crate::scenario::parse_envelope;
+use crate::split::{Part, Plan, Split};
+use crate::ScenarioError;
 use serde::Serialize;
 
 /// Runs a scenario and returns the report as compact JSON.
@@ -31,6 +33,43 @@ pub fn run_preview(text: &str, progress: &mut dyn Progress) -> Result<String> {
         .find(|e| e.id == env.meta.engine)
         .expect("engine checked by parser");
     (entry.run_preview)(env, progress)
+}
+
+/// How a scenario runs on a host with `threads` hardware threads ([`crate::split`]): on one
+/// worker ([`run`]) unless its engine splits it ([`crate::engines::Engine::split`]).
+///
+/// # Errors
+/// Those of [`run`] (the scenario is parsed and admitted as [`run`] does).
+pub fn plan(text: &str, threads: u32) -> Result<Plan> {
+    Ok(match split(text)? {
+        Some(s) => Plan::deal(s.parts(), s.workers(), threads, s.ticks()),
+        None => Plan::one(),
+    })
+}
+
+/// A scenario's run split across workers ([`crate::split`]), `None` when one worker runs it
+/// whole: the coordinator (where the run's progress goes) and, in each worker, the parts
+/// ([`Split::part`]). Its report is byte for byte [`run`]'s.
+///
+/// # Errors
+/// Those of [`run`].
+pub fn split(text: &str) -> Result<Option<Box<dyn Split<Report = String>>>> {
+    let env = parse_envelope(text, &engine_ids())?;
+    let entry = ENGINES
+        .iter()
+        .find(|e| e.id == env.meta.engine)
+        .expect("engine checked by parser");
+    (entry.split)(env)
+}
+
+/// Part `index` of a split run of `text`, for a worker to host.
+///
+/// # Errors
+/// Those of [`run`]; a scenario that does not split, or no such part, at `$`.
+pub fn part(text: &str, index: u32) -> Result<Box<dyn Part>> {
+    split(text)?
+        .ok_or_else(|| ScenarioError::at("", "this scenario runs on one worker, in no parts"))?
+        .part(index)
 }
 
 /// Parses and validates a scenario without running it.

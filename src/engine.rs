@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;
 use crate::scenario::Meta;
+use crate::split::Split;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -36,5 +37,19 @@ pub trait Engine {
     /// complete report, byte for byte). Default: never reduces.
     fn preview(_report: &mut Self::Report) -> bool {
         false
+    }
+    /// A run of this admitted scenario split across several workers ([`crate::split`]: its
+    /// parts, and the coordinator that merges their answers into the report [`Engine::run`]
+    /// gives), or `None` when one worker runs it whole. Default: `None` (the engine does not
+    /// split).
+    ///
+    /// # Errors
+    /// What [`Engine::run`] would refuse for this seed.
+    #[allow(clippy::type_complexity)]
+    fn split(
+        _scenario: Self::Scenario,
+        _meta: &Meta,
+    ) -> Result<Option<Box<dyn Split<Report = Self::Report>>>> {
+        Ok(None)
     }
 }

@@ -4,13 +4,15 @@
 //! [`crate::engine`]) in its `mod.rs`, add one line
 //! to [`ENGINES`], add its examples to `playground-examples/` and its drawing to
 //! `www/engines/`. The parser, dispatcher, wasm boundary, worker protocol, link format and test
-//! harness need no change.
+//! harness need no change. An engine whose scenarios may run on several workers at once says so
+//! in [`Engine::split`]; the page's pool asks every scenario for its plan ([`crate::api::plan`]).
 
 pub use crate::engine::Engine;
 use crate::error::Result;
 use crate::params::Param;
 use crate::progress::Progress;
-use crate::scenario::{parse_engine_fields, Envelope, ReportEnvelope};
+use crate::scenario::{parse_engine_fields, parse_envelope, Envelope, Meta, ReportEnvelope};
+use crate::split::{Part, Round, Split};
 
 /// An engine, type-erased for the registry.
 pub struct EngineEntry {
@@ -25,34 +27,101 @@ pub struct EngineEntry {
     pub check: fn(Envelope) -> Result<()>,
     /// [`Engine::sample_scenarios`].
     pub samples: fn() -> Vec<String>,
+    /// Parses and validates, then [`Engine::split`], its report the JSON [`EngineEntry::run`]
+    /// returns.
+    pub split: fn(Envelope) -> Result<Option<Box<dyn Split<Report = String>>>>,
+}
+
+/// The engine's typed fields of an envelope, parsed and validated: what every entry runs on.
+fn admit<E: Engine>(env: Envelope) -> Result<(Meta, E::Scenario)> {
+    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
+    E::validate(&scenario)?;
+    Ok((env.meta, scenario))
+}
+
+/// Scenario text of engine `E` parsed and validated as the dispatcher does (an other engine's
+/// scenario is refused at `$.engine`), for code that needs the typed scenario itself (benchmarks,
+/// tests).
+///
+/// # Errors
+/// Every error of the scenario, at its path.
+pub fn admit_text<E: Engine>(text: &str) -> Result<(Meta, E::Scenario)> {
+    let env = parse_envelope(text, &engine_ids())?;
+    if env.meta.engine != E::ID {
+        return Err(crate::error::ScenarioError::at(
+            "engine",
+            format!("expected a {:?} scenario, got {:?}", E::ID, env.meta.engine),
+        ));
+    }
+    admit::<E>(env)
+}
+
+/// The report JSON: the envelope around the engine's report.
+fn report_json<E: Engine>(meta: &Meta, report: &E::Report, preview: bool) -> String {
+    let doc = ReportEnvelope {
+        version: 1,
+        engine: E::ID,
+        name: &meta.name,
+        seed: meta.seed,
+        preview,
+        report,
+    };
+    serde_json::to_string(&doc).expect("reports serialize")
 }
 
 fn run_entry<E: Engine, const PREVIEW: bool>(
     env: Envelope,
     progress: &mut dyn Progress,
 ) -> Result<String> {
-    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
-    E::validate(&scenario)?;
-    let mut report = E::run(&scenario, &env.meta, progress);
+    let (meta, scenario) = admit::<E>(env)?;
+    let mut report = E::run(&scenario, &meta, progress);
     let preview = PREVIEW && E::preview(&mut report);
-    let doc = ReportEnvelope {
-        version: 1,
-        engine: E::ID,
-        name: &env.meta.name,
-        seed: env.meta.seed,
-        preview,
-        report: &report,
-    };
-    Ok(serde_json::to_string(&doc).expect("reports serialize"))
+    Ok(report_json::<E>(&meta, &report, preview))
 }
 
 fn check_entry<E: Engine>(env: Envelope) -> Result<()> {
-    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
-    E::validate(&scenario)
+    admit::<E>(env).map(|_| ())
+}
+
+/// A split run whose report is the JSON of [`EngineEntry::run`].
+struct Enveloped<E: Engine> {
+    meta: Meta,
+    inner: Box<dyn Split<Report = E::Report>>,
+}
+
+impl<E: Engine> Split for Enveloped<E> {
+    type Report = String;
+    fn parts(&self) -> u32 {
+        self.inner.parts()
+    }
+    fn workers(&self) -> u32 {
+        self.inner.workers()
+    }
+    fn ticks(&self) -> u64 {
+        self.inner.ticks()
+    }
+    fn part(&self, index: u32) -> Result<Box<dyn Part>> {
+        self.inner.part(index)
+    }
+    fn next(&mut self, answers: &[Vec<u32>], progress: &mut dyn Progress) -> Result<Round<String>> {
+        Ok(match self.inner.next(answers, progress)? {
+            Round::Mail(mail) => Round::Mail(mail),
+            Round::Done(report) => Round::Done(report_json::<E>(&self.meta, &report, false)),
+        })
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn split_entry<E: Engine + 'static>(
+    env: Envelope,
+) -> Result<Option<Box<dyn Split<Report = String>>>> {
+    let (meta, scenario) = admit::<E>(env)?;
+    Ok(E::split(scenario, &meta)?
+        .map(|inner| Box::new(Enveloped::<E> { meta, inner }) as Box<dyn Split<Report = String>>))
 }
 
 /// Builds the registry entry of an engine.
-pub const fn entry<E: Engine>() -> EngineEntry {
+pub const fn entry<E: Engine + 'static>() -> EngineEntry {
     EngineEntry {
         id: E::ID,
         title: E::TITLE,
@@ -61,6 +130,7 @@ pub const fn entry<E: Engine>() -> EngineEntry {
         run_preview: run_entry::<E, true>,
         check: check_entry::<E>,
         samples: E::sample_scenarios,
+        split: split_entry::<E>,
     }
 }
 

@@ -12,12 +12,14 @@
 //! The shared layers:
 //! - [`scenario`]: the one parser, scenario text to the envelope and an engine's typed fields.
 //! - [`json`]: strict JSON (duplicate keys, paths) under the parser.
-//! - [`params`]: an engine's field table, from which the page builds its form.
+//! - [`params`]: an engine's field table: each field's default, range, label and options, read
+//!   by the parser, serde's defaults and the page's form.
 //! - [`error`]: the one error funnel, [`ScenarioError`] naming the JSON path.
 //! - [`engine`]: the [`engine::Engine`] trait every engine implements.
 //! - [`engines`]: the registry, one line per engine.
 //! - [`api`]: the dispatcher the CLI and the wasm boundary call.
-//! - [`progress`]: progress from engines to the CLI or the page.
+//! - [`progress`]: progress from engines to the CLI or the page, and its throttle.
+//! - [`split`]: a run split across workers (the plan the page's pool asks for).
 //! - [`rng`]: the one seeded random generator.
 //! - [`topology`]: meshes and trees, node numbering and routes.
 //! - [`netsim`]: the flow-level network simulator.
@@ -44,6 +46,7 @@ pub mod params;
 pub mod progress;
 pub mod rng;
 pub mod scenario;
+pub mod split;
 pub mod topology;
 
 #[cfg(target_arch = "wasm32")]

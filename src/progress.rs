@@ -50,3 +50,68 @@ pub struct NoProgress;
 impl Progress for NoProgress {
     fn tick(&mut self, _done: u64, _total: u64) {}
 }
+
+/// Decides which ticks a host passes on (the page posts each one across a worker boundary): the
+/// first tick at 1 % of the work or more, then each tick at least 1 % past the last one passed,
+/// and always the last (`done == total`). Counts in permille of `total`; `total == 0` is done.
+#[derive(Debug, Default, Clone)]
+pub struct Throttle {
+    last_permille: u64,
+}
+
+impl Throttle {
+    pub fn new() -> Throttle {
+        Throttle::default()
+    }
+
+    /// Whether the tick `done` of `total` is passed on.
+    pub fn pass(&mut self, done: u64, total: u64) -> bool {
+        let permille = if total == 0 {
+            1000
+        } else {
+            done.saturating_mul(1000) / total
+        };
+        if permille >= self.last_permille + 10 || done == total {
+            self.last_permille = permille;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Throttle;
+
+    fn passed(total: u64, ticks: impl IntoIterator<Item = u64>) -> Vec<u64> {
+        let mut t = Throttle::new();
+        ticks.into_iter().filter(|&d| t.pass(d, total)).collect()
+    }
+
+    #[test]
+    fn about_one_tick_per_percent_and_always_the_last() {
+        let p = passed(10_000, 0..=10_000);
+        assert_eq!(p.len(), 100);
+        assert_eq!(p[0], 100, "the first tick passed is at 1 %");
+        assert!(p.windows(2).all(|w| w[1] - w[0] == 100));
+        assert_eq!(*p.last().unwrap(), 10_000);
+    }
+
+    #[test]
+    fn few_units_pass_every_tick_and_zero_total_is_done() {
+        assert_eq!(passed(3, 0..=3), vec![1, 2, 3]);
+        assert_eq!(passed(0, [0, 0]), vec![0, 0]);
+    }
+
+    #[test]
+    fn the_last_tick_passes_even_right_after_another() {
+        assert_eq!(passed(1000, [10, 15, 999, 1000]), vec![10, 999, 1000]);
+    }
+
+    #[test]
+    fn huge_counts_do_not_overflow() {
+        // done × 1000 saturates: half of u64::MAX reads as 1 permille, not 500
+        assert_eq!(passed(u64::MAX, [u64::MAX / 2, u64::MAX]), vec![u64::MAX]);
+    }
+}

@@ -1,9 +1,13 @@
 //! The wasm boundary: the only file that knows about wasm-bindgen, web-sys and
-//! serde-wasm-bindgen. Each export is a shim over
-//! [`crate::api`]; errors leave through one funnel as a JS `Error` whose message is the JSON
-//! `{"path": ..., "message": ...}`.
+//! serde-wasm-bindgen. Each export is a shim over [`crate::api`], the same for every engine;
+//! errors leave through one funnel ([`funnel`]) as a JS `Error` whose message is the JSON
+//! `{"path": ..., "message": ...}`; partial results are posted to the page for every engine
+//! ([`JsProgress`]).
 
-use crate::progress::Progress;
+use crate::progress::{Progress, Throttle};
+use crate::split::{Part, Round, Split};
+use crate::ScenarioError;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
@@ -11,10 +15,20 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Calls a JS `onProgress(done, total)` at most about every 1% of the work.
+/// Calls a JS `onProgress(done, total)` for the ticks [`Throttle`] passes (about every 1 % of
+/// the work) and posts the engine's partial results to the page.
 struct JsProgress {
     callback: Option<js_sys::Function>,
-    last_permille: u64,
+    throttle: Throttle,
+}
+
+impl JsProgress {
+    fn new(callback: Option<js_sys::Function>) -> JsProgress {
+        JsProgress {
+            callback,
+            throttle: Throttle::new(),
+        }
+    }
 }
 
 impl Progress for JsProgress {
@@ -34,11 +48,10 @@ impl Progress for JsProgress {
         self.callback.is_some()
     }
 
-    /// Posts `{type: 'partial', value}` to the page straight from the worker (the worker runs
-    /// one scenario at a time, so the page knows which run it belongs to); nothing outside a
-    /// dedicated worker.
+    /// Posts `{type: 'partial', value}` to the page straight from the worker, whatever the
+    /// engine (the worker runs one scenario at a time, so the page knows which run it belongs
+    /// to); nothing outside a dedicated worker.
     fn partial(&mut self, value: &serde_json::Value) {
-        use serde::Serialize;
         let msg = serde_json::json!({"type": "partial", "value": value});
         let Ok(js) = msg.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) else {
             return;
@@ -50,13 +63,7 @@ impl Progress for JsProgress {
 
     fn tick(&mut self, done: u64, total: u64) {
         let Some(cb) = &self.callback else { return };
-        let permille = if total == 0 {
-            1000
-        } else {
-            done.saturating_mul(1000) / total
-        };
-        if permille >= self.last_permille + 10 || done == total {
-            self.last_permille = permille;
+        if self.throttle.pass(done, total) {
             let _ = cb.call2(
                 &JsValue::NULL,
                 &JsValue::from_f64(done as f64),
@@ -66,6 +73,7 @@ impl Progress for JsProgress {
     }
 }
 
+/// The one way an error leaves: a JS `Error` whose message is `{"path": ..., "message": ...}`.
 fn funnel(e: crate::ScenarioError) -> JsError {
     JsError::new(&e.to_json())
 }
@@ -74,10 +82,7 @@ fn funnel(e: crate::ScenarioError) -> JsError {
 /// called as `on_progress(null, null, name)` when a named phase of the run starts.
 #[wasm_bindgen]
 pub fn run(scenario: &str, on_progress: Option<js_sys::Function>) -> Result<String, JsError> {
-    let mut p = JsProgress {
-        callback: on_progress,
-        last_permille: 0,
-    };
+    let mut p = JsProgress::new(on_progress);
     crate::api::run(scenario, &mut p).map_err(funnel)
 }
 
@@ -88,10 +93,7 @@ pub fn run_preview(
     scenario: &str,
     on_progress: Option<js_sys::Function>,
 ) -> Result<String, JsError> {
-    let mut p = JsProgress {
-        callback: on_progress,
-        last_permille: 0,
-    };
+    let mut p = JsProgress::new(on_progress);
     crate::api::run_preview(scenario, &mut p).map_err(funnel)
 }
 
@@ -113,58 +115,120 @@ pub fn version() -> String {
     crate::api::version().to_string()
 }
 
-/// The moldable GA's plan for running its islands in several workers (JSON of
-/// [`crate::moldable::parallel::Plan`]), or `undefined` when the scenario runs as one (also
-/// when it is refused: [`run`] then says why).
+/// How the scenario runs on a host with `threads` hardware threads ([`crate::api::plan`]):
+/// `{workers, parts, ticks}`; `workers` 1: [`run`] runs it; more: a pool of workers hosts the
+/// parts ([`SplitPart`]) and the engine's worker coordinates them ([`SplitRun`]).
 #[wasm_bindgen]
-pub fn moldable_plan(scenario: &str) -> Option<String> {
-    crate::moldable::parallel::plan_of_text(scenario)
-        .map(|plan| serde_json::to_string(&plan).expect("plans serialize"))
+pub fn plan(scenario: &str, threads: u32) -> Result<JsValue, JsError> {
+    let plan = crate::api::plan(scenario, threads).map_err(funnel)?;
+    plan.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| funnel(ScenarioError::at("", format!("the plan: {e}"))))
 }
 
-/// One island of a moldable GA, hosted by a page's island worker (the step API of
-/// [`crate::moldable::parallel::IslandRun`]).
+/// The coordinator of a split run ([`crate::split::Split`]), in the engine's worker: its
+/// progress and partial results go where [`run`]'s go. The pool calls [`SplitRun::next`]; while
+/// it says `true` it hands every part its [`SplitRun::mail`] and gives back each part's answer
+/// ([`SplitRun::answer`]); then [`SplitRun::report`] is [`run`]'s report, byte for byte.
 #[wasm_bindgen]
-pub struct MoldableIsland(crate::moldable::parallel::IslandRun);
+pub struct SplitRun {
+    split: Box<dyn Split<Report = String>>,
+    progress: JsProgress,
+    started: bool,
+    answers: Vec<Option<Vec<u32>>>,
+    mail: Vec<Vec<u32>>,
+    report: Option<String>,
+}
 
 #[wasm_bindgen]
-impl MoldableIsland {
+impl SplitRun {
     #[wasm_bindgen(constructor)]
-    pub fn new(scenario: &str, island: u32) -> Result<MoldableIsland, JsError> {
-        crate::moldable::parallel::IslandRun::new(scenario, island)
-            .map(MoldableIsland)
+    pub fn new(scenario: &str, on_progress: Option<js_sys::Function>) -> Result<SplitRun, JsError> {
+        let split = crate::api::split(scenario)
+            .map_err(funnel)?
+            .ok_or_else(|| funnel(ScenarioError::at("", "this scenario runs on one worker")))?;
+        Ok(SplitRun {
+            answers: vec![None; split.parts() as usize],
+            split,
+            progress: JsProgress::new(on_progress),
+            started: false,
+            mail: Vec::new(),
+            report: None,
+        })
+    }
+
+    /// Reads the last round's answers; `true`: another round (its mail is ready), `false`: the
+    /// report is ready.
+    pub fn next(&mut self) -> Result<bool, JsError> {
+        let answers = if self.started {
+            let missing = self.answers.iter().position(Option::is_none);
+            if let Some(i) = missing {
+                return Err(funnel(ScenarioError::at(
+                    "",
+                    format!("part {i} did not answer"),
+                )));
+            }
+            self.answers
+                .iter_mut()
+                .map(|a| a.take().unwrap_or_default())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.started = true;
+        match self
+            .split
+            .next(&answers, &mut self.progress)
+            .map_err(funnel)?
+        {
+            Round::Mail(mail) => {
+                self.mail = mail;
+                Ok(true)
+            }
+            Round::Done(report) => {
+                self.report = Some(report);
+                Ok(false)
+            }
+        }
+    }
+
+    /// This round's mail for part `part`.
+    pub fn mail(&self, part: u32) -> Vec<u32> {
+        self.mail.get(part as usize).cloned().unwrap_or_default()
+    }
+
+    /// Part `part`'s answer to this round.
+    pub fn answer(&mut self, part: u32, words: Vec<u32>) -> Result<(), JsError> {
+        let slot = self.answers.get_mut(part as usize).ok_or_else(|| {
+            funnel(ScenarioError::at(
+                "",
+                format!("an answer from part {part}, which does not exist"),
+            ))
+        })?;
+        *slot = Some(words);
+        Ok(())
+    }
+
+    /// The report, once [`SplitRun::next`] said `false`.
+    pub fn report(&mut self) -> Option<String> {
+        self.report.take()
+    }
+}
+
+/// One part of a split run ([`crate::split::Part`]), hosted by a pool's worker.
+#[wasm_bindgen]
+pub struct SplitPart(Box<dyn Part>);
+
+#[wasm_bindgen]
+impl SplitPart {
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario: &str, index: u32) -> Result<SplitPart, JsError> {
+        crate::api::part(scenario, index)
+            .map(SplitPart)
             .map_err(funnel)
     }
-    pub fn run_to(&mut self, cycle: u32) {
-        self.0.run_to(cycle)
-    }
-    pub fn cycle(&self) -> u32 {
-        self.0.cycle()
-    }
-    pub fn makespan(&self) -> f64 {
-        self.0.makespan()
-    }
-    pub fn curve_from(&self, from: u32) -> Vec<f64> {
-        self.0.curve_from(from)
-    }
-    pub fn migrant(&self) -> Vec<u32> {
-        self.0.migrant()
-    }
-    pub fn inject(&mut self, words: &[u32]) -> Result<(), JsError> {
-        self.0.inject(words).map_err(|e| JsError::new(&e))
-    }
-    /// The partial result (JSON) of this island's best after `cycle`, with the islands' curve.
-    pub fn partial(&self, cycle: u32, curve: &[f64]) -> String {
-        self.0.partial(cycle, curve).to_string()
-    }
-    pub fn result_words(&self) -> Vec<u32> {
-        self.0.result_words()
-    }
-}
 
-/// The report of a moldable scenario whose islands ran in workers:
-/// [`crate::moldable::parallel::finish`].
-#[wasm_bindgen]
-pub fn moldable_finish(scenario: &str, results: &[u32]) -> Result<String, JsError> {
-    crate::moldable::parallel::finish(scenario, results).map_err(funnel)
+    /// Reads this round's mail, works, and answers.
+    pub fn step(&mut self, mail: &[u32]) -> Result<Vec<u32>, JsError> {
+        self.0.step(mail).map_err(funnel)
+    }
 }

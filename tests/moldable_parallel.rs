@@ -1,12 +1,15 @@
-//! The moldable GA's islands run apart (the page's Web Workers, `src/moldable/parallel.rs`):
-//! stepped in chunks, exchanging migrants as words at the fixed exchange cycles, then merged by
-//! `finish`, they give byte for byte the report `placelab run` gives for the same scenario;
-//! the number of workers never changes the report; words that do not decode are errors.
+//! The moldable GA's islands run apart (the page's Web Workers, `src/moldable/parallel.rs`), through
+//! the dispatcher's split runs (`src/split.rs`) as the page's pool runs them: the parts dealt over
+//! the workers, the rounds' mail and answers as words, they give byte for byte the report
+//! `placelab run` gives for the same scenario, with the one-worker run's progress and partial
+//! results; the number of workers never changes the report; every other engine runs on one
+//! worker; words that do not decode are errors.
 
 use placelab::api;
-use placelab::moldable::ga::{self, GaParams};
 use placelab::moldable::parallel::{self, IslandRun};
-use placelab::progress::NoProgress;
+use placelab::progress::{NoProgress, Progress};
+use placelab::split::{self, Part, Plan, Round};
+use std::rc::Rc;
 
 fn scenario(
     decoder: &str,
@@ -24,47 +27,60 @@ fn scenario(
     )
 }
 
-/// Runs the islands as the page's pool does: `workers` groups of islands (island `i` in group
-/// `i % workers`), each group stepped in turn to the next stop (every `chunk` cycles and at every
-/// exchange), migrants crossing as words in the ring order.
-fn run_apart(text: &str, workers: u32, chunk: u32) -> String {
-    let p = parallel::prepare(text).unwrap();
-    let g = &p.scenario.ga;
-    let params = GaParams {
-        islands: g.islands,
-        exchange_every: g.exchange_every,
-        cycles: g.cycles,
-        ..GaParams::default()
-    };
-    let mut islands: Vec<IslandRun> = (0..g.islands)
-        .map(|i| IslandRun::new(text, i).unwrap())
+/// Records what a host would show: the ticks, phases and partial results.
+#[derive(Default)]
+struct Seen {
+    ticks: Vec<(u64, u64)>,
+    phases: Vec<String>,
+    partials: Vec<serde_json::Value>,
+}
+
+impl Progress for Seen {
+    fn tick(&mut self, done: u64, total: u64) {
+        self.ticks.push((done, total));
+    }
+    fn phase(&mut self, name: &str) {
+        self.phases.push(name.to_string());
+    }
+    fn wants_partial(&self) -> bool {
+        true
+    }
+    fn partial(&mut self, value: &serde_json::Value) {
+        self.partials.push(value.clone());
+    }
+}
+
+/// Runs a split scenario as the page's pool does, through the dispatcher only: the plan for
+/// `threads` threads, each worker's parts built from the text (as a worker does), every round's
+/// mail routed to the parts worker by worker (in reverse order: the order must not matter).
+fn run_as_the_pool(text: &str, threads: u32, progress: &mut dyn Progress) -> String {
+    let plan = api::plan(text, threads).unwrap();
+    assert!(plan.workers >= 2, "{plan:?}");
+    let mut workers: Vec<Vec<(u32, Box<dyn Part>)>> = plan
+        .parts
+        .iter()
+        .map(|parts| {
+            parts
+                .iter()
+                .map(|&i| (i, api::part(text, i).unwrap()))
+                .collect()
+        })
         .collect();
-    let mut done = 0;
-    let mut stops = Vec::new();
-    while done < g.cycles {
-        let next_exchange = (done / g.exchange_every + 1) * g.exchange_every;
-        let target = g.cycles.min(done + chunk).min(next_exchange);
-        // groups in reverse order: the order islands run in must not matter
-        for w in (0..workers).rev() {
-            for (i, island) in islands.iter_mut().enumerate() {
-                if i as u32 % workers == w {
-                    island.run_to(target);
+    let mut coordinator = api::split(text).unwrap().unwrap();
+    let mut answers: Vec<Vec<u32>> = Vec::new();
+    loop {
+        match coordinator.next(&answers, progress).unwrap() {
+            Round::Done(report) => return report,
+            Round::Mail(mail) => {
+                answers = vec![Vec::new(); mail.len()];
+                for w in workers.iter_mut().rev() {
+                    for (i, part) in w.iter_mut() {
+                        answers[*i as usize] = part.step(&mail[*i as usize]).unwrap();
+                    }
                 }
             }
         }
-        if ga::exchange_due(&params, target) {
-            let words: Vec<Vec<u32>> = islands.iter().map(IslandRun::migrant).collect();
-            for (island, incoming) in islands.iter_mut().zip(ga::migrants(&words)) {
-                island.inject(&incoming).unwrap();
-            }
-        }
-        stops.push(target);
-        done = target;
     }
-    assert!(islands.iter().all(|x| x.cycle() == g.cycles));
-    // results handed over in reverse island order: finish sorts them by island
-    let results: Vec<Vec<u32>> = islands.iter().rev().map(IslandRun::result_words).collect();
-    parallel::finish(text, &parallel::pack_results(&results)).unwrap()
 }
 
 #[test]
@@ -76,17 +92,60 @@ fn islands_run_apart_give_the_report_of_the_sequential_run_byte_for_byte() {
         ("list", 5, 25, 4, 3, 11),
         ("shelf", 2, 0, 50, 2, 5),
         ("shelf", 3, 20, 100, 3, 9),
+        ("shelf", 3, 120, 7, 3, 4),
     ];
     for (decoder, islands, cycles, every, workers, seed) in cases {
         let text = scenario(decoder, islands, cycles, every, workers, seed);
         let native = api::run(&text, &mut NoProgress).unwrap();
-        for (w, chunk) in [(workers, 1), (workers, 7), (1, cycles.max(1)), (islands, 3)] {
+        for threads in [2, 3, 8] {
+            if workers.min(islands).min(threads) < 2 {
+                continue;
+            }
             assert_eq!(
-                run_apart(&text, w, chunk),
+                run_as_the_pool(&text, threads, &mut NoProgress),
                 native,
-                "{decoder} islands {islands} V {cycles} E {every}: {w} workers, chunks of {chunk}"
+                "{decoder} islands {islands} V {cycles} E {every}: {threads} threads"
             );
         }
+        let mut here = api::split(&text).unwrap().unwrap();
+        assert_eq!(
+            split::run_here(here.as_mut(), &mut NoProgress).unwrap(),
+            native
+        );
+    }
+}
+
+#[test]
+fn a_split_run_ticks_and_offers_partial_results_as_the_one_worker_run() {
+    let text = scenario("shelf", 4, 200, 25, 4, 2);
+    let mut seen = Seen::default();
+    let report = run_as_the_pool(&text, 4, &mut seen);
+    assert_eq!(report, api::run(&text, &mut NoProgress).unwrap());
+    let total = 3 + 200 + 1;
+    assert!(seen.ticks.iter().all(|&(_, t)| t == total));
+    assert!(seen.ticks.windows(2).all(|w| w[0].0 <= w[1].0));
+    assert_eq!(seen.ticks.last(), Some(&(total, total)));
+    assert_eq!(seen.phases, ["ga", "end"]);
+    // every 200 / 50 = 4 cycles, before the end, as the one-worker run offers them
+    let cycles: Vec<u64> = seen
+        .partials
+        .iter()
+        .map(|p| p["cycle"].as_u64().unwrap())
+        .collect();
+    assert_eq!(cycles, (1..50).map(|k| 4 * k).collect::<Vec<u64>>());
+    let mut one = Seen::default();
+    api::run(&text.replace("\"workers\": 4", "\"workers\": 1"), &mut one).unwrap();
+    for p in &seen.partials {
+        let c = p["cycle"].as_u64().unwrap() as usize;
+        assert_eq!(p["engine"], "moldable");
+        assert_eq!(p["curve"].as_array().unwrap().len(), c + 1);
+        let same = one
+            .partials
+            .iter()
+            .find(|q| q["cycle"] == p["cycle"])
+            .unwrap();
+        // the best makespan over the islands is the one-worker run's (the ring exchanges alike)
+        assert_eq!(p["makespan"], same["makespan"], "cycle {c}");
     }
 }
 
@@ -109,36 +168,54 @@ fn the_number_of_workers_never_changes_the_report() {
 }
 
 #[test]
-fn a_plan_only_for_several_workers_and_islands() {
-    let plan = |t: &str| parallel::plan(&parallel::prepare(t).unwrap());
-    let p = plan(&scenario("shelf", 4, 1000, 50, 8, 1)).unwrap();
+fn a_plan_of_several_workers_only_for_several_workers_and_islands() {
+    let p = api::plan(&scenario("shelf", 4, 1000, 50, 8, 1), 16).unwrap();
     assert_eq!(
-        (
-            p.islands,
-            p.cycles,
-            p.exchange_every,
-            p.workers,
-            p.partial_every
-        ),
-        (4, 1000, 50, 4, 20)
+        p,
+        Plan {
+            workers: 4,
+            parts: vec![vec![0], vec![1], vec![2], vec![3]],
+            ticks: Some(3 + 1000 + 1)
+        }
     );
-    assert!(plan(&scenario("shelf", 4, 1000, 50, 1, 1)).is_none());
-    assert!(plan(&scenario("shelf", 1, 1000, 50, 4, 1)).is_none());
+    let p = api::plan(&scenario("shelf", 5, 10, 5, 8, 1), 2).unwrap();
+    assert_eq!(p.parts, vec![vec![0, 2, 4], vec![1, 3]]);
+    let one = |t: &str, threads| api::plan(t, threads).unwrap() == Plan::one();
+    assert!(one(&scenario("shelf", 4, 1000, 50, 4, 1), 1));
+    assert!(one(&scenario("shelf", 4, 1000, 50, 1, 1), 8));
+    assert!(one(&scenario("shelf", 1, 1000, 50, 4, 1), 8));
     let no_ga =
         scenario("shelf", 4, 10, 5, 4, 1).replace("\"ga\":", "\"methods\": [\"ffdh\"], \"ga\":");
-    assert!(plan(&no_ga).is_none());
-    let e = parallel::prepare(&scenario("shelf", 4, 10, 5, 9, 1))
-        .err()
-        .unwrap();
+    assert!(one(&no_ga, 8));
+    // a refused scenario: the error run gives
+    let e = api::plan(&scenario("shelf", 4, 10, 5, 9, 1), 8).unwrap_err();
     assert_eq!(e.path, "$.ga.workers");
-    assert!(IslandRun::new(&scenario("shelf", 4, 10, 5, 2, 1), 4).is_err());
+    assert!(api::part(&scenario("shelf", 4, 10, 5, 2, 1), 4).is_err());
+    assert_eq!(
+        api::part(&scenario("shelf", 4, 10, 5, 1, 1), 0)
+            .err()
+            .unwrap()
+            .path,
+        "$"
+    );
+}
+
+#[test]
+fn every_other_engine_runs_on_one_worker() {
+    for text in api::sample_scenarios() {
+        if !text.contains("\"moldable\"") {
+            assert_eq!(api::plan(&text, 8).unwrap(), Plan::one(), "{text}");
+            assert!(api::split(&text).unwrap().is_none());
+        }
+    }
 }
 
 #[test]
 fn words_that_do_not_decode_are_errors_not_panics() {
     let text = scenario("list", 2, 10, 5, 2, 1);
-    let mut a = IslandRun::new(&text, 0).unwrap();
-    let b = IslandRun::new(&text, 1).unwrap();
+    let p = Rc::new(parallel::prepare(&text).unwrap());
+    let mut a = IslandRun::new(p.clone(), 0).unwrap();
+    let b = IslandRun::new(p.clone(), 1).unwrap();
     let good = b.migrant();
     a.inject(&good).unwrap();
     for cut in 0..good.len() {
@@ -151,42 +228,88 @@ fn words_that_do_not_decode_are_errors_not_panics() {
     let o = 2 + 40 + 1;
     dup[o] = dup[o + 1]; // the order repeats a job
     assert!(a.inject(&dup).is_err());
-    a.run_to(10);
-    let mut b = b;
-    b.run_to(10);
-    let results = vec![a.result_words(), b.result_words()];
-    let packed = parallel::pack_results(&results);
-    assert!(parallel::finish(&text, &packed).is_ok());
-    for cut in 0..packed.len() {
-        let e = parallel::finish(&text, &packed[..cut]).unwrap_err();
-        assert_eq!(e.path, "$");
-    }
-    let twice = parallel::pack_results(&[results[0].clone(), results[0].clone()]);
-    assert!(parallel::finish(&text, &twice)
-        .unwrap_err()
-        .message
-        .contains("twice"));
-    // an island that stopped early
-    let mut c = IslandRun::new(&text, 1).unwrap();
-    c.run_to(3);
-    let early = parallel::pack_results(&[results[0].clone(), c.result_words()]);
-    assert!(parallel::finish(&text, &early).is_err());
-    // every single word changed: an error or a report, never a panic
-    for i in 0..packed.len() {
-        let mut w = packed.clone();
-        w[i] = w[i].wrapping_add(0x8000_0001);
-        let _ = parallel::finish(&text, &w);
-    }
-}
-
-#[test]
-fn the_plan_of_text_is_none_for_other_engines_and_refused_scenarios() {
-    assert!(parallel::plan_of_text(&scenario("shelf", 4, 10, 5, 2, 1)).is_some());
-    assert!(parallel::plan_of_text(&scenario("shelf", 4, 10, 5, 9, 1)).is_none());
+    // through the mail: an error at `$` naming the island, never a panic
+    let mut mail = vec![0, 5, 0];
+    mail.extend_from_slice(&bad);
+    let e = a.step(&mail).unwrap_err();
+    assert_eq!(e.path, "$");
     assert!(
-        parallel::plan_of_text(r#"{"version": 1, "engine": "select", "workers": 2}"#).is_none()
+        e.message.starts_with("the mail of island 0: the migrant:"),
+        "{}",
+        e.message
     );
-    assert!(parallel::plan_of_text("not json \"workers\"").is_none());
+    assert!(a.step(&[0, 5]).is_err());
+    assert!(a.step(&[7, 5, 0]).is_err());
+    // the coordinator's side: answers cut short or changed are errors, never panics
+    let rounds = |cut: &dyn Fn(usize, &mut Vec<Vec<u32>>)| {
+        let mut s = api::split(&text).unwrap().unwrap();
+        let mut parts: Vec<_> = (0..2).map(|i| s.part(i).unwrap()).collect();
+        let mut answers: Vec<Vec<u32>> = Vec::new();
+        for round in 0.. {
+            match s.next(&answers, &mut NoProgress) {
+                Err(e) => return Err(e),
+                Ok(Round::Done(r)) => return Ok(r),
+                Ok(Round::Mail(mail)) => {
+                    // a changed answer may reach an island as a migrant: its error, not a panic
+                    answers = parts
+                        .iter_mut()
+                        .zip(&mail)
+                        .map(|(p, m)| p.step(m))
+                        .collect::<Result<_, _>>()?;
+                    cut(round, &mut answers);
+                }
+            }
+        }
+        unreachable!()
+    };
+    let native = api::run(&text, &mut NoProgress).unwrap();
+    assert_eq!(rounds(&|_, _| {}).unwrap(), native);
+    let n_rounds = {
+        let k = std::cell::Cell::new(0);
+        rounds(&|r, _| k.set(r + 1)).unwrap();
+        k.get()
+    };
+    for round in 0..n_rounds {
+        let len = |r: usize| {
+            let k = std::cell::Cell::new(0);
+            rounds(&|x, a| {
+                if x == r {
+                    k.set(a[1].len())
+                }
+            })
+            .unwrap();
+            k.get()
+        };
+        for cut in 0..len(round) {
+            let e = rounds(&|x, a| {
+                if x == round {
+                    a[1].truncate(cut)
+                }
+            })
+            .unwrap_err();
+            assert_eq!(e.path, "$", "round {round} cut at {cut}");
+        }
+        for i in 0..len(round) {
+            // every single word changed: an error or a report, never a panic
+            let _ = rounds(&|x, a| {
+                if x == round {
+                    a[1][i] = a[1][i].wrapping_add(0x8000_0001)
+                }
+            });
+        }
+    }
+    // the last answers twice from one island, or an island missing
+    let e = rounds(&|x, a| {
+        if x + 1 == n_rounds {
+            a[1] = a[0].clone()
+        }
+    })
+    .unwrap_err();
+    assert!(e.message.contains("twice"), "{}", e.message);
+    assert!(rounds(&|_, a| {
+        a.pop();
+    })
+    .is_err());
 }
 
 #[test]
@@ -255,10 +378,10 @@ fn a_generated_set_admitted_by_check_always_runs_whatever_its_seed() {
         );
         let checked = api::check(&text).is_ok();
         assert_eq!(parallel::prepare(&text).is_ok(), checked, "seed {seed}");
-        assert_eq!(
-            parallel::plan_of_text(&text).is_some(),
-            checked,
-            "seed {seed}"
-        );
+        let plan = api::plan(&text, 8);
+        assert_eq!(plan.is_ok(), checked, "seed {seed}");
+        if let Ok(plan) = plan {
+            assert_eq!(plan.workers, 2, "seed {seed}");
+        }
     }
 }

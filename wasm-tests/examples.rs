@@ -1,5 +1,5 @@
-//! Browser tests, run in headless Chromium by `wasm-bindgen-test-runner`
-//! (`cargo test --target wasm32-unknown-unknown --test wasm`, see scripts/test.sh):
+//! Browser tests, run in headless Chromium: `wasm-pack test --headless --chrome` (scripts/test.sh
+//! adds `--mode no-install -- --test wasm`; scripts/setup.sh installs what it needs):
 //! every example gives, in wasm, the report whose fingerprint the native tests pinned in
 //! `tests/golden/`, and every scenario of the sample matrix (`tests/fixtures/matrix.json`: every
 //! engine's samples, pinned natively by `tests/matrix.rs`) gives its native fingerprint, so
@@ -189,4 +189,24 @@ fn input_errors_read_as_natively() {
 fn engines_table_is_json() {
     let v: serde_json::Value = serde_json::from_str(&api::engines_json()).unwrap();
     assert_eq!(v[0]["id"], "allocation");
+}
+
+/// A scenario split across workers ([`placelab::split`]: the moldable GA's islands), its rounds
+/// run here one part after another as the page's pool runs them, gives in wasm the report of the
+/// run in one worker, byte for byte; every other engine's samples run in one worker.
+#[wasm_bindgen_test]
+fn a_split_run_gives_the_report_of_the_run_in_one_worker() {
+    let text = r#"{"version": 1, "engine": "moldable", "name": "islands", "seed": 4, "machines": 64,
+        "efficiency": 0.75, "generate": {"kind": "random", "jobs": 40, "maxVariants": 3},
+        "ga": {"population": 8, "cycles": 60, "islands": 3, "exchangeEvery": 7, "workers": 3}}"#;
+    let plan = api::plan(text, 4).unwrap();
+    assert_eq!(plan.workers, 3);
+    let mut split = api::split(text).unwrap().unwrap();
+    let report = placelab::split::run_here(split.as_mut(), &mut NoProgress).unwrap();
+    assert_eq!(report, api::run(text, &mut NoProgress).unwrap());
+    for sample in api::sample_scenarios() {
+        if !sample.contains("\"moldable\"") {
+            assert_eq!(api::plan(&sample, 8).unwrap().workers, 1, "{sample}");
+        }
+    }
 }

@@ -8,25 +8,18 @@
 // A run asked `preview: true` (a LIVE view re-running as the user types) calls the engine's
 // run_preview: when the engine reduced the report (its envelope says "preview": true) only the
 // bounded view crosses, without blob or checksum, and the page asks for the complete run later.
-// A moldable GA that asks for several workers (`ga.workers`) runs its islands in island workers
-// started from here (gapool.js); the report is the same as the one-worker run's, byte for byte.
-import init, { run, run_preview as runPreview, engines, version, moldable_plan as moldablePlan } from './pkg/placelab.js';
+// Every run first asks the engine for the scenario's plan (wasm `plan`, src/split.rs): a scenario
+// whose plan has several workers (e.g. a moldable GA's islands with `ga.workers` > 1) runs in part
+// workers started from here (pool.js), with the same report as a run in one worker, byte for byte;
+// partial results an engine offers while it runs are posted by the engine itself (src/wasm.rs)
+// as {type: 'partial', value}. Nothing here knows an engine by name.
+import init, { run, run_preview as runPreview, engines, version, plan as planOf } from './pkg/placelab.js';
 import { dataFor } from './engines/data.js';
-import { runIslands, workerCount } from './gapool.js';
+import { asError } from './errors.js';
+import { runSplit } from './pool.js';
 
 /** Reports up to this many bytes also cross as text (tests and small exports read it directly). */
 const REPORT_TEXT_BYTES = 1 << 20;
-
-function asError(e) {
-  const text = e && e.message !== undefined ? String(e.message) : String(e);
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed.message === 'string') {
-      return { path: String(parsed.path ?? ''), message: parsed.message };
-    }
-  } catch { /* not one of ours: a panic or a JS error */ }
-  return { path: '', message: text, internal: true };
-}
 
 async function start() {
   try {
@@ -54,14 +47,10 @@ async function handleRun({ id, scenario, preview = false }) {
     phase = name === 'end' ? null : { name, t: now };
   };
   try {
-    const plan = preview ? null : JSON.parse(moldablePlan(scenario) ?? 'null');
-    if (plan && workerCount(plan) > 1) {
-      onProgress(null, null, 'ga');
-      report = await runIslands(scenario, plan, { onProgress, onPartial: (value) => postMessage({ type: 'partial', value }) });
-      onProgress(null, null, 'end');
-    } else {
-      report = (preview ? runPreview : run)(scenario, onProgress);
-    }
+    const plan = preview ? null : planOf(scenario, self.navigator?.hardwareConcurrency || 1);
+    report = plan && plan.workers > 1
+      ? await runSplit(scenario, plan, onProgress)
+      : (preview ? runPreview : run)(scenario, onProgress);
   } catch (e) {
     postMessage({ type: 'error', id, error: asError(e), ms: performance.now() - t0 });
     return;

@@ -4,7 +4,8 @@
 // schedule exports as SWF; TORQUE and SWF files import as moldable sets; no long main-thread task.
 // Hovering a Gantt chart names the job under the pointer. The parallel GA: islands in several Web Workers give the report of one worker and of
 // `placelab run` byte for byte (SHA-256), live results and progress keep coming, and Stop ends
-// every island worker while the best schedule so far stays on screen.
+// every island worker while the best schedule so far stays on screen. The part workers (the islands
+// are parts of a split run, src/split.rs) speak the typed protocol: ids on requests and replies.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -16,7 +17,7 @@ const env = useBrowser();
 before(buildCli);
 
 /** The island workers alive now (playwright lists a page's nested workers too). */
-const islandWorkers = (page) => page.workers().filter((w) => /islandworker/.test(w.url()));
+const islandWorkers = (page) => page.workers().filter((w) => /partworker/.test(w.url()));
 
 /** Waits (without a time limit) until no island worker is left. */
 async function islandsGone(page) {
@@ -171,7 +172,7 @@ describe('moldable page', () => {
     for (const s of cases) {
       const text = JSON.stringify(s);
       const started = [];
-      const onWorker = (w) => { if (/islandworker/.test(w.url())) started.push(w.url()); };
+      const onWorker = (w) => { if (/partworker/.test(w.url())) started.push(w.url()); };
       page.on('worker', onWorker);
       const before = await page.evaluate(() => window.placelab.runCount);
       await typeRawJson(page, text);
@@ -195,6 +196,38 @@ describe('moldable page', () => {
       assert.equal(report.ga.curve.length, s.ga.cycles + 1);
       assert.ok(report.methods.every((m) => m.valid === 'ok'));
     }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('speaks the typed worker protocol with a part worker: replies repeat the request id, unknown types are logged and refused', async () => {
+    const page = await readyPage(env);
+    const warnings = [];
+    page.on('console', (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); });
+    const scenario = JSON.stringify(islandScenario(2, { cycles: 10, islands: 2 }, { kind: 'random', jobs: 20 }));
+    const replies = await page.evaluate(async ({ url, scenario }) => {
+      const worker = new Worker(new URL(url, document.baseURI), { type: 'module' });
+      const got = [];
+      const ask = (msg) => new Promise((resolve) => {
+        worker.onmessage = ({ data }) => { got.push(data); resolve(); };
+        worker.postMessage(msg);
+      });
+      await ask({ type: 'bogus', id: 7 });
+      await ask({ type: 'init', id: 8, scenario, parts: [1] });
+      await ask({ type: 'step', id: 9, mail: [[0, new Uint32Array([0, 1, 0])]] });
+      await ask({ type: 'step', id: 10, mail: [[1, new Uint32Array([0, 1, 0])]] });
+      await ask({ type: 'step', id: 11, mail: [[1, new Uint32Array([5])]] });
+      worker.terminate();
+      return got.map((d) => ({ type: d.type, id: d.id, error: d.error ?? null, answers: d.answers?.map(([i, w]) => [i, w.constructor.name]) ?? null }));
+    }, { url: moduleUrl('partworker.js'), scenario });
+    assert.deepEqual(replies.map((r) => [r.type, r.id]), [['error', 7], ['ready', 8], ['error', 9], ['answers', 10], ['error', 11]]);
+    assert.match(replies[0].error.message, /unknown message type "bogus"/);
+    assert.match(replies[2].error.message, /part 0 is not hosted here/);
+    assert.deepEqual(replies[3].answers, [[1, 'Uint32Array']]);
+    // the engine's errors reach the pool through the one funnel: {path, message}
+    assert.equal(replies[4].error.path, '$');
+    assert.match(replies[4].error.message, /^the mail of island 1: fewer than 3 words/);
+    assert.ok(warnings.some((w) => /unknown message type/.test(w)), `a warning for the unknown type: ${warnings}`);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

@@ -59,6 +59,14 @@ impl Engine for Moldable {
     fn sample_scenarios() -> Vec<String> {
         samples::sample_scenarios()
     }
+
+    /// The GA's islands in several workers when the scenario asks for them: [`parallel`].
+    fn split(
+        s: MoldableScenario,
+        meta: &Meta,
+    ) -> Result<Option<Box<dyn crate::split::Split<Report = MoldableReport>>>> {
+        parallel::split(s, meta)
+    }
 }
 
 /// Every this many cycles (at least) the GA's state is offered to [`Progress::partial`]:
@@ -122,7 +130,7 @@ pub fn partial_doc(
 }
 
 /// The report of a scenario whose GA outcome comes from `ga(progress, lower bound, total
-/// ticks)` (run here, or merged from islands run elsewhere: [`parallel::finish`]).
+/// ticks)` (run here, or merged from islands run elsewhere: [`parallel::Islands`]).
 pub fn assemble(
     inst: &Instance,
     s: &MoldableScenario,

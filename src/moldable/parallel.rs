@@ -1,117 +1,314 @@
-//! The GA's islands run apart: the step API the page's Web Workers use (SPEC §5, "parallel GA
-//! variants: multistart"). Each worker hosts one or more [`IslandRun`]s; the page advances every
-//! island to the same cycles, and at each exchange cycle ([`ga::exchange_due`]) hands island `i`
-//! the best of island `i - 1` ([`ga::migrants`]) as [`IslandRun::migrant`] words; once all `V`
-//! cycles have run (and the last exchange, if due at `V`, is done) it passes every island's
-//! [`IslandRun::result_words`] to [`finish`], which builds the report. The result depends only on
-//! the scenario (seed, islands, `exchangeEvery`), never on the number of workers or on timing:
-//! [`finish`] returns exactly the bytes [`crate::api::run`] returns for the same text, which runs
-//! the same islands one after another with the same exchanges.
+//! The GA's islands run apart, in several workers at once: the moldable engine's
+//! [`crate::split::Split`] (what it means for the host: `src/split.rs`). Each island is a part
+//! ([`IslandRun`]); the coordinator ([`Islands`]) advances every island to the same stops, one
+//! round each: every `partial_every` cycles (a live partial result of the best island, with the
+//! curve over all islands, as [`super::run`] offers) and every exchange cycle
+//! ([`ga::exchange_due`]), after which island `i` receives the best of island `i - 1`
+//! ([`ga::migrants`]) as words; once all `V` cycles have run, a last round hands the last
+//! migrants over and collects every island's result words, which [`ga::merge`] and
+//! [`super::assemble`] turn into the report. The result depends only on the scenario (seed,
+//! islands, `exchangeEvery`), never on the number of workers or on timing: it is byte for byte
+//! the report [`crate::api::run`] returns for the same text, which runs the same islands one after
+//! another with the same exchanges.
 //!
 //! Words: an individual is `[packer, m, variants.., o, order..]` (`packer` 0 NFDH, 1 FFDH,
 //! 2 BFDH; `o` is 0 or `m`); its makespan is recomputed on arrival, so no float crosses in it.
-//! An island result is `[index, evaluations (lo, hi), initFfdh, initBfdh, c, curve..,
-//! individual..]`, each float as its IEEE-754 bits in two words (low first); [`finish`] takes
-//! `[count, len_0, result_0.., len_1, result_1..]`. Words that do not decode are an error, never
-//! a panic.
+//! Mail to an island is `[kind, to, wantBest, migrant..]` (kind 0: run to cycle `to`; kind 1:
+//! the end; the migrant, when the last round was an exchange, is received first). An island
+//! answers kind 0 with `[makespan (lo, hi), c, curve (c floats).., best..]` (its curve since its
+//! last answer, its best when `wantBest`) and kind 1 with its result `[index, evaluations (lo,
+//! hi), initFfdh, initBfdh, c, curve.., individual..]`; each float is its IEEE-754 bits in two
+//! words (low first). Words that do not decode are an error, never a panic.
 
 use super::ga::{self, GaOutcome, GaParams, Individual, Island, IslandResult};
 use super::model::Instance;
+use super::report::MoldableReport;
 use super::scenario::{self, Decoder, Method, MoldableScenario};
 use super::shelf::Packer;
-use crate::engines::Engine;
 use crate::error::{Result, ScenarioError};
-use crate::progress::NoProgress;
-use crate::scenario::{parse_engine_fields, parse_envelope, Meta, ReportEnvelope};
-use serde::Serialize;
+use crate::progress::{NoProgress, Progress};
+use crate::scenario::Meta;
+use crate::split::{Part, Round, Split};
+use std::rc::Rc;
 
-/// A parsed and validated moldable scenario with its instance.
+/// An admitted moldable scenario with its instance.
 pub struct Prepared {
     pub meta: Meta,
     pub scenario: MoldableScenario,
     pub inst: Instance,
 }
 
-/// Parses scenario text as [`crate::api::run`] does and builds its instance.
+/// Parses and admits scenario text as the dispatcher does
+/// ([`crate::engines::admit_text`]) and builds its instance.
 ///
 /// # Errors
 /// Every error of the scenario, at its path; a scenario of another engine at `$.engine`.
 pub fn prepare(text: &str) -> Result<Prepared> {
-    let env = parse_envelope(text, &crate::engines::engine_ids())?;
-    if env.meta.engine != super::Moldable::ID {
-        return Err(ScenarioError::at(
-            "engine",
-            format!(
-                "the islands run moldable scenarios only, got {:?}",
-                env.meta.engine
-            ),
-        ));
-    }
-    let scenario: MoldableScenario =
-        parse_engine_fields(env.fields, &<super::Moldable as Engine>::params())?;
-    // admitted as the dispatcher admits it (Engine::validate), then built for its seed
-    scenario::validate(&scenario)?;
-    let inst = scenario::instance(&scenario, env.meta.seed)?;
+    let (meta, scenario) = crate::engines::admit_text::<super::Moldable>(text)?;
+    let inst = scenario::instance(&scenario, meta.seed)?;
     Ok(Prepared {
-        meta: env.meta,
+        meta,
         scenario,
         inst,
     })
 }
 
-/// How the page runs a scenario's islands in workers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Plan {
-    pub islands: u32,
-    pub cycles: u32,
-    pub exchange_every: u32,
-    /// Workers asked for (`ga.workers`); the page caps it by `islands` and its hardware threads.
-    pub workers: u32,
-    /// Cycles between two partial results (the live curve), as [`super::run`] posts them.
-    pub partial_every: u32,
-}
-
-/// The plan of a scenario that asks for several workers for a GA with several islands; `None`
-/// when it runs as one ([`crate::api::run`]).
-pub fn plan(p: &Prepared) -> Option<Plan> {
-    let g = &p.scenario.ga;
-    if !p.scenario.methods.contains(&Method::Ga) || g.islands < 2 || g.workers < 2 {
-        return None;
+/// The split of an admitted scenario ([`crate::engines::Engine::split`]): its islands in
+/// several workers when it asks for several workers (`ga.workers`) for a GA with several islands.
+///
+/// # Errors
+/// The instance's errors for this seed.
+#[allow(clippy::type_complexity)]
+pub fn split(
+    scenario: MoldableScenario,
+    meta: &Meta,
+) -> Result<Option<Box<dyn Split<Report = MoldableReport>>>> {
+    let g = &scenario.ga;
+    if !scenario.methods.contains(&Method::Ga) || g.islands < 2 || g.workers < 2 {
+        return Ok(None);
     }
-    Some(Plan {
-        islands: g.islands,
-        cycles: g.cycles,
-        exchange_every: g.exchange_every,
-        workers: g.workers.min(g.islands),
-        partial_every: super::partial_every(g.cycles),
-    })
+    let inst = scenario::instance(&scenario, meta.seed)?;
+    Ok(Some(Box::new(Islands::new(Prepared {
+        meta: meta.clone(),
+        scenario,
+        inst,
+    }))))
 }
 
-/// The plan of scenario text ([`plan`]); `None` also for text that does not name `workers`
-/// (checked first, so other scenarios are not parsed twice) or that is refused.
-pub fn plan_of_text(text: &str) -> Option<Plan> {
-    if !text.contains("\"workers\"") {
-        return None;
+const STEP: u32 = 0;
+const END: u32 = 1;
+
+/// Where the coordinator is.
+enum Stage {
+    Start,
+    /// The islands run to `to`; their best comes back when `want_best`.
+    Stepping {
+        to: u32,
+        want_best: bool,
+    },
+    /// The islands hand over their results.
+    Ending,
+    Over,
+}
+
+/// The coordinator of a scenario's islands (see the module's documentation).
+pub struct Islands {
+    prepared: Rc<Prepared>,
+    params: GaParams,
+    lower_bound: f64,
+    /// Cycles between two partial results.
+    partial_every: u32,
+    /// Cycles every island has run.
+    done: u32,
+    stage: Stage,
+    /// The smallest makespan over the islands after each cycle so far.
+    curve: Vec<f64>,
+}
+
+impl Islands {
+    pub fn new(prepared: Prepared) -> Islands {
+        let params = super::ga_params(&prepared.scenario);
+        let lower_bound = super::bound::lower_bound(&prepared.inst).value;
+        Islands {
+            partial_every: super::partial_every(params.cycles),
+            prepared: Rc::new(prepared),
+            params,
+            lower_bound,
+            done: 0,
+            stage: Stage::Start,
+            curve: Vec::new(),
+        }
     }
-    prepare(text).ok().as_ref().and_then(plan)
+
+    /// The next round's mail: to the next stop, or the end; `migrants` received first. The
+    /// islands send their best at exchanges, and at partial stops when `partials` are listened to.
+    fn round(&mut self, migrants: Option<Vec<Vec<u32>>>, partials: bool) -> Round<MoldableReport> {
+        let (cycles, every, pe) = (
+            self.params.cycles,
+            self.params.exchange_every.max(1),
+            self.partial_every,
+        );
+        let (kind, to, want_best) = if self.done < cycles {
+            let next_exchange = (self.done / every + 1) * every;
+            let to = cycles
+                .min(self.done + pe - self.done % pe)
+                .min(next_exchange);
+            let want =
+                ga::exchange_due(&self.params, to) || (partials && to % pe == 0 && to < cycles);
+            self.stage = Stage::Stepping {
+                to,
+                want_best: want,
+            };
+            (STEP, to, want)
+        } else {
+            self.stage = Stage::Ending;
+            (END, 0, false)
+        };
+        let n = self.params.islands as usize;
+        let mail = (0..n)
+            .map(|i| {
+                let mut m = vec![kind, to, want_best as u32];
+                if let Some(w) = &migrants {
+                    m.extend_from_slice(&w[i]);
+                }
+                m
+            })
+            .collect();
+        Round::Mail(mail)
+    }
+
+    /// Reads the islands' answers after a stop: the curve, the progress, the partial result
+    /// (at a partial stop) and the migrants (at an exchange).
+    fn stopped(
+        &mut self,
+        to: u32,
+        want_best: bool,
+        answers: &[Vec<u32>],
+        progress: &mut dyn Progress,
+    ) -> std::result::Result<Option<Vec<Vec<u32>>>, String> {
+        let base = self.curve.len();
+        let expect = to as usize + 1 - base;
+        let mut makespans = Vec::with_capacity(answers.len());
+        let mut bests = Vec::with_capacity(answers.len());
+        for (i, a) in answers.iter().enumerate() {
+            let mut at = 0;
+            makespans.push(read_f64(a, &mut at, "the makespan")?);
+            let c = take(a, &mut at, 1, "the curve length")?[0] as usize;
+            if c != expect {
+                return Err(format!("island {i} sent {c} curve points, not {expect}"));
+            }
+            for k in 0..c {
+                let x = read_f64(a, &mut at, "the curve")?;
+                if i == 0 {
+                    self.curve.push(x);
+                } else if x < self.curve[base + k] {
+                    self.curve[base + k] = x;
+                }
+            }
+            if want_best {
+                // decoded where it is received: by the next island, by the partial result below
+                if at == a.len() {
+                    return Err(format!("island {i} sent no best"));
+                }
+                bests.push(a[at..].to_vec());
+            } else if at != a.len() {
+                return Err(format!("island {i}: trailing words"));
+            }
+        }
+        self.done = to;
+        progress.tick(3 + to as u64, self.ticks());
+        if !want_best {
+            return Ok(None);
+        }
+        if to % self.partial_every == 0 && to < self.params.cycles && progress.wants_partial() {
+            // the first island with the smallest makespan, as the one-worker run draws
+            let mut b = 0;
+            for i in 1..makespans.len() {
+                if makespans[i] < makespans[b] {
+                    b = i;
+                }
+            }
+            let p = &self.prepared;
+            let mut at = 0;
+            let best = read_individual(&p.inst, self.params.decoder, &bests[b], &mut at)?;
+            if at != bests[b].len() {
+                return Err(format!("island {b}: trailing words after its best"));
+            }
+            let doc = super::partial_doc(
+                &p.inst,
+                &p.scenario,
+                self.lower_bound,
+                to,
+                &best,
+                &self.curve,
+            );
+            progress.partial(&doc);
+        }
+        Ok(ga::exchange_due(&self.params, to).then(|| ga::migrants(&bests)))
+    }
+
+    /// The report from the islands' results.
+    fn report(&self, answers: &[Vec<u32>]) -> std::result::Result<MoldableReport, String> {
+        let p = &self.prepared;
+        let results = read_results(p, answers)?;
+        let outcome: GaOutcome = ga::merge(&p.inst, p.scenario.ga.decoder, &results);
+        let mut once = Some(outcome);
+        Ok(super::assemble(
+            &p.inst,
+            &p.scenario,
+            &mut NoProgress,
+            &mut |_, _, _| once.take().expect("one GA per scenario"),
+        ))
+    }
 }
 
-/// One island of a scenario, with the instance it runs on.
+impl Split for Islands {
+    type Report = MoldableReport;
+
+    fn parts(&self) -> u32 {
+        self.params.islands
+    }
+
+    fn workers(&self) -> u32 {
+        self.prepared.scenario.ga.workers
+    }
+
+    /// As [`super::run`] ticks: 3 for the heuristics, then one per cycle and one for the start.
+    fn ticks(&self) -> u64 {
+        3 + self.params.cycles as u64 + 1
+    }
+
+    fn part(&self, index: u32) -> Result<Box<dyn Part>> {
+        Ok(Box::new(IslandRun::new(self.prepared.clone(), index)?))
+    }
+
+    fn next(
+        &mut self,
+        answers: &[Vec<u32>],
+        progress: &mut dyn Progress,
+    ) -> Result<Round<MoldableReport>> {
+        let n = self.params.islands as usize;
+        let bad = |e: String| ScenarioError::at("", format!("the islands' answers: {e}"));
+        if !matches!(self.stage, Stage::Start) && answers.len() != n {
+            return Err(bad(format!("{} answers for {n} islands", answers.len())));
+        }
+        match std::mem::replace(&mut self.stage, Stage::Over) {
+            Stage::Start => {
+                progress.phase("ga");
+                Ok(self.round(None, progress.wants_partial()))
+            }
+            Stage::Stepping { to, want_best } => {
+                let migrants = self
+                    .stopped(to, want_best, answers, progress)
+                    .map_err(bad)?;
+                Ok(self.round(migrants, progress.wants_partial()))
+            }
+            Stage::Ending => {
+                let report = self.report(answers).map_err(bad)?;
+                progress.tick(self.ticks(), self.ticks());
+                progress.phase("end");
+                Ok(Round::Done(report))
+            }
+            Stage::Over => Err(bad("the run is over".into())),
+        }
+    }
+}
+
+/// One island of a scenario, with the instance it runs on: a part of [`Islands`].
 pub struct IslandRun {
-    prepared: Prepared,
+    prepared: Rc<Prepared>,
     params: GaParams,
     island: Island,
-    lower_bound: f64,
+    /// Curve points already sent to the coordinator.
+    sent: usize,
 }
 
 impl IslandRun {
-    /// Island `index` of the scenario `text`, its initial population built.
+    /// Island `index` of the scenario, its initial population built.
     ///
     /// # Errors
-    /// The scenario's errors; `index` not below `ga.islands`.
-    pub fn new(text: &str, index: u32) -> Result<IslandRun> {
-        let prepared = prepare(text)?;
+    /// `index` not below `ga.islands`.
+    pub fn new(prepared: Rc<Prepared>, index: u32) -> Result<IslandRun> {
         let params = super::ga_params(&prepared.scenario);
         if index >= params.islands {
             return Err(ScenarioError::at(
@@ -120,12 +317,11 @@ impl IslandRun {
             ));
         }
         let island = Island::new(&prepared.inst, params, prepared.meta.seed, index);
-        let lower_bound = super::bound::lower_bound(&prepared.inst).value;
         Ok(IslandRun {
             prepared,
             params,
             island,
-            lower_bound,
+            sent: 0,
         })
     }
 
@@ -136,17 +332,6 @@ impl IslandRun {
 
     pub fn cycle(&self) -> u32 {
         self.island.cycle()
-    }
-
-    /// The island's best makespan now.
-    pub fn makespan(&self) -> f64 {
-        self.island.best().makespan
-    }
-
-    /// The island's best makespan after each cycle from `from` on.
-    pub fn curve_from(&self, from: u32) -> Vec<f64> {
-        let c = self.island.curve();
-        c[(from as usize).min(c.len())..].to_vec()
     }
 
     /// The island's best as words (for the next island, at an exchange).
@@ -168,22 +353,43 @@ impl IslandRun {
         Ok(())
     }
 
-    /// The partial result of this island's best ([`super::partial_doc`]) with `curve` (the
-    /// curve over all islands so far) after cycle `cycle`.
-    pub fn partial(&self, cycle: u32, curve: &[f64]) -> serde_json::Value {
-        super::partial_doc(
-            &self.prepared.inst,
-            &self.prepared.scenario,
-            self.lower_bound,
-            cycle,
-            self.island.best(),
-            curve,
-        )
-    }
-
-    /// The island's result as words, for [`finish`].
+    /// The island's result as words.
     pub fn result_words(&self) -> Vec<u32> {
         result_words(&self.island.result())
+    }
+}
+
+impl Part for IslandRun {
+    fn step(&mut self, mail: &[u32]) -> Result<Vec<u32>> {
+        let index = self.island.index();
+        let bad = |e: String| ScenarioError::at("", format!("the mail of island {index}: {e}"));
+        if mail.len() < 3 {
+            return Err(bad("fewer than 3 words".into()));
+        }
+        let (kind, to, want_best) = (mail[0], mail[1], mail[2]);
+        if mail.len() > 3 {
+            self.inject(&mail[3..])
+                .map_err(|e| bad(format!("the migrant: {e}")))?;
+        }
+        match kind {
+            STEP => {
+                self.run_to(to);
+                let curve = &self.island.curve()[self.sent.min(self.island.curve().len())..];
+                let mut out = Vec::with_capacity(3 + 2 * curve.len());
+                push_f64(&mut out, self.island.best().makespan);
+                out.push(curve.len() as u32);
+                for &c in curve {
+                    push_f64(&mut out, c);
+                }
+                self.sent = self.island.curve().len();
+                if want_best != 0 {
+                    out.extend(self.migrant());
+                }
+                Ok(out)
+            }
+            END => Ok(self.result_words()),
+            k => Err(bad(format!("kind {k} is not 0 (step) or 1 (end)"))),
+        }
     }
 }
 
@@ -290,19 +496,22 @@ fn read_individual(
     Ok(ind)
 }
 
-/// Reads `[count, len_0, result_0.., ...]`: one result per island, each island once.
-fn read_results(p: &Prepared, words: &[u32]) -> std::result::Result<Vec<IslandResult>, String> {
+/// Reads the islands' results (`answers[i]` from island `i`'s worker, in any order of
+/// islands): one result per island, each island once.
+fn read_results(
+    p: &Prepared,
+    answers: &[Vec<u32>],
+) -> std::result::Result<Vec<IslandResult>, String> {
     let islands = p.scenario.ga.islands;
     let cycles = p.scenario.ga.cycles as usize;
-    let mut at = 0;
-    let count = take(words, &mut at, 1, "the island count")?[0];
-    if count != islands {
-        return Err(format!("{count} island results for {islands} islands"));
+    if answers.len() != islands as usize {
+        return Err(format!(
+            "{} island results for {islands} islands",
+            answers.len()
+        ));
     }
     let mut out: Vec<Option<IslandResult>> = vec![None; islands as usize];
-    for _ in 0..count {
-        let len = take(words, &mut at, 1, "a result's length")?[0] as usize;
-        let w = take(words, &mut at, len, "a result")?;
+    for w in answers {
         let mut k = 0;
         let h = take(w, &mut k, 3, "a result's header")?;
         let (index, evaluations) = (h[0], h[1] as u64 | ((h[2] as u64) << 32));
@@ -335,43 +544,5 @@ fn read_results(p: &Prepared, words: &[u32]) -> std::result::Result<Vec<IslandRe
             init_bfdh,
         });
     }
-    if at != words.len() {
-        return Err("trailing words after the results".into());
-    }
     Ok(out.into_iter().flatten().collect())
-}
-
-/// The report of a scenario whose islands ran elsewhere: byte for byte what
-/// [`crate::api::run`] returns for `text` when the results are those of its islands.
-///
-/// # Errors
-/// The scenario's errors; results that do not decode or do not match the scenario, at `$`.
-pub fn finish(text: &str, results: &[u32]) -> Result<String> {
-    let p = prepare(text)?;
-    let results = read_results(&p, results)
-        .map_err(|e| ScenarioError::at("", format!("the islands' results: {e}")))?;
-    let outcome: GaOutcome = ga::merge(&p.inst, p.scenario.ga.decoder, &results);
-    let mut once = Some(outcome);
-    let report = super::assemble(&p.inst, &p.scenario, &mut NoProgress, &mut |_, _, _| {
-        once.take().expect("one GA per scenario")
-    });
-    let doc = ReportEnvelope {
-        version: 1,
-        engine: super::Moldable::ID,
-        name: &p.meta.name,
-        seed: p.meta.seed,
-        preview: false,
-        report: &report,
-    };
-    Ok(serde_json::to_string(&doc).expect("reports serialize"))
-}
-
-/// `[count, len_0, result_0.., ...]` of results' words, in the order given.
-pub fn pack_results(results: &[Vec<u32>]) -> Vec<u32> {
-    let mut out = vec![results.len() as u32];
-    for r in results {
-        out.push(r.len() as u32);
-        out.extend_from_slice(r);
-    }
-    out
 }
