@@ -32,6 +32,7 @@ pub mod progress;
 pub mod rng;
 pub mod scenario;
 pub mod select;
+pub mod study;
 pub mod topology;
 pub mod trace;
 
