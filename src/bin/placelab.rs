@@ -7,6 +7,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+#[path = "placelab/study.rs"]
+mod study;
+
 const USAGE: &str = "usage:
   placelab run FILE.json     run a scenario, print the report JSON on stdout ('-' reads stdin)
   placelab check FILE.json   validate a scenario without running it
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Some("partition") => return partition_cmd::main(&args[1..]),
         Some("graph") => return partition_cmd::graph_main(&args[1..]),
         Some("netsim") => return netsim_main(&args[1..]),
+        Some("study") => return study::main(&args[1..]),
         _ => {}
     }
     let out = std::io::stdout();
@@ -98,7 +102,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         ["--help"] | ["-h"] | ["help"] => {
-            let _ = writeln!(out, "{USAGE}");
+            let usage = USAGE.replacen(
+                "  placelab --version",
+                &format!("{}\n  placelab --version", study::USAGE),
+                1,
+            );
+            let _ = writeln!(out, "{usage}");
             ExitCode::SUCCESS
         }
         ["--version"] | ["-V"] => {
