@@ -535,7 +535,7 @@ pub fn run_point(study: &Study, i: u64) -> Outcome {
     let text = point_scenario(study, i);
     match crate::api::run(&text, &mut crate::progress::NoProgress) {
         Err(e) => Outcome::Error(e.to_string()),
-        Ok(report) => match serde_json::from_str::<Value>(&report) {
+        Ok(report) => match metrics::project(&report, &study.metrics) {
             Ok(doc) => Outcome::Ok(metrics::extract(&doc, &study.metrics)),
             Err(e) => Outcome::Error(format!("the report is not JSON: {e}")),
         },
