@@ -44,7 +44,7 @@ fn case(name: &str, base: &str, axis: &str) {
                 shard: (0, 1),
                 max_points: 1000,
             };
-            runner::run(&s, &o, &mut |_, _| {}).expect("the bench study runs");
+            runner::run(&s, &o, &|_, _| {}).expect("the bench study runs");
         })
     };
     let one = timed(1);
@@ -58,6 +58,28 @@ fn case(name: &str, base: &str, axis: &str) {
         }
     });
     let _ = std::fs::remove_dir_all(&dir);
+    // Where a sequential study's time goes, phase by phase.
+    let check = best_of_3(|| {
+        for sc in &scenarios {
+            placelab::api::check(sc).expect("valid");
+        }
+    });
+    let texts = best_of_3(|| {
+        for i in 0..s.points {
+            std::hint::black_box(study::point_scenario(&s, i));
+        }
+    });
+    let points = best_of_3(|| {
+        for i in 0..s.points {
+            std::hint::black_box(study::run_point(&s, i));
+        }
+    });
+    println!(
+        "{name}: phases on 1 thread: admission checks {:.3} s, point texts {:.3} s, run_point (run + metrics) {:.3} s",
+        check.as_secs_f64(),
+        texts.as_secs_f64(),
+        points.as_secs_f64()
+    );
     println!(
         "{name}: 1,000 points: 1 thread {:.3} s, 2 threads {:.3} s, ratio {:.2}x; bare runs {:.3} s, study overhead {:+.1} %",
         one.as_secs_f64(),

@@ -54,7 +54,7 @@ fn files(dir: &Path) -> Vec<(String, String)> {
 
 fn run(text: &str, dir: &Path, threads: usize) -> runner::Summary {
     let s = study::parse_inline(text).unwrap();
-    runner::run(&s, &opts(dir, threads), &mut |_, _| {}).unwrap()
+    runner::run(&s, &opts(dir, threads), &|_, _| {}).unwrap()
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn another_study_in_the_directory_is_refused_naming_the_file() {
     let dir = temp_dir("other");
     run(&study_text(""), &dir, 1);
     let other = study::parse_inline(&study_text(r#","zip":false,"name":"x""#)).unwrap();
-    let e = runner::run(&other, &opts(&dir, 1), &mut |_, _| {}).unwrap_err();
+    let e = runner::run(&other, &opts(&dir, 1), &|_, _| {}).unwrap_err();
     assert!(
         e.to_string()
             .contains("points.jsonl: belongs to another study"),
@@ -145,7 +145,7 @@ fn every_point_refused_refuses_the_study_before_running() {
         r#"{{"version":1,"base":{BASE},"axes":[{{"path":"system.kind","values":["tree"]}}]}}"#
     );
     let s = study::parse_inline(&text).unwrap();
-    let e = runner::run(&s, &opts(&temp_dir("none"), 1), &mut |_, _| {}).unwrap_err();
+    let e = runner::run(&s, &opts(&temp_dir("none"), 1), &|_, _| {}).unwrap_err();
     assert!(e.to_string().contains("every point is refused"), "{e}");
 }
 
@@ -224,7 +224,7 @@ fn shards_merge_into_the_files_of_a_whole_run() {
                 shard: (k, 3),
                 ..opts(&d, 1)
             };
-            runner::run(&s, &o, &mut |_, _| {}).unwrap();
+            runner::run(&s, &o, &|_, _| {}).unwrap();
             d
         })
         .collect();
@@ -265,7 +265,7 @@ fn admission_refuses_a_study_over_the_limit_with_its_total() {
         max_points: 10,
         ..opts(&temp_dir("limit"), 1)
     };
-    let e = runner::run(&s, &o, &mut |_, _| {}).unwrap_err().to_string();
+    let e = runner::run(&s, &o, &|_, _| {}).unwrap_err().to_string();
     assert!(
         e.contains("12 points (3 combinations x 4 replicates); the limit is 10"),
         "{e}"
@@ -327,4 +327,73 @@ proptest! {
             prop_assert!(s.sd.unwrap() >= 0.0);
         }
     }
+}
+
+#[test]
+fn the_command_line_runs_a_study_of_an_example_or_a_file_and_resumes() {
+    let dir = temp_dir("cli");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("base.json"), BASE).unwrap();
+    let study_file = dir.join("s.json");
+    let write_study = |base: &str| {
+        fs::write(
+            &study_file,
+            format!(
+                r#"{{"version":1,{base},"axes":[{{"path":"system.width","values":[4,8]}}],"replicates":{{"count":2}}}}"#
+            ),
+        )
+        .unwrap();
+    };
+    let cli = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_placelab"))
+            .arg("study")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    write_study(r#""example":"fig1-4x4""#);
+    let s = study_file.to_str().unwrap();
+    let out = cli(&[s, "--threads", "2"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        printed.lines().any(|l| l.ends_with("s.results/tidy.csv")),
+        "{printed}"
+    );
+    let tidy = fs::read_to_string(dir.join("s.results/tidy.csv")).unwrap();
+    assert!(tidy.starts_with(
+        "point,replicate,seed,system.width,runs,status,report.runs[*].summary.utilization,"
+    ));
+    let again = cli(&[s, "--threads", "1"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("(4 kept, 0 computed, 0 failed)"));
+    assert_eq!(
+        tidy,
+        fs::read_to_string(dir.join("s.results/tidy.csv")).unwrap()
+    );
+
+    write_study(r#""baseFile":"base.json""#);
+    let other = dir.join("other");
+    let out = cli(&[s, "-o", other.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same directory for another study is refused, naming the journal.
+    let out = cli(&[s, "-o", dir.join("s.results").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("points.jsonl: belongs to another study"));
+
+    write_study(r#""example":"no-such-example""#);
+    let out = cli(&[s]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        err.contains("$.example: no example \"no-such-example\""),
+        "{err}"
+    );
 }

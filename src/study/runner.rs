@@ -154,7 +154,7 @@ impl TidyWriter {
 }
 
 /// Runs a study (or the shard `opts.shard`) into `opts.dir`, calling `progress(done, total)` as
-/// points finish (`done` counts kept points too).
+/// points finish (`done` counts kept points too; called from the worker threads, one at a time).
 ///
 /// # Errors
 /// [`Error::Refused`] when the shard has more points than `opts.max_points` or every point is
@@ -163,7 +163,7 @@ impl TidyWriter {
 pub fn run(
     study: &Study,
     opts: &Options,
-    progress: &mut dyn FnMut(u64, u64),
+    progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Summary, Error> {
     let (k, n) = opts.shard;
     let range = shard_range(study.points, k, n);
@@ -243,7 +243,7 @@ pub fn run(
             &journal::render(study, opts.shard, &range, &done),
         )?;
     }
-    let mut journal_file = OpenOptions::new()
+    let journal_file = OpenOptions::new()
         .append(true)
         .open(&journal_path)
         .map_err(|e| io(&journal_path, e))?;
@@ -255,31 +255,52 @@ pub fn run(
         .clone()
         .filter(|&i| outcomes[(i - range.start) as usize].is_none())
         .collect();
-    let mut done = kept_count;
-    progress(done, total);
-    let (tx, rx) = std::sync::mpsc::channel::<(u64, Outcome)>();
-    let write_result: Result<(), Error> = std::thread::scope(|scope| {
-        scope.spawn(move || {
-            // par_bridge hands the points out in order, so the reorder buffer stays small.
-            pool.install(|| {
-                todo.into_iter().par_bridge().for_each_with(tx, |tx, i| {
-                    let _ = tx.send((i, compute(study, i)));
-                })
-            });
-        });
-        for (i, o) in rx {
-            journal_file
-                .write_all(journal::point_line(i, &o).as_bytes())
-                .map_err(|e| io(&journal_path, e))?;
-            outcomes[(i - range.start) as usize] = Some(o);
-            tidy.advance(study, range.start, &outcomes)
-                .map_err(|e| io(dir, e))?;
-            done += 1;
-            progress(done, total);
-        }
-        Ok(())
+    progress(kept_count, total);
+    // The workers record their own points under one lock (appending the journal line, then
+    // writing whatever prefix of the tidy table is complete): no hand-over to another thread
+    // per point, and on one thread no lock contention at all.
+    struct Shared {
+        journal: File,
+        tidy: TidyWriter,
+        outcomes: Vec<Option<Outcome>>,
+        done: u64,
+        failure: Option<Error>,
+    }
+    let shared = std::sync::Mutex::new(Shared {
+        journal: journal_file,
+        tidy,
+        outcomes,
+        done: kept_count,
+        failure: None,
     });
-    write_result?;
+    pool.install(|| {
+        // par_bridge hands the points out in order, so the reorder buffer stays small.
+        todo.into_iter().par_bridge().for_each(|i| {
+            let o = compute(study, i);
+            let line = journal::point_line(i, &o);
+            let mut g = shared.lock().unwrap_or_else(|p| p.into_inner());
+            if g.failure.is_some() {
+                return;
+            }
+            if let Err(e) = g.journal.write_all(line.as_bytes()) {
+                g.failure = Some(io(&journal_path, e));
+                return;
+            }
+            let Shared { tidy, outcomes, .. } = &mut *g;
+            outcomes[(i - range.start) as usize] = Some(o);
+            if let Err(e) = tidy.advance(study, range.start, outcomes) {
+                g.failure = Some(io(dir, e));
+                return;
+            }
+            g.done += 1;
+            progress(g.done, total);
+        })
+    });
+    let shared = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(e) = shared.failure {
+        return Err(e);
+    }
+    let outcomes = shared.outcomes;
 
     // Complete: every file from the sorted outcomes.
     let done: Vec<(u64, &Outcome)> = outcomes

@@ -129,7 +129,7 @@ pub fn main(args: &[String]) -> ExitCode {
         max_points,
     };
     let bar = progress_bar();
-    let result = runner::run(&study, &opts, &mut |done, total| {
+    let result = runner::run(&study, &opts, &|done, total| {
         if let Some(bar) = &bar {
             bar.set_length(total);
             bar.set_position(done);
