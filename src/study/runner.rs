@@ -3,7 +3,8 @@
 //!
 //! A results directory holds:
 //! - `study.json`: the study in canonical form ([`Study::canonical`]);
-//! - `points.jsonl`: the journal ([`journal`]), one line appended and flushed per finished point;
+//! - `points.jsonl`: the journal ([`journal`]), one line appended per finished point (flushed at
+//!   least every [`FLUSH_EVERY`], whole lines only);
 //! - `tidy.csv`, `tidy.jsonl`: the tidy table, written in point order as the points before
 //!   each finish (a reorder buffer holds the points that finished early), so a reader can follow
 //!   a run with `tail -f`;
@@ -16,7 +17,8 @@
 //!   whether the points ran in shards and were merged ([`merge`]);
 //! - every file is replaced atomically (written to `NAME.tmp`, then renamed) or appended whole
 //!   lines at a time, so an interrupted run (Ctrl-C) leaves valid files: a journal whose
-//!   complete lines are finished points, tidy tables that are a prefix of the final ones;
+//!   complete lines are finished points, tidy tables that are a prefix of the final ones (the
+//!   points of the last [`FLUSH_EVERY`] may be missing from both, and are recomputed);
 //! - rerunning into the same directory keeps the journal's points (after checking the study's
 //!   hash) and computes only the others.
 
@@ -26,7 +28,12 @@ use super::{check_limit, refuse_if_all_invalid, run_point, shard_range, Outcome,
 use crate::error::ScenarioError;
 use rayon::prelude::*;
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{BufWriter, Write};
+
+/// How often the journal and the tidy files are flushed while points finish: an interruption
+/// loses at most this much finished work (recomputed on resume), and a study of tiny points
+/// does not pay three system calls a point.
+const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 use std::path::{Path, PathBuf};
 
 /// How to run.
@@ -109,8 +116,8 @@ fn compute(study: &Study, i: u64) -> Outcome {
 
 /// The tidy files, appended in point order as points finish.
 struct TidyWriter {
-    csv: File,
-    jsonl: File,
+    csv: BufWriter<File>,
+    jsonl: BufWriter<File>,
     columns: Vec<String>,
     next: u64,
 }
@@ -118,8 +125,8 @@ struct TidyWriter {
 impl TidyWriter {
     fn open(dir: &Path, study: &Study, start: u64) -> Result<Self, Error> {
         let columns = tidy_columns(study);
-        let mut csv = File::create(dir.join("tidy.csv")).map_err(|e| io(dir, e))?;
-        let jsonl = File::create(dir.join("tidy.jsonl")).map_err(|e| io(dir, e))?;
+        let mut csv = BufWriter::new(File::create(dir.join("tidy.csv")).map_err(|e| io(dir, e))?);
+        let jsonl = BufWriter::new(File::create(dir.join("tidy.jsonl")).map_err(|e| io(dir, e))?);
         csv.write_all(csv_header(&columns).as_bytes())
             .map_err(|e| io(dir, e))?;
         Ok(TidyWriter {
@@ -260,14 +267,25 @@ pub fn run(
     // writing whatever prefix of the tidy table is complete): no hand-over to another thread
     // per point, and on one thread no lock contention at all.
     struct Shared {
-        journal: File,
+        journal: BufWriter<File>,
+        flushed: std::time::Instant,
         tidy: TidyWriter,
         outcomes: Vec<Option<Outcome>>,
         done: u64,
         failure: Option<Error>,
     }
+    impl Shared {
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.journal.flush()?;
+            self.tidy.csv.flush()?;
+            self.tidy.jsonl.flush()?;
+            self.flushed = std::time::Instant::now();
+            Ok(())
+        }
+    }
     let shared = std::sync::Mutex::new(Shared {
-        journal: journal_file,
+        journal: BufWriter::new(journal_file),
+        flushed: std::time::Instant::now(),
         tidy,
         outcomes,
         done: kept_count,
@@ -293,10 +311,17 @@ pub fn run(
                 return;
             }
             g.done += 1;
+            if g.flushed.elapsed() >= FLUSH_EVERY {
+                if let Err(e) = g.flush() {
+                    g.failure = Some(io(dir, e));
+                    return;
+                }
+            }
             progress(g.done, total);
         })
     });
-    let shared = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut shared = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    shared.flush().map_err(|e| io(dir, e))?;
     if let Some(e) = shared.failure {
         return Err(e);
     }
