@@ -397,3 +397,26 @@ fn the_command_line_runs_a_study_of_an_example_or_a_file_and_resumes() {
         "{err}"
     );
 }
+
+#[test]
+fn progress_counts_kept_points_and_ends_at_the_total() {
+    let dir = temp_dir("progress");
+    let text = study_text("");
+    run(&text, &dir, 2);
+    // Lose two points: the rerun starts at 10 of 12 and ends at 12.
+    let journal = fs::read_to_string(dir.join("points.jsonl")).unwrap();
+    let lines: Vec<&str> = journal.lines().collect();
+    fs::write(
+        dir.join("points.jsonl"),
+        lines[..lines.len() - 2].join("\n") + "\n",
+    )
+    .unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let s = study::parse_inline(&text).unwrap();
+    runner::run(&s, &opts(&dir, 2), &|done, total| {
+        seen.lock().unwrap().push((done, total))
+    })
+    .unwrap();
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen, [(10, 12), (11, 12), (12, 12)]);
+}
