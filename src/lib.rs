@@ -14,7 +14,9 @@
 //!      algorithm);
 //!    - [`trace`]: replays an MPI trace on heterogeneous nodes and searches the task-to-node
 //!      assignments (exhaustive, branch and bound, local search).
-//! 5. [`topology`]: machines, node numbering and routes, shared by the engines;
+//! 5. [`study`]: studies: one scenario swept over fields and seeds, each point run through
+//!    [`api`], the reports reduced to tidy and aggregate tables (`placelab study`).
+//! 6. [`topology`]: machines, node numbering and routes, shared by the engines;
 //!    [`formats`]: readers for the field's file formats (SWF workload logs).
 
 pub mod alloc;

@@ -186,7 +186,16 @@ fn merge_main(args: &[String]) -> ExitCode {
     }
     match runner::merge(&dirs, &out) {
         Ok(s) => {
-            report(&s, &out);
+            eprintln!(
+                "placelab: {} points ({} failed) merged from {} shards into {}",
+                s.points,
+                s.failed,
+                dirs.len(),
+                out.display()
+            );
+            for f in &s.files {
+                println!("{}", f.display());
+            }
             ExitCode::SUCCESS
         }
         Err(e) => fail(e, 1),
