@@ -20,6 +20,8 @@
 //! - [`api`]: the dispatcher the CLI and the wasm boundary call.
 //! - [`progress`]: progress from engines to the CLI or the page, and its throttle.
 //! - [`split`]: a run split across workers (the plan the page's pool asks for).
+//! - [`study`]: one scenario swept over fields and seeds, each point run through [`api`], the
+//!   reports reduced to tidy and aggregate tables (`placelab study`).
 //! - [`rng`]: the one seeded random generator.
 //! - [`topology`]: meshes and trees, node numbering and routes.
 //! - [`netsim`]: the flow-level network simulator.
@@ -47,6 +49,7 @@ pub mod progress;
 pub mod rng;
 pub mod scenario;
 pub mod split;
+pub mod study;
 pub mod topology;
 
 #[cfg(target_arch = "wasm32")]

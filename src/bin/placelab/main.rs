@@ -3,12 +3,16 @@
 //! page's export of the same scenario. `placelab partition GRAPH K` is a drop-in for `gpmetis`
 //! (same arguments, same `GRAPH.part.K` file, a gpmetis-like summary); `placelab graph KIND`
 //! writes a generated graph in the METIS format; `placelab netsim` simulates one job on a
-//! network. One file per command: [`run`] (run and check), [`gpmetis`] (partition and graph),
-//! [`netsim`].
+//! network; `placelab study` runs a study (a scenario swept over fields and seeds). One file per
+//! command: [`run`] (run and check), [`gpmetis`] (partition and graph), [`netsim`], [`study`].
 
 mod gpmetis;
 mod netsim;
 mod run;
+// native only: its runner uses threads (the wasm32 build of this binary only exists for
+// `wasm-pack test`, which builds every target)
+#[cfg(not(target_arch = "wasm32"))]
+mod study;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -46,6 +50,8 @@ fn main() -> ExitCode {
         Some("partition") => return gpmetis::main(&args[1..]),
         Some("graph") => return gpmetis::graph_main(&args[1..]),
         Some("netsim") => return netsim::main(&args[1..]),
+        #[cfg(not(target_arch = "wasm32"))]
+        Some("study") => return study::main(&args[1..]),
         _ => {}
     }
     let out = std::io::stdout();
@@ -62,7 +68,15 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         ["--help"] | ["-h"] | ["help"] => {
-            let _ = writeln!(out, "{USAGE}");
+            #[cfg(not(target_arch = "wasm32"))]
+            let usage = USAGE.replacen(
+                "  placelab --version",
+                &format!("{}\n  placelab --version", study::USAGE),
+                1,
+            );
+            #[cfg(target_arch = "wasm32")]
+            let usage = USAGE;
+            let _ = writeln!(out, "{usage}");
             ExitCode::SUCCESS
         }
         ["--version"] | ["-V"] => {

@@ -1,0 +1,459 @@
+//! The native study runner: the points of a study (or of one shard) on a rayon pool, the
+//! results directory written as points finish, resumed when rerun, merged from shards.
+//!
+//! A results directory holds:
+//! - `study.json`: the study in canonical form ([`Study::canonical`]);
+//! - `points.jsonl`: the journal ([`journal`]), one line appended per finished point (flushed at
+//!   least every [`FLUSH_EVERY`], whole lines only);
+//! - `tidy.csv`, `tidy.jsonl`: the tidy table, written in point order as the points before
+//!   each finish (a reorder buffer holds the points that finished early), so a reader can follow
+//!   a run with `tail -f`;
+//! - `aggregate.csv`, `aggregate.jsonl`: the aggregate table, written when the run completes.
+//!
+//! Invariants:
+//! - once a run completes, every file is a function of the study and its points' outcomes
+//!   alone (the journal is rewritten sorted, the tables from it), so the files are identical
+//!   byte for byte whatever the thread count, the order points finished, resumptions, or
+//!   whether the points ran in shards and were merged ([`merge`]);
+//! - every file is replaced atomically (written to `NAME.tmp`, then renamed) or appended whole
+//!   lines at a time, so an interrupted run (Ctrl-C) leaves valid files: a journal whose
+//!   complete lines are finished points, tidy tables that are a prefix of the final ones (the
+//!   points of the last [`FLUSH_EVERY`] may be missing from both, and are recomputed);
+//! - rerunning into the same directory keeps the journal's points (after checking the study's
+//!   hash) and computes only the others.
+
+use super::journal::{self, Journal};
+use super::table::{self, csv_header, csv_line, jsonl_line, tidy_columns, tidy_rows};
+use super::{check_limit, refuse_if_all_invalid, run_point, shard_range, Outcome, Study};
+use crate::error::ScenarioError;
+use rayon::prelude::*;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Write};
+
+/// How often the journal and the tidy files are flushed while points finish: an interruption
+/// loses at most this much finished work (recomputed on resume), and a study of tiny points
+/// does not pay three system calls a point.
+const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+use std::path::{Path, PathBuf};
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub dir: PathBuf,
+    /// Worker threads; 0 for one per core.
+    pub threads: usize,
+    /// `(k, n)`: run shard `k` of `n` (`(0, 1)`: the whole study).
+    pub shard: (u64, u64),
+    /// The most points this run may compute (the admission limit).
+    pub max_points: u64,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Points of this run (the shard's).
+    pub points: u64,
+    /// Points kept from an earlier run into the same directory.
+    pub kept: u64,
+    /// Points computed now.
+    pub computed: u64,
+    /// Points that ended as error rows.
+    pub failed: u64,
+    /// Points the engine refused at admission (they are error rows too), with the message.
+    pub invalid: Vec<(u64, String)>,
+    /// Metrics without a value in any point (a typo, or another mode of the engine).
+    pub absent_metrics: Vec<String>,
+    /// The files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// Why a run or a merge stopped before computing.
+#[derive(Debug, Clone)]
+pub enum Error {
+    /// The study (or one of its points) is refused.
+    Refused(ScenarioError),
+    /// A file cannot be read or written, or a results directory is not this study's.
+    Files(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Refused(e) => write!(f, "{e}"),
+            Error::Files(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+fn io(path: &Path, e: std::io::Error) -> Error {
+    Error::Files(format!("{}: {e}", path.display()))
+}
+
+/// Writes `text` to `path` atomically: `path.tmp`, then a rename over `path`.
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+    let tmp = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    fs::write(&tmp, text).map_err(|e| io(&tmp, e))?;
+    fs::rename(&tmp, path).map_err(|e| io(path, e))
+}
+
+/// The outcome of point `i`, an engine panic included (as an error row).
+fn compute(study: &Study, i: u64) -> Outcome {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_point(study, i))) {
+        Ok(o) => o,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".into());
+            Outcome::Error(format!("the engine stopped on an internal error: {msg}"))
+        }
+    }
+}
+
+/// The tidy files, appended in point order as points finish.
+struct TidyWriter {
+    csv: BufWriter<File>,
+    jsonl: BufWriter<File>,
+    columns: Vec<String>,
+    next: u64,
+}
+
+impl TidyWriter {
+    fn open(dir: &Path, study: &Study, start: u64) -> Result<Self, Error> {
+        let columns = tidy_columns(study);
+        let mut csv = BufWriter::new(File::create(dir.join("tidy.csv")).map_err(|e| io(dir, e))?);
+        let jsonl = BufWriter::new(File::create(dir.join("tidy.jsonl")).map_err(|e| io(dir, e))?);
+        csv.write_all(csv_header(&columns).as_bytes())
+            .map_err(|e| io(dir, e))?;
+        Ok(TidyWriter {
+            csv,
+            jsonl,
+            columns,
+            next: start,
+        })
+    }
+    /// Writes every point from `next` on that `outcomes` holds.
+    fn advance(
+        &mut self,
+        study: &Study,
+        start: u64,
+        outcomes: &[Option<Outcome>],
+    ) -> std::io::Result<()> {
+        let mut csv = String::new();
+        let mut jsonl = String::new();
+        while let Some(Some(o)) = outcomes.get((self.next - start) as usize) {
+            for cells in tidy_rows(study, self.next, o) {
+                csv.push_str(&csv_line(&cells));
+                jsonl.push_str(&jsonl_line(&self.columns, &cells));
+            }
+            self.next += 1;
+        }
+        if !csv.is_empty() {
+            self.csv.write_all(csv.as_bytes())?;
+            self.jsonl.write_all(jsonl.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs a study (or the shard `opts.shard`) into `opts.dir`, calling `progress(done, total)` as
+/// points finish (`done` counts kept points too; called from the worker threads, one at a time).
+///
+/// # Errors
+/// [`Error::Refused`] when the shard has more points than `opts.max_points` or every point is
+/// refused; [`Error::Files`] when a file cannot be written or the directory holds another
+/// study's (or shard's) journal.
+pub fn run(
+    study: &Study,
+    opts: &Options,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Summary, Error> {
+    let (k, n) = opts.shard;
+    let range = shard_range(study.points, k, n);
+    let total = range.end - range.start;
+    if n > 1 {
+        if total > opts.max_points {
+            return Err(Error::Refused(ScenarioError::at(
+                "",
+                format!(
+                    "shard {k}/{n} has {total} points; the limit is {} (raise it with --max-points)",
+                    opts.max_points
+                ),
+            )));
+        }
+    } else {
+        check_limit(study, opts.max_points).map_err(Error::Refused)?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| Error::Files(format!("cannot start the threads: {e}")))?;
+
+    // Admission: every point validated before anything runs.
+    let mut invalid: Vec<(u64, ScenarioError)> = pool.install(|| {
+        range
+            .clone()
+            .into_par_iter()
+            .filter_map(|i| {
+                crate::api::check(&super::point_scenario(study, i))
+                    .err()
+                    .map(|e| (i, e))
+            })
+            .collect()
+    });
+    invalid.sort_by_key(|(i, _)| *i);
+    refuse_if_all_invalid(study, &range, &invalid).map_err(Error::Refused)?;
+
+    let dir = &opts.dir;
+    fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let journal_path = dir.join(journal::FILE);
+    let kept: Vec<(u64, Outcome)> = match fs::read_to_string(&journal_path) {
+        Ok(text) => {
+            let j: Journal = journal::read(&text, &journal_path.display().to_string(), study)
+                .map_err(|m| {
+                    Error::Files(format!(
+                        "{m}; use another directory (-o) or delete this one"
+                    ))
+                })?;
+            if j.header.shard != opts.shard {
+                return Err(Error::Files(format!(
+                    "{}: holds shard {}/{} of this study, not {k}/{n}",
+                    journal_path.display(),
+                    j.header.shard.0,
+                    j.header.shard.1
+                )));
+            }
+            j.points
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(io(&journal_path, e)),
+    };
+    write_atomic(&dir.join("study.json"), &study.canonical())?;
+
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; total as usize];
+    for (i, o) in kept {
+        outcomes[(i - range.start) as usize] = Some(o);
+    }
+    let kept_count = outcomes.iter().filter(|o| o.is_some()).count() as u64;
+    {
+        let done: Vec<(u64, &Outcome)> = outcomes
+            .iter()
+            .enumerate()
+            .filter_map(|(j, o)| o.as_ref().map(|o| (range.start + j as u64, o)))
+            .collect();
+        write_atomic(
+            &journal_path,
+            &journal::render(study, opts.shard, &range, &done),
+        )?;
+    }
+    let journal_file = OpenOptions::new()
+        .append(true)
+        .open(&journal_path)
+        .map_err(|e| io(&journal_path, e))?;
+    let mut tidy = TidyWriter::open(dir, study, range.start)?;
+    tidy.advance(study, range.start, &outcomes)
+        .map_err(|e| io(dir, e))?;
+
+    let todo: Vec<u64> = range
+        .clone()
+        .filter(|&i| outcomes[(i - range.start) as usize].is_none())
+        .collect();
+    progress(kept_count, total);
+    // The workers record their own points under one lock (appending the journal line, then
+    // writing whatever prefix of the tidy table is complete): no hand-over to another thread
+    // per point, and on one thread no lock contention at all.
+    struct Shared {
+        journal: BufWriter<File>,
+        flushed: std::time::Instant,
+        tidy: TidyWriter,
+        outcomes: Vec<Option<Outcome>>,
+        done: u64,
+        failure: Option<Error>,
+    }
+    impl Shared {
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.journal.flush()?;
+            self.tidy.csv.flush()?;
+            self.tidy.jsonl.flush()?;
+            self.flushed = std::time::Instant::now();
+            Ok(())
+        }
+    }
+    let shared = std::sync::Mutex::new(Shared {
+        journal: BufWriter::new(journal_file),
+        flushed: std::time::Instant::now(),
+        tidy,
+        outcomes,
+        done: kept_count,
+        failure: None,
+    });
+    pool.install(|| {
+        // par_bridge hands the points out in order, so the reorder buffer stays small.
+        todo.into_iter().par_bridge().for_each(|i| {
+            let o = compute(study, i);
+            let line = journal::point_line(i, &o);
+            let mut g = shared.lock().unwrap_or_else(|p| p.into_inner());
+            if g.failure.is_some() {
+                return;
+            }
+            if let Err(e) = g.journal.write_all(line.as_bytes()) {
+                g.failure = Some(io(&journal_path, e));
+                return;
+            }
+            let Shared { tidy, outcomes, .. } = &mut *g;
+            outcomes[(i - range.start) as usize] = Some(o);
+            if let Err(e) = tidy.advance(study, range.start, outcomes) {
+                g.failure = Some(io(dir, e));
+                return;
+            }
+            g.done += 1;
+            if g.flushed.elapsed() >= FLUSH_EVERY {
+                if let Err(e) = g.flush() {
+                    g.failure = Some(io(dir, e));
+                    return;
+                }
+            }
+            progress(g.done, total);
+        })
+    });
+    let mut shared = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    shared.flush().map_err(|e| io(dir, e))?;
+    if let Some(e) = shared.failure {
+        return Err(e);
+    }
+    let outcomes = shared.outcomes;
+
+    // Complete: every file from the sorted outcomes.
+    let done: Vec<(u64, &Outcome)> = outcomes
+        .iter()
+        .enumerate()
+        .map(|(j, o)| (range.start + j as u64, o.as_ref().expect("every point ran")))
+        .collect();
+    let mut summary = finish(study, dir, opts.shard, &range, &done)?;
+    summary.kept = kept_count;
+    summary.computed = total - kept_count;
+    summary.invalid = invalid
+        .into_iter()
+        .map(|(i, e)| (i, e.to_string()))
+        .collect();
+    Ok(summary)
+}
+
+/// Writes every file of a completed directory from its sorted outcomes.
+fn finish(
+    study: &Study,
+    dir: &Path,
+    shard: (u64, u64),
+    range: &std::ops::Range<u64>,
+    done: &[(u64, &Outcome)],
+) -> Result<Summary, Error> {
+    fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let [tcsv, tjsonl, acsv, ajsonl] = table::render_all(study, done);
+    let files: Vec<(PathBuf, String)> = vec![
+        (dir.join("study.json"), study.canonical()),
+        (
+            dir.join(journal::FILE),
+            journal::render(study, shard, range, done),
+        ),
+        (dir.join("tidy.csv"), tcsv),
+        (dir.join("tidy.jsonl"), tjsonl),
+        (dir.join("aggregate.csv"), acsv),
+        (dir.join("aggregate.jsonl"), ajsonl),
+    ];
+    for (path, text) in &files {
+        write_atomic(path, text)?;
+    }
+    let failed = done
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Error(_)))
+        .count() as u64;
+    let absent_metrics = study
+        .metrics
+        .iter()
+        .enumerate()
+        .filter(|(m, _)| {
+            !done.iter().any(|(_, o)| match o {
+                Outcome::Ok(rows) => rows.iter().any(|r| !r.values[*m].is_null()),
+                Outcome::Error(_) => false,
+            })
+        })
+        .map(|(_, metric)| metric.text.clone())
+        .collect();
+    Ok(Summary {
+        points: range.end - range.start,
+        failed,
+        absent_metrics,
+        files: files.into_iter().map(|(p, _)| p).collect(),
+        ..Summary::default()
+    })
+}
+
+/// Merges the results directories of a study's shards (`placelab study STUDY --shard k/n`)
+/// into `out`, writing exactly the files a whole run writes.
+///
+/// # Errors
+/// [`Error::Files`] naming the file: a directory without `study.json` or journal, shards of
+/// different studies, a shard missing or given twice, a truncated or incomplete shard.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, Error> {
+    let first = dirs
+        .first()
+        .ok_or_else(|| Error::Files("no shard directories given".into()))?;
+    let study_path = first.join("study.json");
+    let text = fs::read_to_string(&study_path).map_err(|e| io(&study_path, e))?;
+    let study = super::parse_inline(&text)
+        .map_err(|e| Error::Files(format!("{}: {e}", study_path.display())))?;
+    let mut shards: Vec<Option<PathBuf>> = Vec::new();
+    let mut all: Vec<(u64, Outcome)> = Vec::with_capacity(study.points as usize);
+    for dir in dirs {
+        let path = dir.join(journal::FILE);
+        let text = fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+        let name = path.display().to_string();
+        let j = journal::read(&text, &name, &study).map_err(Error::Files)?;
+        let (k, n) = j.header.shard;
+        if shards.is_empty() {
+            shards = vec![None; n as usize];
+        }
+        if n as usize != shards.len() || k >= n {
+            return Err(Error::Files(format!(
+                "{name}: holds shard {k}/{n}, but {} holds one of {}",
+                first.display(),
+                shards.len()
+            )));
+        }
+        if let Some(other) = &shards[k as usize] {
+            return Err(Error::Files(format!(
+                "{name}: shard {k}/{n} is also in {}",
+                other.display()
+            )));
+        }
+        let expected = shard_range(study.points, k, n);
+        if (j.header.first, j.header.end) != (expected.start, expected.end) {
+            return Err(Error::Files(format!(
+                "{name}:1: shard {k}/{n} should hold points {}..{}",
+                expected.start, expected.end
+            )));
+        }
+        let have = j.points.len() as u64;
+        if j.truncated_tail || have != expected.end - expected.start {
+            return Err(Error::Files(format!(
+                "{name}: truncated: holds {have} of the shard's {} points; rerun the shard into its directory to finish it",
+                expected.end - expected.start
+            )));
+        }
+        shards[k as usize] = Some(dir.clone());
+        all.extend(j.points);
+    }
+    if let Some(k) = shards.iter().position(Option::is_none) {
+        return Err(Error::Files(format!(
+            "shard {k}/{} is missing: give every shard's directory",
+            shards.len()
+        )));
+    }
+    all.sort_by_key(|(i, _)| *i);
+    let done: Vec<(u64, &Outcome)> = all.iter().map(|(i, o)| (*i, o)).collect();
+    finish(&study, out, (0, 1), &(0..study.points), &done)
+}
