@@ -323,7 +323,7 @@ fn moldable_bounds() -> (f64, usize) {
     let fits = |text: &str| {
         api::check(text).is_ok()
             && budget.is_none_or(|b| {
-                let p = placelab::moldable::parallel::prepare(text).unwrap();
+                let p = prepare_moldable(text).unwrap();
                 placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario) <= b
             })
     };
@@ -361,7 +361,7 @@ fn moldable_bounds() -> (f64, usize) {
             }
         }
         let text = make(lo);
-        let p = placelab::moldable::parallel::prepare(&text).unwrap();
+        let p = prepare_moldable(&text).unwrap();
         let est = placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario);
         let ((), secs, peak) = measured(|| {
             api::run(&text, &mut NoProgress).unwrap();
@@ -567,4 +567,10 @@ fn main() {
     print_worst("partitioning", partition_bounds(quick));
     print_worst("moldable", moldable_bounds());
     print_worst("trace", trace_bounds());
+}
+
+/// Admits moldable scenario text as the dispatcher does and prepares its islands.
+fn prepare_moldable(text: &str) -> placelab::error::Result<placelab::moldable::parallel::Prepared> {
+    let (meta, scenario) = placelab::engines::admit_text::<placelab::moldable::Moldable>(text)?;
+    placelab::moldable::parallel::prepare(meta, scenario)
 }

@@ -213,7 +213,7 @@ fn every_other_engine_runs_on_one_worker() {
 #[test]
 fn words_that_do_not_decode_are_errors_not_panics() {
     let text = scenario("list", 2, 10, 5, 2, 1);
-    let p = Rc::new(parallel::prepare(&text).unwrap());
+    let p = Rc::new(prepare(&text).unwrap());
     let mut a = IslandRun::new(p.clone(), 0).unwrap();
     let b = IslandRun::new(p.clone(), 1).unwrap();
     let good = b.migrant();
@@ -329,7 +329,7 @@ fn the_sources_scale_is_admitted_and_the_shelf_bound_holds() {
                     r#"{{"version": 1, "engine": "moldable", "seed": 1, "machines": {n}, "efficiency": 0.75,
                     "generate": {{"kind": "random", "jobs": {m}}}, "ga": {{"cycles": 1000, "decoder": "{decoder}"}}}}"#
                 );
-                let p = parallel::prepare(&text)
+                let p = prepare(&text)
                     .unwrap_or_else(|e| panic!("n = {n}, m = {m}, {decoder}: {}", e.message));
                 println!(
                     "n = {n}, m = {m}, {decoder}: estimate {:.2e}, shelf bound {}",
@@ -377,11 +377,17 @@ fn a_generated_set_admitted_by_check_always_runs_whatever_its_seed() {
             "generate": {{"kind": "random", "jobs": 3000}}, "ga": {{"cycles": 890, "islands": 2, "workers": 2}}}}"#
         );
         let checked = api::check(&text).is_ok();
-        assert_eq!(parallel::prepare(&text).is_ok(), checked, "seed {seed}");
+        assert_eq!(prepare(&text).is_ok(), checked, "seed {seed}");
         let plan = api::plan(&text, 8);
         assert_eq!(plan.is_ok(), checked, "seed {seed}");
         if let Ok(plan) = plan {
             assert_eq!(plan.workers, 2, "seed {seed}");
         }
     }
+}
+
+/// Admits scenario text as the dispatcher does and prepares its islands.
+fn prepare(text: &str) -> placelab::error::Result<parallel::Prepared> {
+    let (meta, scenario) = placelab::engines::admit_text::<placelab::moldable::Moldable>(text)?;
+    parallel::prepare(meta, scenario)
 }

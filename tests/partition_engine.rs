@@ -568,7 +568,14 @@ fn part_files_fixture() -> std::path::PathBuf {
 /// partition_engine`.
 #[test]
 fn part_files_match_their_pinned_fingerprints() {
-    use placelab::partition::samples::{part_file_fingerprints, PART_FILE_SCENARIOS};
+    use placelab::partition::samples::{part_files, PART_FILE_SCENARIOS};
+    let part_file_fingerprints = |text: &str| -> Vec<(String, String)> {
+        let report = api::run(text, &mut NoProgress).expect("a valid sample");
+        part_files(&report)
+            .into_iter()
+            .map(|(method, file)| (method, api::fingerprint(&file)))
+            .collect()
+    };
     let rows: Vec<Value> = PART_FILE_SCENARIOS
         .iter()
         .map(|t| json!({"scenario": t, "partFiles": part_file_fingerprints(t)}))

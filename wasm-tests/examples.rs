@@ -100,7 +100,14 @@ const PART_FILES: &str = include_str!("../tests/fixtures/partition-part-files.js
 
 #[wasm_bindgen_test]
 fn partition_part_files_equal_the_native_ones() {
-    use placelab::partition::samples::{part_file_fingerprints, PART_FILE_SCENARIOS};
+    use placelab::partition::samples::{part_files, PART_FILE_SCENARIOS};
+    let part_file_fingerprints = |text: &str| -> Vec<(String, String)> {
+        let report = placelab::api::run(text, &mut placelab::progress::NoProgress).unwrap();
+        part_files(&report)
+            .into_iter()
+            .map(|(method, file)| (method, placelab::api::fingerprint(&file)))
+            .collect()
+    };
     let rows: Vec<serde_json::Value> = serde_json::from_str(PART_FILES).unwrap();
     assert_eq!(rows.len(), PART_FILE_SCENARIOS.len());
     for (row, text) in rows.iter().zip(PART_FILE_SCENARIOS) {

@@ -38,13 +38,13 @@ pub struct Prepared {
     pub inst: Instance,
 }
 
-/// Parses and admits scenario text as the dispatcher does
-/// ([`crate::engines::admit_text`]) and builds its instance.
+/// Builds the instance of an admitted scenario (text is admitted by the dispatcher,
+/// [`crate::engines::admit_text`], which the engine itself never calls: the registry depends on
+/// the engines, not the other way round).
 ///
 /// # Errors
-/// Every error of the scenario, at its path; a scenario of another engine at `$.engine`.
-pub fn prepare(text: &str) -> Result<Prepared> {
-    let (meta, scenario) = crate::engines::admit_text::<super::Moldable>(text)?;
+/// What building the instance refuses for this seed, at its path.
+pub fn prepare(meta: Meta, scenario: MoldableScenario) -> Result<Prepared> {
     let inst = scenario::instance(&scenario, meta.seed)?;
     Ok(Prepared {
         meta,
