@@ -74,8 +74,26 @@ def expand_use_tree(tree):
     return out
 
 
+def inline_modules_seen_from_their_file(text):
+    """Inside an inline `mod name { ... }`, `super::` is the file's own module: written `self::`."""
+    out, i = [], 0
+    for m in re.finditer(r"\bmod\s+[A-Za-z_][A-Za-z0-9_]*\s*\{", text):
+        if m.start() < i:
+            continue
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += text[j] == "{"
+            depth -= text[j] == "}"
+            j += 1
+        out.append(text[i : m.end()])
+        out.append(re.sub(r"\bsuper::", "self::", text[m.end() : j]))
+        i = j
+    out.append(text[i:])
+    return "".join(out)
+
+
 def paths_in(text):
-    text = strip_comments(text)
+    text = inline_modules_seen_from_their_file(strip_comments(text))
     paths = []
     for m in re.finditer(r"\buse\s+([^;]+);", text):
         paths += expand_use_tree(m.group(1))
