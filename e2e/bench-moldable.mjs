@@ -1,4 +1,4 @@
-// Browser benchmark of the moldable engine (not a test; issue 10's figures), each with a baseline
+// Browser benchmark of the moldable engine (not a test; the figures in docs/benchmarks.md), each with a baseline
 // measured in the same run:
 // 1. The source's scale, n = 1024, m = 1000, K = 16, V = 1000, w = 75 %: the GA (shelf decoder)
 //    in the page's worker, its makespan improvement over FFDH/BFDH (the source: 45 % on average)

@@ -1,4 +1,4 @@
-// Browser benchmark of the selection engine (not a test; issue 8's figures), each with a baseline
+// Browser benchmark of the selection engine (not a test; the figures in docs/benchmarks.md), each with a baseline
 // measured in the same run, printed as a ratio:
 // 1. T(P) over 10,000 stations with the user's formulas: the engine's time in the worker, and a
 //    keystroke in the To field until the page has drawn the new curve (goal: under 50 ms, so the

@@ -1,4 +1,4 @@
-// Browser benchmark of the trace engine (not a test; issue 9's figures): a generated trace of
+// Browser benchmark of the trace engine (not a test; the figures in docs/benchmarks.md): a generated trace of
 // about 100,000 events on 8 heterogeneous nodes (the platform of `cargo bench --bench trace`),
 // searched by branch and bound in the page's worker and by `placelab run` natively in the same
 // run, for the unbalanced LU (4:2:1:1, where the bound prunes) and the balanced block-cyclic LU

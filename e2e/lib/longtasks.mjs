@@ -1,4 +1,4 @@
-// Watching the page's main thread (issue 5 §2), shared by the tests that check the page stays
+// Watching the page's main thread (no task over 200 ms), shared by the tests that check the page stays
 // responsive: long tasks (a PerformanceObserver), Stop clicks and when the page became idle.
 import assert from 'node:assert/strict';
 import { waitSettled } from './browser.mjs';
