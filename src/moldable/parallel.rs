@@ -6,7 +6,7 @@
 //! ([`ga::exchange_due`]), after which island `i` receives the best of island `i - 1`
 //! ([`ga::migrants`]) as words; once all `V` cycles have run, a last round hands the last
 //! migrants over and collects every island's result words, which [`ga::merge`] and
-//! [`super::assemble`] turn into the report. The result depends only on the scenario (seed,
+//! [`super::run::assemble`] turn into the report. The result depends only on the scenario (seed,
 //! islands, `exchangeEvery`), never on the number of workers or on timing: it is byte for byte
 //! the report [`crate::api::run`] returns for the same text, which runs the same islands one after
 //! another with the same exchanges.
@@ -107,10 +107,10 @@ pub struct Islands {
 
 impl Islands {
     pub fn new(prepared: Prepared) -> Islands {
-        let params = super::ga_params(&prepared.scenario);
+        let params = super::run::ga_params(&prepared.scenario);
         let lower_bound = super::bound::lower_bound(&prepared.inst).value;
         Islands {
-            partial_every: super::partial_every(params.cycles),
+            partial_every: super::run::partial_every(params.cycles),
             prepared: Rc::new(prepared),
             params,
             lower_bound,
@@ -214,7 +214,7 @@ impl Islands {
             if at != bests[b].len() {
                 return Err(format!("island {b}: trailing words after its best"));
             }
-            let doc = super::partial_doc(
+            let doc = super::run::partial_doc(
                 &p.inst,
                 &p.scenario,
                 self.lower_bound,
@@ -233,7 +233,7 @@ impl Islands {
         let results = read_results(p, answers)?;
         let outcome: GaOutcome = ga::merge(&p.inst, p.scenario.ga.decoder, &results);
         let mut once = Some(outcome);
-        Ok(super::assemble(
+        Ok(super::run::assemble(
             &p.inst,
             &p.scenario,
             &mut NoProgress,
@@ -309,7 +309,7 @@ impl IslandRun {
     /// # Errors
     /// `index` not below `ga.islands`.
     pub fn new(prepared: Rc<Prepared>, index: u32) -> Result<IslandRun> {
-        let params = super::ga_params(&prepared.scenario);
+        let params = super::run::ga_params(&prepared.scenario);
         if index >= params.islands {
             return Err(ScenarioError::at(
                 "ga.islands",

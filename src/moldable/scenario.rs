@@ -3,20 +3,15 @@
 //! Standard Workload Format log with an optional speedup model) or `generate` (seeded random or
 //! guillotine sets). Format reference: `docs/format.md`, "Engine `moldable`".
 
+pub use super::limits::{MAX_MACHINES, MAX_TIME, MAX_VARIANTS};
 use super::model::{Instance, Job, Variant};
 use crate::error::{Result, ScenarioError};
 use crate::params::{choices, static_table, table_defaults, Param};
 use serde::Deserialize;
 use serde_json::json;
 
-/// Most machines (`n`): 2^20, sixteen times the source's largest system.
-pub const MAX_MACHINES: u32 = 1 << 20;
 /// Most jobs in a set.
 pub const MAX_JOBS: usize = 20_000;
-/// Most variants of one job.
-pub const MAX_VARIANTS: usize = 16;
-/// Largest time of a variant (and release time), in the scenario's time unit.
-pub const MAX_TIME: f64 = 1e9;
 /// Most weight of a variant.
 pub const MAX_WEIGHT: f64 = 1e9;
 /// Most variants per job of a generated set.

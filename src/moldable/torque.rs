@@ -103,10 +103,10 @@ pub fn parse(text: &str, max_jobs: usize) -> Result<Vec<Job>, TorqueError> {
             variants.push(request(&mut c)?);
             c.skip_spaces();
         }
-        if variants.len() > super::scenario::MAX_VARIANTS {
+        if variants.len() > super::limits::MAX_VARIANTS {
             return Err(c.err(
                 0,
-                format!("at most {} variants per job", super::scenario::MAX_VARIANTS),
+                format!("at most {} variants per job", super::limits::MAX_VARIANTS),
             ));
         }
         jobs.push(Job {
@@ -196,12 +196,12 @@ fn request(c: &mut Cursor) -> Result<Variant, TorqueError> {
     }
     let time = walltime.ok_or_else(|| c.err(begin, "the request has no walltime"))?;
     let ranks = nodes.unwrap_or(1) as u64 * ppn.unwrap_or(1) as u64;
-    if ranks > super::scenario::MAX_MACHINES as u64 {
+    if ranks > super::limits::MAX_MACHINES as u64 {
         return Err(c.err(
             begin,
             format!(
                 "nodes x ppn = {ranks} is over the limit {}",
-                super::scenario::MAX_MACHINES
+                super::limits::MAX_MACHINES
             ),
         ));
     }
@@ -227,7 +227,7 @@ pub fn walltime_seconds(s: &str) -> Option<f64> {
         let v: u64 = p.parse().ok()?;
         total += v * scale[4 - parts.len() + k];
     }
-    (total > 0 && (total as f64) <= super::scenario::MAX_TIME).then_some(total as f64)
+    (total > 0 && (total as f64) <= super::limits::MAX_TIME).then_some(total as f64)
 }
 
 #[cfg(test)]

@@ -854,7 +854,7 @@ pub fn table() -> &'static [Param] {
 }
 
 fn build_table() -> Vec<Param> {
-    use super::reservation::MAX_TIME as RES_MAX_TIME;
+    use super::reservation::limits::MAX_TIME as RES_MAX_TIME;
     vec![
         Param::rule_with_default("stations[].speed", "number", json!(1.0)).range(1e-3, 1e3),
         Param::new("model.preset", "Application model", "enum", json!("wave1d"))
@@ -987,7 +987,7 @@ fn build_table() -> Vec<Param> {
         Param::rule("reference.measured", "number").range(0.0, 1e12),
         Param::rule("reference.measuredAll", "number").range(0.0, 1e12),
         Param::new("reservation.stations", "Stations", "int", json!(null))
-            .range(1.0, super::reservation::MAX_STATIONS as f64)
+            .range(1.0, super::reservation::limits::MAX_STATIONS as f64)
             .show_if_present("reservation"),
         Param::new(
             "reservation.delay.min",
@@ -1043,10 +1043,10 @@ fn build_table() -> Vec<Param> {
         .help("grants expire unless renewed, so a lost release frees its station")
         .show_if_present("reservation"),
         Param::new("reservation.maxRetries", "Retries", "int", json!(10))
-            .range(0.0, super::reservation::MAX_RETRIES as f64)
+            .range(0.0, super::reservation::limits::MAX_RETRIES as f64)
             .show_if_present("reservation"),
         Param::new("reservation.maxTime", "Stop at time", "int", json!(100_000))
-            .range(1.0, super::reservation::MAX_TIME as f64)
+            .range(1.0, super::reservation::limits::MAX_TIME as f64)
             .unit("ticks")
             .show_if_present("reservation"),
         Param::rule("reservation.loads[]", "number").range(0.0, 1.0),
@@ -1059,9 +1059,9 @@ fn build_table() -> Vec<Param> {
         Param::rule("reservation.claimTimeout", "int").range(1.0, RES_MAX_TIME as f64),
         Param::rule("reservation.retryAfter", "int").range(1.0, RES_MAX_TIME as f64),
         Param::rule_with_default("reservation.maxEvents", "int", json!(5_000))
-            .range(0.0, super::reservation::MAX_EVENT_ROWS as f64),
+            .range(0.0, super::reservation::limits::MAX_EVENT_ROWS as f64),
         Param::rule_with_default("reservation.maxSteps", "int", json!(5_000_000))
-            .range(1.0, super::reservation::MAX_STEPS as f64),
+            .range(1.0, super::reservation::limits::MAX_STEPS as f64),
         Param::new("seed", "Seed", "uint64", json!(1)),
     ]
 }
@@ -1072,7 +1072,7 @@ fn build_table() -> Vec<Param> {
 /// # Errors
 /// A [`ScenarioError`] at the first bad value.
 pub fn validate_reservation(spec: &ReservationSpec, path: &str) -> Result<()> {
-    use super::reservation::{MAX_CHANNELS, MAX_INITIATORS, MAX_TIME};
+    use super::reservation::limits::{MAX_CHANNELS, MAX_INITIATORS, MAX_TIME};
     let at = |field: &str| {
         if path.is_empty() {
             field.to_string()

@@ -24,8 +24,8 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
+use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 use super::model::{int_token, rank_token, records, Op, Origin, ParseError, Trace};
-use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 
 #[derive(Clone, Copy, PartialEq)]
 enum State {

@@ -11,6 +11,7 @@
 pub mod alog;
 pub mod fit;
 pub mod generate;
+pub mod limits;
 pub mod model;
 pub mod replay;
 pub mod report;

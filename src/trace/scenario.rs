@@ -19,10 +19,8 @@ use serde::Deserialize;
 use serde_json::json;
 use std::collections::BTreeMap;
 
-/// Most ranks of a trace and most nodes of a platform.
-pub const MAX_NODES: u32 = 64;
-/// Most events (compute, send and receive records) of a trace after parsing or generation.
-pub const MAX_EVENTS: u64 = 2_000_000;
+pub use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
+
 /// Most link samples in all.
 pub const MAX_SAMPLES: usize = 100_000;
 /// Most assignments in the ranking.
@@ -34,8 +32,6 @@ pub const DEFAULT_BUDGET: f64 = 3e8;
 /// Admission: the estimated work of the whole run (replay steps, see [`build`])
 /// must stay under this.
 pub const MAX_WORK: f64 = 2e9;
-/// Largest time, size, flop count or ratio accepted anywhere.
-pub const MAX_VALUE: f64 = 1e15;
 /// Largest problem size, block width and iteration count of a generated trace.
 pub const MAX_GENERATE: u32 = 100_000;
 /// Largest data share of one rank of a generated trace.

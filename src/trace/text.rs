@@ -14,8 +14,8 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
+use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 use super::model::{amount_token, rank_token, records, short, Op, Origin, ParseError, Trace};
-use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 
 /// Parses text in our format.
 ///

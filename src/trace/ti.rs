@@ -19,10 +19,10 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
+use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 use super::model::{
     amount_token, int_token, rank_token, records, short, Op, Origin, ParseError, Trace,
 };
-use super::scenario::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 
 /// Bytes of one element of an SMPI 3.32 datatype id as written in `-trace-ti` output
 /// (0 double, 1 int, 2 char, 3 short, 4 long, 5 float, 6 byte, 7 long long, 8 signed char,

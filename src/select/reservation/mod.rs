@@ -3,6 +3,7 @@
 //! simulation) and [`report`] (what a simulation reports). The scenario's spec,
 //! its defaults and checks are in [`crate::select::scenario`] with the engine's field table.
 
+pub mod limits;
 pub mod protocol;
 pub mod report;
 pub mod simulate;
