@@ -52,15 +52,21 @@ impl Default for GaParams {
     /// The scenario's defaults (the field table's: the source's `K = 16`, `V = 1000`, `P = 0.9`,
     /// `G = 2`).
     fn default() -> Self {
-        use super::scenario::d;
+        GaParams::of(&super::scenario::GaSpec::default())
+    }
+}
+
+impl GaParams {
+    /// The parameters a scenario's `ga` gives (its page-only `workers` aside).
+    pub fn of(g: &super::scenario::GaSpec) -> Self {
         GaParams {
-            population: d::population(),
-            cycles: d::cycles(),
-            crossover: d::crossover(),
-            parts: d::parts(),
-            decoder: d::decoder(),
-            islands: d::islands(),
-            exchange_every: d::exchange_every(),
+            population: g.population,
+            cycles: g.cycles,
+            crossover: g.crossover,
+            parts: g.parts,
+            decoder: g.decoder,
+            islands: g.islands,
+            exchange_every: g.exchange_every,
         }
     }
 }

@@ -17,15 +17,7 @@ pub fn partial_every(cycles: u32) -> u32 {
 
 /// The GA's parameters of a scenario.
 pub fn ga_params(s: &MoldableScenario) -> ga::GaParams {
-    ga::GaParams {
-        population: s.ga.population,
-        cycles: s.ga.cycles,
-        crossover: s.ga.crossover,
-        parts: s.ga.parts,
-        decoder: s.ga.decoder,
-        islands: s.ga.islands,
-        exchange_every: s.ga.exchange_every,
-    }
+    ga::GaParams::of(&s.ga)
 }
 
 /// Runs the methods of a scenario on its instance (the GA's islands one after another).
