@@ -13,8 +13,9 @@
 
 use criterion::{black_box, criterion_group, Criterion};
 use placelab::trace::generate;
+use placelab::trace::generate::{GenerateSpec, Program};
 use placelab::trace::replay::{compile, Compiled, LaneTables, Platform, Tables, LANES};
-use placelab::trace::scenario::{GenerateSpec, Program, DEFAULT_BUDGET};
+use placelab::trace::scenario::DEFAULT_BUDGET;
 use placelab::trace::search::{self, Problem};
 use std::time::{Duration, Instant};
 

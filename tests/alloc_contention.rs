@@ -3,8 +3,8 @@
 //! through the public dispatcher, on hand-checkable cases and on the Tianhe-1A example.
 
 use placelab::alloc::metrics;
+use placelab::alloc::metrics::Comm;
 use placelab::alloc::runtime::{alloc_link, messages, platform_of};
-use placelab::alloc::scenario::Comm;
 use placelab::api;
 use placelab::netsim::LinkParams;
 use placelab::progress::NoProgress;

@@ -3,8 +3,8 @@
 //! naming the JSON path and line, and fuzzing: no input makes the engine panic.
 
 use placelab::api;
+use placelab::trace::generate::{GenerateSpec, Program};
 use placelab::trace::model::Op;
-use placelab::trace::scenario::{GenerateSpec, Program};
 use placelab::trace::{alog, generate, replay, ti};
 use proptest::prelude::*;
 use serde_json::{json, Value};

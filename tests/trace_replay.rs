@@ -102,7 +102,7 @@ fn compile_keeps_every_message_once_in_a_topological_order() {
 #[test]
 fn timeline_segments_tile_each_rank_and_end_at_the_makespan() {
     use placelab::trace::generate;
-    use placelab::trace::scenario::{GenerateSpec, Program};
+    use placelab::trace::generate::{GenerateSpec, Program};
     for program in Program::ALL {
         let spec = GenerateSpec {
             program,

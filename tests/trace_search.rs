@@ -346,8 +346,8 @@ fn identical_nodes_reduce_the_branching() {
 #[test]
 fn bounds_without_replay_cut_a_long_trace_and_keep_the_exact_ranking() {
     use placelab::trace::generate::generate;
+    use placelab::trace::generate::{GenerateSpec, Program};
     use placelab::trace::replay::Protocol;
-    use placelab::trace::scenario::{GenerateSpec, Program};
     let spec = GenerateSpec {
         program: Program::LuUneven,
         size: 800,

@@ -2,7 +2,8 @@
 //! log-uniform or powers of two. Every draw goes through [`crate::rng::Rng`] (fixed-width
 //! integers) and `libm`, so that native and wasm draw identical numbers.
 
-use super::scenario::{Comm, Job, SizeDistribution, WorkloadSpec};
+use super::metrics::Comm;
+use super::scenario::{Job, SizeDistribution, WorkloadSpec};
 use crate::rng::Rng;
 
 /// Generates `spec.count` jobs with `cores` cores per node.

@@ -15,8 +15,20 @@
 //!   (mesh) or all leaves under its LCA (tree), so every route between its nodes stays in its region.
 
 use super::machine::{Footprint, Placement};
-use super::scenario::Comm;
+use crate::params::choices;
 use crate::topology::Topology;
+
+choices! {
+    /// The traffic that counts for contention.
+    pub enum Comm {
+        /// Every pair of the job's nodes (all-to-all: IS, FT).
+        All = ("all", "All pairs"),
+        /// Ranks `i <-> i+1` and the reduction tree `i <-> (i-1)/2` (CG, MG, LU, BT, SP).
+        Neighbor = ("neighbor", "Neighbours and reduction tree"),
+        /// No communication (EP).
+        None = ("none", "None"),
+    }
+}
 
 /// Largest hop count between two nodes of the set.
 pub fn diameter(topo: &Topology, nodes: &[u32]) -> usize {

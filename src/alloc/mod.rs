@@ -79,7 +79,7 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
                     name: format!("swf{}", j.id),
                     tasks: j.processors,
                     nodes: j.processors.div_ceil(cores as u64) as usize,
-                    comm: scenario::Comm::All,
+                    comm: metrics::Comm::All,
                     arrival: j.arrival,
                     duration: j.run_time,
                     walltime: j.walltime,

@@ -27,7 +27,7 @@
 //! - **Baseline** (s): Table 1 of Zhang & Lin (sequential allocation on the shared Tianhe-1A
 //!   subsystem): class A with 4 processes, B with 16, C with 64.
 
-use super::scenario::Comm;
+use super::metrics::Comm;
 
 /// One kernel of one class.
 #[derive(Debug, Clone, Copy, PartialEq)]

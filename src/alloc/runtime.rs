@@ -41,7 +41,8 @@
 //! `O(nodes^2)`), one alone simulation per new job and one simulation of all running jobs'
 //! flows (see [`crate::netsim::maxmin`]).
 
-use super::scenario::{Comm, Job};
+use super::metrics::Comm;
+use super::scenario::Job;
 use crate::netsim::{
     simulate_rounds_budgeted, Budget, FatTreeSpec, JobTraffic, LinkParams, Message, Model,
     Platform, System,

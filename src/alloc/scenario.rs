@@ -1,6 +1,7 @@
 //! The allocation engine's scenario fields, their limits and their form controls.
 //! Format reference: `docs/format.md`.
 
+use super::metrics::Comm;
 use crate::error::{check_range, Result, ScenarioError};
 use crate::params::{choices, static_table, table_defaults, Param};
 use crate::topology::{Mesh, Topology, Tree};
@@ -254,18 +255,6 @@ pub struct JobSpec {
     /// An NPB kernel and class, `"IS.C"`: its traffic profile ([`super::npb`]) drives the
     /// contention model; its pattern must be the job's `comm`.
     pub kernel: Option<String>,
-}
-
-choices! {
-    /// The traffic that counts for contention.
-    pub enum Comm {
-        /// Every pair of the job's nodes (all-to-all: IS, FT).
-        All = ("all", "All pairs"),
-        /// Ranks `i <-> i+1` and the reduction tree `i <-> (i-1)/2` (CG, MG, LU, BT, SP).
-        Neighbor = ("neighbor", "Neighbours and reduction tree"),
-        /// No communication (EP).
-        None = ("none", "None"),
-    }
 }
 
 impl SystemSpec {

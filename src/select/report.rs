@@ -1,7 +1,6 @@
 //! The selection report (every figure is defined in `docs/format.md`, "Engine `select`").
 //! Each part is present exactly when the scenario asked for it.
 
-use super::scenario::{LayoutReference, Reference};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -204,4 +203,30 @@ pub struct StepCost {
     pub cf: u32,
     /// Microseconds.
     pub time: f64,
+}
+
+/// The source's figures for the case, shown beside ours (times in seconds).
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Reference {
+    #[serde(default)]
+    pub label: String,
+    /// Names of the stations the source selected.
+    #[serde(default)]
+    pub selected: Vec<String>,
+    pub computed: Option<f64>,
+    pub measured: Option<f64>,
+    /// Measured on every station.
+    pub measured_all: Option<f64>,
+}
+
+/// The source's time for one layout (seconds).
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LayoutReference {
+    pub rank: u32,
+    pub nodes: u32,
+    pub ppn: u32,
+    pub simulated: Option<f64>,
+    pub measured: Option<f64>,
 }

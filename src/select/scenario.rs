@@ -4,6 +4,7 @@
 //! layouts. Format reference: `docs/format.md`, "Engine `select`".
 
 use super::expr::{self, Constants};
+use super::report::{LayoutReference, Reference};
 use crate::error::{check_number, check_range, Result, ScenarioError};
 use crate::params::{choices, static_table, table_defaults, Param};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -399,21 +400,6 @@ impl PSet {
     }
 }
 
-/// The source's figures for the case, shown beside ours (times in seconds).
-#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Reference {
-    #[serde(default)]
-    pub label: String,
-    /// Names of the stations the source selected.
-    #[serde(default)]
-    pub selected: Vec<String>,
-    pub computed: Option<f64>,
-    pub measured: Option<f64>,
-    /// Measured on every station.
-    pub measured_all: Option<f64>,
-}
-
 /// The all-to-all parts.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -477,17 +463,6 @@ pub struct LayoutsSpec {
     /// The source's layout times per rank, shown beside ours.
     #[serde(default)]
     pub reference: Vec<LayoutReference>,
-}
-
-/// The source's time for one layout (seconds).
-#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LayoutReference {
-    pub rank: u32,
-    pub nodes: u32,
-    pub ppn: u32,
-    pub simulated: Option<f64>,
-    pub measured: Option<f64>,
 }
 
 /// The constants a formula sees: the built-ins, then the user's.

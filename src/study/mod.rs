@@ -558,16 +558,25 @@ pub struct Admission {
 /// # Errors
 /// At `$` with the total when over the limit; at `$` naming the first point's error when every
 /// point in `range` is refused (nothing would run).
+///
+/// # Complexity
+/// One [`crate::api::check`] per combination in `range`, not per point.
 pub fn admit(study: &Study, max_points: u64, range: std::ops::Range<u64>) -> Result<Admission> {
     check_limit(study, max_points)?;
-    let invalid: Vec<(u64, ScenarioError)> = range
-        .clone()
-        .filter_map(|i| {
-            crate::api::check(&point_scenario(study, i))
-                .err()
-                .map(|e| (i, e))
-        })
-        .collect();
+    // A point's validity does not depend on its seed (an engine validates its scenario's
+    // fields; the seed is the run's, not a field), so each combination is checked once, at its
+    // first point in the range: the replicates of a combination are consecutive points.
+    let mut last: Option<(u64, std::result::Result<(), ScenarioError>)> = None;
+    let mut invalid: Vec<(u64, ScenarioError)> = Vec::new();
+    for i in range.clone() {
+        let c = study.combination_of(i);
+        if last.as_ref().map(|(lc, _)| *lc) != Some(c) {
+            last = Some((c, crate::api::check(&point_scenario(study, i))));
+        }
+        if let Some((_, Err(e))) = &last {
+            invalid.push((i, e.clone()));
+        }
+    }
     refuse_if_all_invalid(study, &range, &invalid)?;
     Ok(Admission {
         points: study.points,

@@ -26,7 +26,63 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::model::{Op, Origin, Trace};
-use super::scenario::{GenerateSpec, Program};
+use crate::params::choices;
+use serde::Deserialize;
+
+/// The generators' defaults (the trace engine's field table quotes them): the source's LU of
+/// order 1000 on 4 ranks, block width 5, and 10 Himeno iterations.
+pub const DEFAULT_SIZE: u32 = 1000;
+pub const DEFAULT_RANKS: u32 = 4;
+pub const DEFAULT_WIDTH: u32 = 5;
+pub const DEFAULT_ITERATIONS: u32 = 10;
+fn size() -> u32 {
+    DEFAULT_SIZE
+}
+fn ranks() -> u32 {
+    DEFAULT_RANKS
+}
+fn width() -> u32 {
+    DEFAULT_WIDTH
+}
+fn iterations() -> u32 {
+    DEFAULT_ITERATIONS
+}
+
+/// A generated trace: the program and its shape (`generate` in a trace scenario; the ranges
+/// are in the trace engine's field table).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GenerateSpec {
+    pub program: Program,
+    /// Problem size: matrix order (LU, matmul) or grid points per side (Himeno).
+    #[serde(default = "size")]
+    pub size: u32,
+    #[serde(default = "ranks")]
+    pub ranks: u32,
+    /// Block width of the block-cyclic LU (the source: 5).
+    #[serde(default = "width")]
+    pub width: u32,
+    /// Data shares per rank of the uneven programs; default 4:2:1:1 repeated.
+    pub weights: Option<Vec<u32>>,
+    /// Himeno iterations.
+    #[serde(default = "iterations")]
+    pub iterations: u32,
+}
+
+choices! {
+    pub enum Program {
+        /// LU decomposition, rows dealt in blocks of `width` cyclically.
+        LuCyclic = ("luCyclic", "LU, block-cyclic"),
+        /// LU decomposition, contiguous equal row blocks.
+        LuBlock = ("luBlock", "LU, block"),
+        /// LU decomposition, contiguous row blocks in proportion to `weights`.
+        LuUneven = ("luUneven", "LU, uneven block"),
+        /// Matrix multiplication, row blocks in proportion to `weights`.
+        Matmul = ("matmul", "Matrix multiply, uneven"),
+        /// A Himeno-like Jacobi stencil, slabs with halo exchange.
+        Himeno = ("himeno", "Himeno-like stencil"),
+    }
+}
 
 /// Rows (or planes) per rank in proportion to `weights`: rank `p` gets
 /// `floor(n S_(p+1) / W) - floor(n S_p / W)`, `S_p` the sum of the first `p` weights.

@@ -10,6 +10,7 @@
 //! across fields, validation and admission are in [`build`], which parses or generates the
 //! trace, compiles it and builds the platform ([`Built`]).
 
+use super::generate::{GenerateSpec, Program};
 use super::model::{self, Origin, Trace};
 use super::replay::{self, Compiled, Platform};
 use super::{alog, fit, generate, search, text, ti};
@@ -73,10 +74,6 @@ pub mod d {
         reference_rate: f64 = "referenceRate",
         protocol: crate::trace::replay::Protocol = "protocol",
         links: Vec<LinkSpec> = "links",
-        size: u32 = "generate.size",
-        ranks: u32 = "generate.ranks",
-        width: u32 = "generate.width",
-        iterations: u32 = "generate.iterations",
         ratio: f64 = "nodes[].ratio",
         both: bool = "links[].both",
         method: Method = "search.method",
@@ -104,40 +101,6 @@ choices! {
         Ti = ("ti", "SimGrid time-independent"),
         /// Ours (`docs/format.md`).
         Text = ("text", "Plain text (ours)"),
-    }
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct GenerateSpec {
-    pub program: Program,
-    /// Problem size: matrix order (LU, matmul) or grid points per side (Himeno).
-    #[serde(default = "d::size")]
-    pub size: u32,
-    #[serde(default = "d::ranks")]
-    pub ranks: u32,
-    /// Block width of the block-cyclic LU (the source: 5).
-    #[serde(default = "d::width")]
-    pub width: u32,
-    /// Data shares per rank of the uneven programs; default 4:2:1:1 repeated.
-    pub weights: Option<Vec<u32>>,
-    /// Himeno iterations.
-    #[serde(default = "d::iterations")]
-    pub iterations: u32,
-}
-
-choices! {
-    pub enum Program {
-        /// LU decomposition, rows dealt in blocks of `width` cyclically.
-        LuCyclic = ("luCyclic", "LU, block-cyclic"),
-        /// LU decomposition, contiguous equal row blocks.
-        LuBlock = ("luBlock", "LU, block"),
-        /// LU decomposition, contiguous row blocks in proportion to `weights`.
-        LuUneven = ("luUneven", "LU, uneven block"),
-        /// Matrix multiplication, row blocks in proportion to `weights`.
-        Matmul = ("matmul", "Matrix multiply, uneven"),
-        /// A Himeno-like Jacobi stencil, slabs with halo exchange.
-        Himeno = ("himeno", "Himeno-like stencil"),
     }
 }
 
@@ -235,16 +198,16 @@ fn build_table() -> Vec<Param> {
         Param::new("generate.program", "Program", "enum", json!(null))
             .options(Program::options())
             .show_if_present("generate"),
-        Param::new("generate.size", "Problem size", "int", json!(1000))
+        Param::new("generate.size", "Problem size", "int", json!(generate::DEFAULT_SIZE))
             .range(1.0, MAX_GENERATE as f64)
             .show_if_present("generate"),
-        Param::new("generate.ranks", "Ranks", "int", json!(4))
+        Param::new("generate.ranks", "Ranks", "int", json!(generate::DEFAULT_RANKS))
             .range(1.0, MAX_NODES as f64)
             .show_if_present("generate"),
-        Param::new("generate.width", "Block width", "int", json!(5))
+        Param::new("generate.width", "Block width", "int", json!(generate::DEFAULT_WIDTH))
             .range(1.0, MAX_GENERATE as f64)
             .show_if("generate.program", "luCyclic"),
-        Param::new("generate.iterations", "Iterations", "int", json!(10))
+        Param::new("generate.iterations", "Iterations", "int", json!(generate::DEFAULT_ITERATIONS))
             .range(1.0, MAX_GENERATE as f64)
             .show_if("generate.program", "himeno"),
         Param::rule("generate.weights[]", "int").range(1.0, MAX_SHARE as f64),
