@@ -18,35 +18,64 @@ fn every_example_runs_and_matches_its_golden_fingerprint() {
     files.sort();
     assert!(files.len() >= 4, "the examples are missing");
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for f in &files {
-        let name = f.file_name().unwrap().to_str().unwrap();
-        let text = std::fs::read_to_string(f).unwrap();
-        let report = api::run(&text, &mut NoProgress).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert!(
-            doc["name"].as_str().is_some_and(|n| !n.is_empty()),
-            "{name}: examples need a name"
-        );
-        assert!(
-            doc["description"].as_str().is_some_and(|n| !n.is_empty()),
-            "{name}: examples need a description"
-        );
-        let golden = root
-            .join("tests/golden")
-            .join(format!("{name}.fingerprint"));
-        let fp = api::fingerprint(&report);
-        if update {
-            std::fs::write(&golden, format!("{fp}\n")).unwrap();
-        } else {
-            let want = std::fs::read_to_string(&golden)
-                .unwrap_or_else(|_| panic!("{name}: no golden; run with UPDATE_GOLDEN=1"));
-            assert_eq!(
-                fp,
-                want.trim(),
-                "{name}: report changed (UPDATE_GOLDEN=1 if intended)"
-            );
+    // The examples run on every core (a few of them take most of the time): each worker takes
+    // the next file; the failures are reported together, in file order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut failures: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failed = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(f) = files.get(k) else { break };
+                        if let Err(e) = check_example(root, f, update) {
+                            failed.push((k, e));
+                        }
+                    }
+                    failed
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker panicked"))
+            .collect()
+    });
+    failures.sort();
+    let messages: Vec<String> = failures.into_iter().map(|(_, e)| e).collect();
+    assert!(messages.is_empty(), "{}", messages.join("\n"));
+}
+
+/// Runs one example and compares (or, with `update`, writes) its golden fingerprint.
+fn check_example(root: &Path, f: &Path, update: bool) -> Result<(), String> {
+    let name = f.file_name().unwrap().to_str().unwrap();
+    let text = std::fs::read_to_string(f).unwrap();
+    let report = api::run(&text, &mut NoProgress).map_err(|e| format!("{name}: {e}"))?;
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for key in ["name", "description"] {
+        if !doc[key].as_str().is_some_and(|n| !n.is_empty()) {
+            return Err(format!("{name}: examples need a {key}"));
         }
     }
+    let golden = root
+        .join("tests/golden")
+        .join(format!("{name}.fingerprint"));
+    let fp = api::fingerprint(&report);
+    if update {
+        std::fs::write(&golden, format!("{fp}\n")).unwrap();
+        return Ok(());
+    }
+    let want = std::fs::read_to_string(&golden)
+        .map_err(|_| format!("{name}: no golden; run with UPDATE_GOLDEN=1"))?;
+    if fp != want.trim() {
+        return Err(format!(
+            "{name}: report changed (UPDATE_GOLDEN=1 if intended): fingerprint {fp}, golden {}",
+            want.trim()
+        ));
+    }
+    Ok(())
 }
 
 #[test]
