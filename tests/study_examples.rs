@@ -1,7 +1,7 @@
 //! The example studies (`playground-examples/studies/`): each parses with its base resolved the
 //! way the CLI resolves it, is admitted under the CLI's default limit with every point valid, and
-//! its first point runs into rows that carry every metric it asks for (no empty cells: the
-//! metric paths exist in the engine's report).
+//! its first point runs into rows in which every metric it asks for has a value somewhere (its
+//! path exists in the engine's report).
 
 use placelab::study::{self, BaseSource, Outcome};
 use std::path::Path;
@@ -48,11 +48,12 @@ fn every_example_study_is_admitted_and_its_first_point_gives_every_metric() {
             Outcome::Error(e) => panic!("{name}: point 0 failed: {e}"),
             Outcome::Ok(rows) => {
                 assert!(!rows.is_empty(), "{name}: point 0 gave no rows");
-                for r in &rows {
+                // A strategy may have no figure for a case (a null cell), but every metric
+                // must have one somewhere: its path exists in the report.
+                for m in 0..rows[0].values.len() {
                     assert!(
-                        r.values.iter().all(|v| !v.is_null()),
-                        "{name}: a metric is missing from point 0's report: {:?}",
-                        r.values
+                        rows.iter().any(|r| !r.values[m].is_null()),
+                        "{name}: metric {m} is empty in every row of point 0"
                     );
                 }
             }
