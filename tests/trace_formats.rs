@@ -410,3 +410,131 @@ fn progress_rises_to_the_total_and_never_falls() {
         assert_eq!(last.0, last.1);
     }
 }
+
+/// Regression: an ALOG call that ends before it begins (162 at 100 us after its 161 at
+/// 1335 us) was accepted and added phantom compute to the rank's next gap.
+#[test]
+fn an_alog_call_ending_before_it_begins_is_refused_at_its_line() {
+    let text = "161 0 0 1 0 1335\n-101 0 0 1 0 1336 7 8\n162 0 0 1 0 100\n\
+                155 1 0 0 0 1300\n-102 1 0 0 0 1340 7 8\n156 1 0 0 0 1341\n";
+    let e = run(&scenario(json!({"format": "alog", "text": text}), 2)).unwrap_err();
+    assert_eq!(e.path, "$.trace.text");
+    assert!(
+        e.message
+            .starts_with("line 3: time goes backwards on rank 0: 100 us after 1336 us"),
+        "{}",
+        e.message
+    );
+}
+
+/// Regression: an ALOG message of 9e18 bytes was accepted; every trace format caps sizes at
+/// 1e15 bytes.
+#[test]
+fn an_alog_message_over_the_size_limit_is_refused() {
+    let text = "161 0 0 1 0 10\n-101 0 0 1 0 11 7 9000000000000000000\n162 0 0 1 0 12\n\
+                155 1 0 0 0 10\n-102 1 0 0 0 11 7 9000000000000000000\n156 1 0 0 0 12\n";
+    let e = run(&scenario(json!({"format": "alog", "text": text}), 2)).unwrap_err();
+    assert!(
+        e.message
+            .starts_with("line 2: the message size must be at most 1e15 bytes"),
+        "{}",
+        e.message
+    );
+}
+
+/// Regression: a trace of only init and finalize predicted 0 s, "proven".
+#[test]
+fn a_trace_with_nothing_to_replay_is_refused() {
+    let text = "0 init\n1 init\n0 finalize\n1 finalize\n";
+    let e = run(&scenario(json!({"format": "ti", "text": text}), 2)).unwrap_err();
+    assert_eq!(e.path, "$.trace");
+    assert!(e.message.contains("nothing to predict"), "{}", e.message);
+}
+
+/// Regression: a 30-digit rank was "not a whole number", and ALOG text given as
+/// time-independent got a bare rank-range message with no hint that the format was wrong.
+#[test]
+fn overlong_numbers_and_alog_given_as_ti_are_named_for_what_they_are() {
+    let long = "0 send 123456789012345678901234567890 8\n";
+    let e = run(&scenario(json!({"format": "ti", "text": long}), 2)).unwrap_err();
+    assert!(
+        e.message
+            .contains("is too large: 123456789012345678901234567890 has 30 digits"),
+        "{}",
+        e.message
+    );
+    let e = run(&scenario(json!({"format": "ti", "text": alog::TABLE1}), 2)).unwrap_err();
+    assert!(
+        e.message.contains("this looks like MPE ALOG text") && e.message.contains("\"alog\""),
+        "{}",
+        e.message
+    );
+}
+
+/// Regression: with one text per rank, a receive left without its send (the sender's file cut
+/// short) named only the receiver's file, and a size mismatch gave the send's line without
+/// its file.
+#[test]
+fn per_rank_texts_name_the_other_file_involved() {
+    let e = run(&scenario(
+        json!({"format": "ti", "files": ["0 init\n0 send 1 0 8 6\n", "1 init\n1 recv 0 0 4 6\n"]}),
+        2,
+    ))
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("but the matching send ($.trace.files[0], line 2) has 8 bytes"),
+        "{}",
+        e.message
+    );
+    let e = run(&scenario(
+        json!({"format": "ti", "files": ["0 init\n0 send 1 8\n", "1 init\n1 recv 0 8\n1 recv 0 8\n"]}),
+        2,
+    ))
+    .unwrap_err();
+    assert_eq!(e.path, "$.trace.files[1]");
+    assert!(
+        e.message
+            .contains("is rank 0's text, $.trace.files[0], cut short?"),
+        "{}",
+        e.message
+    );
+}
+
+/// Regression: an `init` line with an argument was ignored; SimGrid's replay then reads the
+/// sizes written without a datatype as doubles (8 bytes each), not bytes.
+#[test]
+fn a_ti_init_with_an_argument_makes_sizes_without_a_datatype_count_doubles() {
+    let bytes = ti::parse("0 init\n0 send 1 100\n1 init\n1 recv 0 100\n", 1e9).unwrap();
+    let doubles = ti::parse("0 init 0\n0 send 1 100\n1 init 0\n1 recv 0 7 100\n", 1e9).unwrap();
+    assert_eq!(
+        bytes.ranks[0][0].op,
+        Op::Send {
+            peer: 1,
+            bytes: 100.0
+        }
+    );
+    assert_eq!(
+        doubles.ranks[0][0].op,
+        Op::Send {
+            peer: 1,
+            bytes: 800.0
+        }
+    );
+    assert_eq!(
+        doubles.ranks[1][0].op,
+        Op::Recv {
+            peer: 0,
+            bytes: 800.0
+        }
+    );
+    // an explicit datatype is read as written, whatever the init line says
+    let explicit = ti::parse("0 init 0\n0 send 1 7 100 2\n", 1e9).unwrap();
+    assert_eq!(
+        explicit.ranks[0][0].op,
+        Op::Send {
+            peer: 1,
+            bytes: 100.0
+        }
+    );
+}

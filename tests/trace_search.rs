@@ -383,3 +383,31 @@ fn bounds_without_replay_cut_a_long_trace_and_keep_the_exact_ranking() {
         assert!(bb.stats.replays < ex.stats.replays);
     }
 }
+
+/// Regression: a budget below one bound pass (local search under about 100 replay steps,
+/// branch and bound under 10) reported a best time of 0.0, gap 0, an empty ranking and a lower
+/// bound above the "best". Every search now replays its greedy start whatever the budget.
+#[test]
+fn a_budget_below_one_bound_pass_still_reports_a_real_best_assignment() {
+    let (c, p) = case(3, 4, 4, 4, 20);
+    let prob = Problem::new(&c, &p);
+    for budget in [0u64, 1, 9] {
+        for out in [
+            search::local_only(&prob, 5, budget, 8, 1),
+            search::branch_and_bound(&prob, 5, budget),
+        ] {
+            assert!(
+                !out.top.rows.is_empty(),
+                "budget {budget}: an empty ranking"
+            );
+            let best = out.top.rows[0].time;
+            assert!(best > 0.0, "budget {budget}: best time {best}");
+            assert_eq!(c.time_of(&p, &out.top.rows[0].assign), best);
+            assert!(
+                out.lower_bound <= best,
+                "budget {budget}: bound above the best"
+            );
+            assert_eq!(out.proven, out.lower_bound >= best);
+        }
+    }
+}

@@ -39,8 +39,11 @@ enum State {
 
 struct RankState {
     state: State,
-    /// Time of the last call's end (or of the origin), microseconds.
+    /// Time of the last call's end (or of the origin), microseconds: compute runs from it to
+    /// the next call's begin.
     last: i64,
+    /// Time of the rank's latest event of any kind, microseconds.
+    seen: i64,
 }
 
 /// Parses ALOG text into a trace (compute in seconds).
@@ -120,21 +123,25 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
             st.push(RankState {
                 state: State::Idle,
                 last: origin,
+                seen: origin,
             });
             trace.ranks.push(Vec::new());
         }
         let ts_at = if ty < 0 { f.len() - 3 } else { f.len() - 1 };
         let ts = int_token(f[ts_at], "the timestamp", line)?;
         let s = &mut st[rank];
-        if ts < s.last {
+        // Every event of a rank, a call's begin and its message lines included, is at or after
+        // the rank's previous event: a call cannot end before it begins.
+        if ts < s.seen {
             return Err(ParseError::new(
                 line,
                 format!(
                     "time goes backwards on rank {rank}: {ts} us after {} us",
-                    s.last
+                    s.seen
                 ),
             ));
         }
+        s.seen = ts;
         match (ty, s.state) {
             (161, State::Idle) | (155, State::Idle) => {
                 let gap = (ts - s.last) as f64 * 1e-6;
@@ -158,6 +165,15 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
                     return Err(ParseError::new(
                         line,
                         format!("negative message size {size}"),
+                    ));
+                }
+                if size as f64 > MAX_VALUE {
+                    return Err(ParseError::new(
+                        line,
+                        format!(
+                            "the message size must be at most {} bytes, got {size}",
+                            crate::error::compact_number(MAX_VALUE)
+                        ),
                     ));
                 }
                 let msg = Some((peer, size as f64));

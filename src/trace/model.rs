@@ -139,10 +139,19 @@ pub fn records(text: &str, comments: bool) -> impl Iterator<Item = (u32, Vec<&st
 /// Parses a whole number token, naming `what` in the error.
 pub fn int_token(tok: &str, what: &str, line: u32) -> Result<i64, ParseError> {
     tok.parse::<i64>().map_err(|_| {
-        ParseError::new(
-            line,
-            format!("{what} must be a whole number, got {:?}", short(tok)),
-        )
+        let digits = tok.strip_prefix(['-', '+']).unwrap_or(tok);
+        let message = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            // A whole number, only too long for any field of a trace.
+            format!(
+                "{what} is too large: {} has {} digits (at most {})",
+                short(tok),
+                digits.len(),
+                i64::MAX
+            )
+        } else {
+            format!("{what} must be a whole number, got {:?}", short(tok))
+        };
+        ParseError::new(line, message)
     })
 }
 

@@ -177,11 +177,19 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                 let q = &sends[a * r + b];
                 let i = used[a * r + b];
                 let Some(&(_, ks)) = q.get(i) else {
+                    // With one text per rank, the sender's text may be the one cut short: name it.
+                    let hint = match (trace.origin, trace.ranks[a].last()) {
+                        (super::model::Origin::Files, Some(last)) => format!(
+                            "; is rank {a}'s text, $.{}, cut short?",
+                            trace.path_of(last.file)
+                        ),
+                        _ => String::new(),
+                    };
                     return Err((
                         ev.file,
                         ev.line,
                         format!(
-                            "rank {b} receives from rank {a} a message that is never sent (rank {a} sends {} message(s) to rank {b}; this is receive {})",
+                            "rank {b} receives from rank {a} a message that is never sent (rank {a} sends {} message(s) to rank {b}; this is receive {}){hint}",
                             q.len(),
                             i + 1
                         ),
@@ -199,7 +207,12 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                         format!(
                             "rank {b} receives at most {} bytes from rank {a}, but the matching send{} has {} bytes",
                             crate::error::compact_number(bytes),
-                            if sev.line > 0 { format!(" (line {})", sev.line) } else { String::new() },
+                            match (sev.line, trace.origin) {
+                                (0, _) => String::new(),
+                                // The send is in another rank's text: name that text.
+                                (l, super::model::Origin::Files) => format!(" ($.{}, line {l})", trace.path_of(sev.file)),
+                                (l, _) => format!(" (line {l})"),
+                            },
                             crate::error::compact_number(sb)
                         ),
                     ));

@@ -404,8 +404,13 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
     } else {
         "trace"
     };
-    if trace.ranks.is_empty() {
-        return Err(ScenarioError::at(path0, "the trace has no events"));
+    if trace.events() == 0 {
+        // Only init, finalize or comm_size lines (or nothing): a prediction of 0 s, "proven",
+        // would say nothing about any assignment.
+        return Err(ScenarioError::at(
+            path0,
+            "the trace has no compute and no message (only init, finalize or comm_size lines): there is nothing to predict",
+        ));
     }
     if trace.events() > MAX_EVENTS {
         return Err(ScenarioError::at(

@@ -7,10 +7,12 @@
 //! | `compute` | `FLOPS` | computation, turned into seconds by the reference rate |
 //! | `send` | `DST BYTES`, `DST TAG BYTES` or `DST TAG COUNT DATATYPE` | blocking send |
 //! | `recv` | `SRC BYTES`, `SRC TAG BYTES` or `SRC TAG COUNT DATATYPE` | blocking receive |
-//! | `init`, `finalize`, `comm_size N` | | no effect on the replay |
+//! | `init [ARG]`, `finalize`, `comm_size N` | | no effect on the replay |
 //!
 //! SimGrid 3.32 writes the last form, with `COUNT` elements of the datatype numbered as SMPI
-//! encodes it ([`datatype_bytes`], measured with SMPI 3.32); the shorter forms count bytes.
+//! encodes it ([`datatype_bytes`], measured with SMPI 3.32). The shorter forms count elements
+//! of the default datatype, as SimGrid's replay reads them: bytes, or 8-byte doubles when the
+//! rank's `init` line has an argument (SimGrid then takes the MPE convention, `MPI_DOUBLE`).
 //! `RANK` is a whole number, optionally written `pN` or `rankN`. Tags are read and ignored:
 //! messages match first-in first-out per ordered pair of ranks. Blank lines and `#` comments
 //! are skipped. Any other action (collectives, non-blocking calls) is refused naming the line,
@@ -45,7 +47,18 @@ fn rank_of(tok: &str, line: u32) -> Result<u32, ParseError> {
         .strip_prefix("rank")
         .or_else(|| tok.strip_prefix('p'))
         .unwrap_or(tok);
-    rank_token(digits, "the rank", MAX_NODES, line)
+    rank_token(digits, "the rank", MAX_NODES, line).map_err(|mut e| {
+        // MPE ALOG lines open with an event type (161/162, 155/156, -101/-102, headers -1 to
+        // -100) where a time-independent line has its rank.
+        if let Ok(ty) = digits.parse::<i64>() {
+            if matches!(ty, 155 | 156 | 161 | 162 | -101 | -102) || (-100..=-1).contains(&ty) {
+                e.message.push_str(
+                    "; this looks like MPE ALOG text (event types 161/162, 155/156, -101/-102): give it with \"format\": \"alog\"",
+                );
+            }
+        }
+        e
+    })
 }
 
 /// Appends the actions of one text to `trace` (`file` is its index in `trace.files`, 0 for a
@@ -54,6 +67,9 @@ fn rank_of(tok: &str, line: u32) -> Result<u32, ParseError> {
 /// # Errors
 /// The first problem with its line.
 pub fn parse_into(text: &str, file: u32, rate: f64, trace: &mut Trace) -> Result<(), ParseError> {
+    // Bytes of the default datatype per rank (set by the rank's `init`): what the forms
+    // without a datatype count.
+    let mut default_bytes: Vec<f64> = Vec::new();
     for (line, f) in records(text, true) {
         if f.len() < 2 {
             return Err(ParseError::new(
@@ -66,8 +82,15 @@ pub fn parse_into(text: &str, file: u32, rate: f64, trace: &mut Trace) -> Result
             trace.ranks.push(Vec::new());
         }
         let args = &f[2..];
+        if default_bytes.len() <= rank {
+            default_bytes.resize(rank + 1, 1.0);
+        }
         let op = match f[1] {
-            "init" | "finalize" => None,
+            "init" => {
+                default_bytes[rank] = if args.is_empty() { 1.0 } else { 8.0 };
+                None
+            }
+            "finalize" => None,
             "comm_size" => {
                 if args.len() != 1 {
                     return Err(ParseError::new(line, "comm_size takes one number"));
@@ -101,11 +124,13 @@ pub fn parse_into(text: &str, file: u32, rate: f64, trace: &mut Trace) -> Result
                         format!("rank {rank} sends to or receives from itself"),
                     ));
                 }
+                let unit = default_bytes[rank];
+                let what = if unit == 1.0 { "the size in bytes" } else { "the element count (doubles: the init line has an argument)" };
                 let bytes = match args.len() {
-                    2 => amount_token(args[1], "the size in bytes", MAX_VALUE, line)?,
+                    2 => amount_token(args[1], what, MAX_VALUE / unit, line)? * unit,
                     3 => {
                         int_token(args[1], "the tag", line)?;
-                        amount_token(args[2], "the size in bytes", MAX_VALUE, line)?
+                        amount_token(args[2], what, MAX_VALUE / unit, line)? * unit
                     }
                     4 => {
                         int_token(args[1], "the tag", line)?;

@@ -29,8 +29,10 @@
 //! Work is counted in replay steps (messages plus ranks per replay, bounds included). Branch
 //! and bound and local search stop once `budget` steps are spent (checked after each replay,
 //! so the count may pass it by one node's children); branch and bound also stops when its
-//! open list would exceed [`MAX_OPEN_BYTES`]. Exhaustive search is admitted only when it fits
-//! the scenario's work limit and is never stopped.
+//! open list would exceed [`MAX_OPEN_BYTES`]. Both replay the greedy assignment first whatever
+//! the budget, so even a budget below one bound pass reports a real best time and a ranking.
+//! Exhaustive search is admitted only when it fits the scenario's work limit and is never
+//! stopped.
 
 // Rank and node indices are ids here (peers, pairs, classes), not only positions in one array.
 #![allow(clippy::needless_range_loop)]
