@@ -3,6 +3,11 @@
 //! - [`metis`]: graph files (METIS `.graph`, edge lists, `.xyz` coordinates, gpmetis part and
 //!   `-tpwgts` files).
 //! - [`swf`]: the Standard Workload Format of the Parallel Workloads Archive.
+//! - [`hostlist`]: Slurm's hostlist expressions (`tux[000-127,200]`), written and read.
+//! - [`hostfile`]: placements out: MPICH machinefiles, Open MPI hostfiles and rankfiles,
+//!   `SLURM_HOSTFILE` and Slurm nodelists.
 
+pub mod hostfile;
+pub mod hostlist;
 pub mod metis;
 pub mod swf;

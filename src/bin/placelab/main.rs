@@ -7,6 +7,7 @@
 //! command: [`run`] (run and check), [`gpmetis`] (partition and graph), [`netsim`], [`study`].
 
 mod gpmetis;
+mod hostfile;
 mod netsim;
 mod run;
 // native only: its runner uses threads (the wasm32 build of this binary only exists for
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Some("partition") => return gpmetis::main(&args[1..]),
         Some("graph") => return gpmetis::graph_main(&args[1..]),
         Some("netsim") => return netsim::main(&args[1..]),
+        Some("hostfile") => return hostfile::main(&args[1..]),
         #[cfg(not(target_arch = "wasm32"))]
         Some("study") => return study::main(&args[1..]),
         _ => {}
@@ -69,13 +71,14 @@ fn main() -> ExitCode {
         }
         ["--help"] | ["-h"] | ["help"] => {
             #[cfg(not(target_arch = "wasm32"))]
+            let more = format!("{}\n{}", hostfile::USAGE, study::USAGE);
+            #[cfg(target_arch = "wasm32")]
+            let more = hostfile::USAGE;
             let usage = USAGE.replacen(
                 "  placelab --version",
-                &format!("{}\n  placelab --version", study::USAGE),
+                &format!("{more}\n  placelab --version"),
                 1,
             );
-            #[cfg(target_arch = "wasm32")]
-            let usage = USAGE;
             let _ = writeln!(out, "{usage}");
             ExitCode::SUCCESS
         }

@@ -1,0 +1,192 @@
+//! Placements out: every file written from a report gives back the report's rank-to-host map
+//! (read the way the launcher reads it), the nodelist is the set of hosts, and reports that
+//! place nothing are refused with a message.
+
+use placelab::api;
+use placelab::formats::hostfile::{self, Format, Pick};
+use placelab::formats::hostlist;
+use placelab::progress::NoProgress;
+use serde_json::Value;
+
+fn report(example: &str) -> Value {
+    let path = format!(
+        "{}/playground-examples/{example}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(&api::run(&text, &mut NoProgress).unwrap()).unwrap()
+}
+
+/// Ranks in order, as each launcher reads its file.
+fn read_back(format: Format, file: &str) -> Vec<String> {
+    let lines = file.lines();
+    match format {
+        Format::Mpich => lines
+            .flat_map(|l| {
+                let (h, n) = l.rsplit_once(':').unwrap();
+                std::iter::repeat_n(h.to_string(), n.parse().unwrap())
+            })
+            .collect(),
+        // mpirun --hostfile maps by slot: every slot of the first host, then the next
+        Format::Openmpi => lines
+            .flat_map(|l| {
+                let (h, s) = l.split_once(" slots=").unwrap();
+                std::iter::repeat_n(h.to_string(), s.parse().unwrap())
+            })
+            .collect(),
+        Format::Rankfile => {
+            let mut v: Vec<(usize, String)> = lines
+                .map(|l| {
+                    let rest = l.strip_prefix("rank ").unwrap();
+                    let (r, hs) = rest.split_once('=').unwrap();
+                    (
+                        r.parse().unwrap(),
+                        hs.split(' ').next().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            v.sort();
+            v.into_iter().map(|x| x.1).collect()
+        }
+        Format::SlurmHostfile => lines.map(str::to_string).collect(),
+        Format::Nodelist => hostlist::expand(file.trim(), 1 << 20).unwrap(),
+    }
+}
+
+#[test]
+fn every_format_gives_back_the_reports_placement() {
+    let cases: [(&str, Pick); 4] = [
+        ("place-fattree", Pick::default()),
+        (
+            "place-zk-exp1-torus3d",
+            Pick {
+                case: Some(5),
+                strategy: Some("random".into()),
+                ..Pick::default()
+            },
+        ),
+        (
+            "fig1-4x4",
+            Pick {
+                job: Some(1),
+                ..Pick::default()
+            },
+        ),
+        ("trace-lu-cyclic-4", Pick::default()),
+    ];
+    for (example, pick) in cases {
+        let doc = report(example);
+        let picked = hostfile::hosts_of_report(&doc, &pick).unwrap();
+        assert!(!picked.hosts.is_empty(), "{example}");
+        for f in Format::ALL {
+            let file = hostfile::write(f, &picked.hosts);
+            let back = read_back(f, &file);
+            if f == Format::Nodelist {
+                let mut set = picked.hosts.clone();
+                set.sort();
+                set.dedup();
+                let mut b = back.clone();
+                b.sort();
+                assert_eq!(b, set, "{example}: nodelist {file}");
+            } else if hostfile::keeps_rank_order(f, &picked.hosts) {
+                assert_eq!(back, picked.hosts, "{example}: {}", f.id());
+            } else {
+                assert_ne!(
+                    back,
+                    picked.hosts,
+                    "{example}: {} claims to lose the order",
+                    f.id()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_placement_engine_writes_the_strategy_asked_for_or_the_fastest() {
+    let doc = report("place-zk-exp1-torus3d");
+    let case = &doc["report"]["cases"][5];
+    let random: Vec<u64> = case["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["strategy"] == "random")
+        .unwrap()["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_u64().unwrap())
+        .collect();
+    let pick = Pick {
+        case: Some(5),
+        strategy: Some("random".into()),
+        prefix: Some("c".into()),
+        ..Pick::default()
+    };
+    let picked = hostfile::hosts_of_report(&doc, &pick).unwrap();
+    let want: Vec<String> = random.iter().map(|h| format!("c{h:03}")).collect();
+    assert_eq!(picked.hosts, want);
+    let fastest = hostfile::hosts_of_report(
+        &doc,
+        &Pick {
+            case: Some(5),
+            ..Pick::default()
+        },
+    )
+    .unwrap();
+    let best = case["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["time"].is_number())
+        .min_by(|a, b| {
+            a["time"]
+                .as_f64()
+                .unwrap()
+                .total_cmp(&b["time"].as_f64().unwrap())
+        })
+        .unwrap()["strategy"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        fastest.what.ends_with(&format!("strategy {best}")),
+        "{}",
+        fastest.what
+    );
+}
+
+#[test]
+fn reports_without_a_placement_and_bad_picks_are_refused_with_a_message() {
+    let e =
+        hostfile::hosts_of_report(&report("partition-star-1000"), &Pick::default()).unwrap_err();
+    assert!(e.contains("places no ranks on hosts"), "{e}");
+    let doc = report("place-fattree");
+    let e = hostfile::hosts_of_report(
+        &doc,
+        &Pick {
+            case: Some(99),
+            ..Pick::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.starts_with("case 99: the report has"), "{e}");
+    let e = hostfile::hosts_of_report(
+        &doc,
+        &Pick {
+            strategy: Some("nope".into()),
+            ..Pick::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.contains("strategy \"nope\" placed nothing"), "{e}");
+    let e = hostfile::hosts_of_report(
+        &report("trace-lu-cyclic-4"),
+        &Pick {
+            position: Some(0),
+            ..Pick::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.starts_with("position 0: the ranking has"), "{e}");
+}
