@@ -171,8 +171,14 @@ def run_study(study, threads=None, max_points=DEFAULT_MAX_POINTS):
     refused before anything runs.
 
     Raises :class:`ScenarioError` (its ``path`` inside the study document) when the study is
-    refused; ``KeyboardInterrupt`` stops a running study.
+    refused; ``KeyboardInterrupt`` stops a running study. Warns (``UserWarning``) about points
+    the engine refused (they are error rows) and metrics without a value in any point.
     """
+    return _run_study(study, threads, max_points, stacklevel=3)
+
+
+def _run_study(study, threads, max_points, stacklevel):
+    # stacklevel: the user's frame for the warnings
     if threads is None:
         threads = 0
     elif isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -184,12 +190,12 @@ def run_study(study, threads=None, max_points=DEFAULT_MAX_POINTS):
     if result.refused:
         first = result.refused[0]
         warnings.warn(
-            f"{len(result.refused)} points are refused by the engine and are error rows, "
-            f"e.g. point {first[0]} ({first[1]}): {first[2]}",
-            stacklevel=2,
+            f"points refused by the engine are error rows ({len(result.refused)} of "
+            f"{result.points}), e.g. point {first[0]} ({first[1]}): {first[2]}",
+            stacklevel=stacklevel,
         )
     for metric in result.absent_metrics:
-        warnings.warn(f"the metric {metric} has no value in any point", stacklevel=2)
+        warnings.warn(f"the metric {metric} has no value in any point", stacklevel=stacklevel)
     return result
 
 
@@ -197,5 +203,5 @@ def study(study, threads=None, max_points=DEFAULT_MAX_POINTS, aggregate=False):
     """Runs a study (see :func:`run_study`) and returns its tidy table, or with
     ``aggregate=True`` its aggregate table: a ``pandas.DataFrame`` when pandas is importable,
     else a list of dicts. For both tables from one run, use :func:`run_study`."""
-    result = run_study(study, threads=threads, max_points=max_points)
+    result = _run_study(study, threads, max_points, stacklevel=3)
     return result.aggregate if aggregate else result.tidy
