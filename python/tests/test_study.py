@@ -214,3 +214,23 @@ def test_the_worked_example_runs(repo):
     # 4 arrival rates x 3 policies
     assert len(lines) == 2 + 12
     assert lines[2].split()[:2] == ["0.25", "sequential"]
+
+
+def test_a_running_study_releases_the_gil_and_stops_on_ctrl_c():
+    # 300 points of a 400-job stream on a 64x64 mesh: a minute of work or more. Another Python thread
+    # sends SIGINT once the study runs; it can only do so while the study has released the GIL,
+    # and the study must then stop with KeyboardInterrupt instead of finishing.
+    import os
+    import signal
+    import threading
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    study = {"version": 1, "example": "mesh64-random-stream", "replicates": {"count": 300}}
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            placelab.run_study(study, threads=2)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
