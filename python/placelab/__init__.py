@@ -54,11 +54,11 @@ def _text(document, what):
         path = os.fspath(document)
         with open(path, "rb") as f:
             data = f.read()
-        return data.decode("utf-8"), os.path.dirname(os.path.abspath(path))
+        return _placelab.decode(data), os.path.dirname(os.path.abspath(path))
     if isinstance(document, str):
         return document, os.getcwd()
     if isinstance(document, (bytes, bytearray)):
-        return bytes(document).decode("utf-8"), os.getcwd()
+        return _placelab.decode(bytes(document)), os.getcwd()
     if isinstance(document, dict):
         # NaN and infinities are written as such: the parser refuses them naming the place
         return json.dumps(document, default=_json_default), os.getcwd()

@@ -79,6 +79,13 @@ fn check(py: Python<'_>, text: String) -> PyResult<()> {
     detached(py, || placelab::api::check(&text))
 }
 
+/// The text of a file's or a `bytes` document's bytes; bytes that are not UTF-8 are refused at
+/// `$` naming the offset of the first bad byte, as the CLI does.
+#[pyfunction]
+fn decode(py: Python<'_>, bytes: &[u8]) -> PyResult<String> {
+    placelab::scenario::decode_utf8(bytes.to_vec()).map_err(|e| scenario_error(py, &e))
+}
+
 /// The engines and their field tables as JSON (`placelab engines`).
 #[pyfunction]
 fn engines_json() -> String {
@@ -169,7 +176,14 @@ fn run_study<'py>(
     let outcomes = match result {
         Some(Ok(Some(o))) => o,
         Some(Ok(None)) => return Err(PyRuntimeError::new_err("the study was stopped")),
-        Some(Err(runner::Error::Refused(e))) => return Err(scenario_error(py, &e)),
+        Some(Err(runner::Error::Refused(mut e))) => {
+            // the admission limit's advice, in this API's words
+            e.message = e.message.replace(
+                "raise it with --max-points, or run shards",
+                "raise it with max_points=",
+            );
+            return Err(scenario_error(py, &e));
+        }
         Some(Err(runner::Error::Files(m))) => return Err(PyRuntimeError::new_err(m)),
         // run_in_memory catches the engines' panics: only a bug in the runner itself lands here
         None => {
@@ -222,6 +236,7 @@ fn _placelab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_MAX_POINTS", DEFAULT_MAX_POINTS)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(engines_json, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(examples, m)?)?;

@@ -79,6 +79,19 @@ def test_refused_scenarios_raise_scenario_error_at_their_path(scenario, path):
     assert caught.value.path == path, caught.value
 
 
+def test_bytes_that_are_not_utf8_are_refused_at_the_root_naming_the_offset(tmp_path):
+    data = b'{"version": 1, "name": "\xff"}'
+    with pytest.raises(placelab.ScenarioError) as caught:
+        placelab.run(data)
+    assert caught.value.path == "$"
+    assert f"byte {data.index(0xFF)} (counting from 0) is 0xff" in caught.value.message
+    f = tmp_path / "latin1.json"
+    f.write_bytes(b'{"version": 1, "name": "\xe9"}')
+    with pytest.raises(placelab.ScenarioError) as caught:
+        placelab.check(f)
+    assert caught.value.path == "$"
+
+
 def test_values_from_numpy_like_objects_are_written_as_json():
     class Scalar:  # what numpy scalars and arrays offer
         def __init__(self, v):
