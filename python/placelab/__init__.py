@@ -16,9 +16,13 @@ Refused input raises :class:`ScenarioError` (a ``ValueError``) whose ``path`` na
 value's JSON path.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import warnings
+from typing import Any, Dict, List, Optional, Union
+
 
 from . import _placelab
 from ._placelab import DEFAULT_MAX_POINTS, ScenarioError
@@ -37,6 +41,11 @@ __all__ = [
 ]
 
 __version__ = _placelab.version()
+
+#: A scenario or study: a dict, JSON text (str or bytes) or the path of a JSON file.
+Document = Union[Dict[str, Any], str, bytes, "os.PathLike[str]"]
+#: A table: a pandas.DataFrame when pandas is importable, else a list of rows (dicts).
+Table = Union["pandas.DataFrame", List[Dict[str, Any]]]  # noqa: F821
 
 
 def _json_default(value):
@@ -68,7 +77,7 @@ def _text(document, what):
     )
 
 
-def run(scenario):
+def run(scenario: Document) -> Dict[str, Any]:
     """Runs a scenario and returns its report as a dict: the parsed text of :func:`run_json`.
 
     >>> report = placelab.run({"version": 1, "engine": "allocation", ...})
@@ -79,33 +88,33 @@ def run(scenario):
     return json.loads(run_json(scenario))
 
 
-def run_json(scenario):
+def run_json(scenario: Document) -> str:
     """Runs a scenario and returns the report file's text: byte for byte what
     ``placelab run FILE`` prints (one line of JSON and its newline) and the page exports."""
     text, _ = _text(scenario, "scenario")
     return _placelab.run(text)
 
 
-def check(scenario):
+def check(scenario: Document) -> None:
     """Validates a scenario without running it: returns None, or raises
     :class:`ScenarioError` naming the bad value's path."""
     text, _ = _text(scenario, "scenario")
     _placelab.check(text)
 
 
-def engines():
+def engines() -> List[Dict[str, Any]]:
     """The engines and their form fields (``placelab engines``): a list of
     ``{"id", "title", "params": [{"path", "default", "min", "max", "label", ...}]}``."""
     return json.loads(_placelab.engines_json())
 
 
-def examples():
+def examples() -> Dict[str, Dict[str, Any]]:
     """The bundled examples (``playground-examples/``): a dict from id (the file name
     without ``.json``; a study's ``"example"`` field takes it) to the scenario as a dict."""
     return {id_: json.loads(text) for id_, text in _placelab.examples()}
 
 
-def _table(jsonl, columns):
+def _table(jsonl: str, columns: List[str]) -> Table:
     rows = [json.loads(line) for line in jsonl.splitlines()]
     try:
         import pandas
@@ -135,7 +144,7 @@ class StudyResult:
         name, hash: the study's name and its 16-hex-digit hash (as in ``points.jsonl``).
     """
 
-    def __init__(self, raw):
+    def __init__(self, raw: Dict[str, Any]):
         self.tidy_columns = raw["tidy_columns"]
         self.aggregate_columns = raw["aggregate_columns"]
         self.tidy = _table(raw["tidy_jsonl"], self.tidy_columns)
@@ -161,7 +170,9 @@ class StudyResult:
         )
 
 
-def run_study(study, threads=None, max_points=DEFAULT_MAX_POINTS):
+def run_study(
+    study: Document, threads: Optional[int] = None, max_points: int = DEFAULT_MAX_POINTS
+) -> StudyResult:
     """Runs every point of a study on ``threads`` threads (default: one per core; the tables
     are the same whatever the number) and returns a :class:`StudyResult` with both tables.
 
@@ -199,7 +210,12 @@ def _run_study(study, threads, max_points, stacklevel):
     return result
 
 
-def study(study, threads=None, max_points=DEFAULT_MAX_POINTS, aggregate=False):
+def study(
+    study: Document,
+    threads: Optional[int] = None,
+    max_points: int = DEFAULT_MAX_POINTS,
+    aggregate: bool = False,
+) -> Table:
     """Runs a study (see :func:`run_study`) and returns its tidy table, or with
     ``aggregate=True`` its aggregate table: a ``pandas.DataFrame`` when pandas is importable,
     else a list of dicts. For both tables from one run, use :func:`run_study`."""

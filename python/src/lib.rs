@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 mod bundled {
@@ -144,26 +145,32 @@ fn run_study<'py>(
     let study = parsed.map_err(|e| scenario_error(py, &e))?;
     let cancelled = AtomicBool::new(false);
     let mut interrupt: Option<PyErr> = None;
+    // The points run on a helper thread (its rayon pool under it) while this, the calling
+    // thread, looks for Ctrl-C every SIGNAL_POLL: a KeyboardInterrupt stops the workers after
+    // the points in flight.
     let result = py.detach(|| {
         std::thread::scope(|scope| {
             let (tx, rx) = std::sync::mpsc::channel();
             let (study, cancelled) = (&study, &cancelled);
             scope.spawn(move || {
-                let r = runner::run_in_memory(study, threads, max_points, &|_, _| {
-                    !cancelled.load(Ordering::Relaxed)
-                });
-                let _ = tx.send(r);
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    runner::run_in_memory(study, threads, max_points, &|_, _| {
+                        !cancelled.load(Ordering::Relaxed)
+                    })
+                }));
+                let _ = tx.send(r.map_err(panic_message));
             });
             loop {
                 match rx.recv_timeout(SIGNAL_POLL) {
-                    Ok(r) => return Some(r),
-                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                        if interrupt.is_none() {
-                            if let Err(e) = Python::attach(|py| py.check_signals()) {
-                                interrupt = Some(e);
-                                cancelled.store(true, Ordering::Relaxed);
-                            }
+                    Ok(r) => return r,
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err("the study thread ended without a result".to_string())
+                    }
+                    Err(RecvTimeoutError::Timeout) if interrupt.is_some() => {}
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            interrupt = Some(e);
+                            cancelled.store(true, Ordering::Relaxed);
                         }
                     }
                 }
@@ -174,9 +181,9 @@ fn run_study<'py>(
         return Err(e);
     }
     let outcomes = match result {
-        Some(Ok(Some(o))) => o,
-        Some(Ok(None)) => return Err(PyRuntimeError::new_err("the study was stopped")),
-        Some(Err(runner::Error::Refused(mut e))) => {
+        Ok(Ok(Some(o))) => o,
+        Ok(Ok(None)) => return Err(PyRuntimeError::new_err("the study was stopped")),
+        Ok(Err(runner::Error::Refused(mut e))) => {
             // the admission limit's advice, in this API's words
             e.message = e.message.replace(
                 "raise it with --max-points, or run shards",
@@ -184,12 +191,12 @@ fn run_study<'py>(
             );
             return Err(scenario_error(py, &e));
         }
-        Some(Err(runner::Error::Files(m))) => return Err(PyRuntimeError::new_err(m)),
-        // run_in_memory catches the engines' panics: only a bug in the runner itself lands here
-        None => {
-            return Err(PyRuntimeError::new_err(
-                "the study runner stopped on an internal error (a bug in placelab)",
-            ))
+        Ok(Err(runner::Error::Files(m))) => return Err(PyRuntimeError::new_err(m)),
+        // the runner catches the engines' panics: only a bug in the runner itself lands here
+        Err(m) => {
+            return Err(PyRuntimeError::new_err(format!(
+                "the study runner stopped on an internal error (a bug in placelab): {m}"
+            )))
         }
     };
     let (tables, failed, absent) = py.detach(|| {
