@@ -11,7 +11,11 @@ PY="$VENV/bin/python"
 WHEELS=target/python/wheels
 
 if [ ! -x "$PY" ]; then
-  python3 -m venv "$VENV"
+  python3 -m venv "$VENV" || {
+    rm -rf "$VENV"
+    echo "[python] python3 -m venv failed: Python 3.9 or later with its venv module is needed (Debian: apt-get install python3-venv)" >&2
+    exit 1
+  }
 fi
 # What is missing, by installed distribution (no import: pandas alone takes a second to import).
 read -r -a missing <<< "$("$PY" - <<'PYEOF'

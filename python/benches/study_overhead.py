@@ -89,7 +89,7 @@ def main():
     cli = statistics.median(cli_times)
     py = statistics.median(py_times)
     pd = statistics.median(pandas_times)
-    print(f"study: 64 points x 3 policies, {args.threads} threads, median of {args.repeats} (os.cpu_count() = {os.cpu_count()})")
+    print(f"study: 64 points x 3 policies, threads={args.threads}, median of {args.repeats} (os.cpu_count() = {os.cpu_count()})")
     print(f"placelab study (CLI, release)        {cli * 1000:8.1f} ms   1.00")
     print(f"placelab.run_study (lists of dicts)  {py * 1000:8.1f} ms   {py / cli:.2f}")
     print(f"placelab.run_study (pandas)          {pd * 1000:8.1f} ms   {pd / cli:.2f}")
