@@ -204,19 +204,30 @@ def test_an_example_can_be_the_base(no_pandas):
     assert [r["runs"] for r in rows[:3]] == placelab.examples()["fig1-4x4"]["policies"]
 
 
-def test_the_worked_example_runs(repo):
-    out = subprocess.run(
-        [sys.executable, str(repo / "docs" / "python-example.py")],
-        capture_output=True,
-        text=True,
-        check=False,
+def test_the_worked_example_runs_with_and_without_pandas(repo):
+    example = str(repo / "docs" / "python-example.py")
+    hidden = (
+        "import runpy, sys; sys.modules['pandas'] = None; "
+        f"runpy.run_path({example!r}, run_name='__main__')"
     )
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    outputs = []
+    for argv in ([example], ["-c", hidden]):
+        out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, check=False)
+        assert out.returncode == 0, out.stderr
+        outputs.append(out.stdout)
+    assert outputs[0] == outputs[1]
+    lines = outputs[0].splitlines()
     assert lines[0] == "Waiting against arrival rate on a 16x16 mesh: 32 points, 0 failed"
     # 4 arrival rates x 3 policies
     assert len(lines) == 2 + 12
     assert lines[2].split()[:2] == ["0.25", "sequential"]
+
+
+def test_numpy_values_sweep_like_plain_ones(no_pandas):
+    numpy = pytest.importorskip("numpy")
+    swept = dict(STUDY, axes=[{"path": "system.width", "values": numpy.array([4, 6, 8])}])
+    swept["base"] = dict(STUDY["base"], seed=numpy.uint64(3))
+    assert placelab.study(swept) == placelab.study(STUDY)
 
 
 def test_a_running_study_releases_the_gil_and_stops_on_ctrl_c():
