@@ -1,5 +1,6 @@
 //! The native study runner: the points of a study (or of one shard) on a rayon pool, the
-//! results directory written as points finish, resumed when rerun, merged from shards.
+//! results directory written as points finish, resumed when rerun, merged from shards
+//! ([`run`], [`merge`]); or every point kept in memory, no file written ([`run_in_memory`]).
 //!
 //! A results directory holds:
 //! - `study.json`: the study in canonical form ([`Study::canonical`]);
@@ -160,6 +161,106 @@ impl TidyWriter {
     }
 }
 
+/// A rayon pool of `threads` threads (0: one per core).
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Files(format!("cannot start the threads: {e}")))
+}
+
+/// Admission on `pool`: every point of `range` validated before anything runs; the refused
+/// ones, sorted, become error rows.
+fn admit_on(
+    pool: &rayon::ThreadPool,
+    study: &Study,
+    range: &std::ops::Range<u64>,
+) -> Result<Vec<(u64, ScenarioError)>, Error> {
+    let mut invalid: Vec<(u64, ScenarioError)> = pool.install(|| {
+        range
+            .clone()
+            .into_par_iter()
+            .filter_map(|i| {
+                crate::api::check(&super::point_scenario(study, i))
+                    .err()
+                    .map(|e| (i, e))
+            })
+            .collect()
+    });
+    invalid.sort_by_key(|(i, _)| *i);
+    refuse_if_all_invalid(study, range, &invalid).map_err(Error::Refused)?;
+    Ok(invalid)
+}
+
+/// Every point's outcome, in point order, kept in memory.
+#[derive(Debug, Clone)]
+pub struct Outcomes {
+    /// The outcome of point `i` at index `i`.
+    pub outcomes: Vec<Outcome>,
+    /// Points the engine refused at admission (error rows among `outcomes` too).
+    pub invalid: Vec<(u64, ScenarioError)>,
+}
+
+impl Outcomes {
+    /// The points with their outcomes, as [`table::render_all`] takes them.
+    pub fn done(&self) -> Vec<(u64, &Outcome)> {
+        (0u64..).zip(&self.outcomes).collect()
+    }
+}
+
+/// Runs every point of a whole study in memory on `threads` threads (0: one per core), with
+/// the admission of [`run`], writing no file: for a caller that wants the tables, not a results
+/// directory (the Python package renders them with [`table::render_all`], byte for byte the
+/// files [`run`] writes). Each worker calls `progress(done, total)` after a point (one at a time)
+/// and stops taking points once it returns `false`.
+///
+/// # Returns
+/// `Ok(None)` when `progress` stopped the run before every point finished.
+///
+/// # Errors
+/// Those of [`run`] before anything computes: more points than `max_points`, every point
+/// refused, or no threads.
+pub fn run_in_memory(
+    study: &Study,
+    threads: usize,
+    max_points: u64,
+    progress: &(dyn Fn(u64, u64) -> bool + Sync),
+) -> Result<Option<Outcomes>, Error> {
+    check_limit(study, max_points).map_err(Error::Refused)?;
+    let pool = thread_pool(threads)?;
+    let range = 0..study.points;
+    let invalid = admit_on(&pool, study, &range)?;
+    let done = std::sync::Mutex::new(0u64);
+    let outcomes: Option<Vec<Outcome>> = pool.install(|| {
+        range
+            .into_par_iter()
+            .map(|i| {
+                let o = compute(study, i);
+                let mut d = done.lock().unwrap_or_else(|p| p.into_inner());
+                *d += 1;
+                progress(*d, study.points).then_some(o)
+            })
+            .collect()
+    });
+    Ok(outcomes.map(|outcomes| Outcomes { outcomes, invalid }))
+}
+
+/// The metrics without a value in any finished point (a typo, or another mode of the engine).
+pub fn absent_metrics(study: &Study, done: &[(u64, &Outcome)]) -> Vec<String> {
+    study
+        .metrics
+        .iter()
+        .enumerate()
+        .filter(|(m, _)| {
+            !done.iter().any(|(_, o)| match o {
+                Outcome::Ok(rows) => rows.iter().any(|r| !r.values[*m].is_null()),
+                Outcome::Error(_) => false,
+            })
+        })
+        .map(|(_, metric)| metric.text.clone())
+        .collect()
+}
+
 /// Runs a study (or the shard `opts.shard`) into `opts.dir`, calling `progress(done, total)` as
 /// points finish (`done` counts kept points too; called from the worker threads, one at a time).
 ///
@@ -188,25 +289,8 @@ pub fn run(
     } else {
         check_limit(study, opts.max_points).map_err(Error::Refused)?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::Files(format!("cannot start the threads: {e}")))?;
-
-    // Admission: every point validated before anything runs.
-    let mut invalid: Vec<(u64, ScenarioError)> = pool.install(|| {
-        range
-            .clone()
-            .into_par_iter()
-            .filter_map(|i| {
-                crate::api::check(&super::point_scenario(study, i))
-                    .err()
-                    .map(|e| (i, e))
-            })
-            .collect()
-    });
-    invalid.sort_by_key(|(i, _)| *i);
-    refuse_if_all_invalid(study, &range, &invalid).map_err(Error::Refused)?;
+    let pool = thread_pool(opts.threads)?;
+    let invalid = admit_on(&pool, study, &range)?;
 
     let dir = &opts.dir;
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
@@ -371,18 +455,7 @@ fn finish(
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Error(_)))
         .count() as u64;
-    let absent_metrics = study
-        .metrics
-        .iter()
-        .enumerate()
-        .filter(|(m, _)| {
-            !done.iter().any(|(_, o)| match o {
-                Outcome::Ok(rows) => rows.iter().any(|r| !r.values[*m].is_null()),
-                Outcome::Error(_) => false,
-            })
-        })
-        .map(|(_, metric)| metric.text.clone())
-        .collect();
+    let absent_metrics = absent_metrics(study, done);
     Ok(Summary {
         points: range.end - range.start,
         failed,
@@ -456,4 +529,60 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, Error> {
     all.sort_by_key(|(i, _)| *i);
     let done: Vec<(u64, &Outcome)> = all.iter().map(|(i, o)| (*i, o)).collect();
     finish(&study, out, (0, 1), &(0..study.points), &done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STUDY: &str = r#"{"version":1,
+        "base":{"version":1,"engine":"allocation","seed":3,
+          "system":{"kind":"mesh","width":6,"height":6},"policies":["sequential","hilbert"],
+          "workload":{"kind":"generated","count":8,"minTasks":1,"maxTasks":9,"meanInterarrival":2,"meanDuration":20}},
+        "axes":[{"path":"system.width","values":[1,4,6]}],
+        "replicates":{"count":3,"baseSeed":5}}"#;
+
+    #[test]
+    fn in_memory_tables_are_the_files_a_run_writes_on_any_thread_count() {
+        let study = crate::study::parse_inline(STUDY).unwrap();
+        let dir = std::env::temp_dir().join(format!("placelab-runner-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let opts = Options {
+            dir: dir.clone(),
+            threads: 2,
+            shard: (0, 1),
+            max_points: 100,
+        };
+        run(&study, &opts, &|_, _| {}).unwrap();
+        let files = ["tidy.csv", "tidy.jsonl", "aggregate.csv", "aggregate.jsonl"]
+            .map(|f| fs::read_to_string(dir.join(f)).unwrap());
+        let _ = fs::remove_dir_all(&dir);
+        for threads in [1, 2] {
+            let o = run_in_memory(&study, threads, 100, &|_, _| true)
+                .unwrap()
+                .unwrap();
+            assert_eq!(table::render_all(&study, &o.done()), files);
+        }
+    }
+
+    #[test]
+    fn in_memory_run_stops_when_progress_says_so_and_refuses_over_the_limit() {
+        let study = crate::study::parse_inline(STUDY).unwrap();
+        assert!(run_in_memory(&study, 1, 100, &|done, _| done < 2)
+            .unwrap()
+            .is_none());
+        let calls = std::sync::atomic::AtomicU64::new(0);
+        run_in_memory(&study, 2, 100, &|_, total| {
+            assert_eq!(total, 9);
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            true
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(calls.into_inner(), 9);
+        match run_in_memory(&study, 1, 8, &|_, _| true) {
+            Err(Error::Refused(e)) => assert!(e.message.contains("9 points"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }
