@@ -60,3 +60,55 @@ fn every_example_study_is_admitted_and_its_first_point_gives_every_metric() {
         }
     }
 }
+
+/// A placement scenario's `sweep` as a study: point `c` of the study is case `c` of the sweep,
+/// strategy by strategy (time, ratio to Advanced, hop-bytes), with the scenario's own seed.
+#[test]
+fn a_placement_sweep_and_its_study_give_the_same_cases() {
+    for example in ["place-fattree", "place-zk-exp1-torus2d-1mb"] {
+        let text = resolve(BaseSource::Example(example)).unwrap();
+        let scenario: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let report: serde_json::Value = serde_json::from_str(
+            &placelab::api::run(&text, &mut placelab::progress::NoProgress).unwrap(),
+        )
+        .unwrap();
+        let cases = report["report"]["cases"].as_array().unwrap();
+        let doc = study::sweep::study_of_sweep(&scenario).expect("a sweep");
+        let s = study::parse_inline(&doc.to_string()).unwrap_or_else(|e| panic!("{example}: {e}"));
+        assert_eq!(s.points as usize, cases.len(), "{example}");
+        for (c, case) in cases.iter().enumerate() {
+            let Outcome::Ok(rows) = study::run_point(&s, c as u64) else {
+                panic!("{example}: point {c} failed")
+            };
+            let runs = case["runs"].as_array().unwrap();
+            assert_eq!(rows.len(), runs.len(), "{example}: case {c}");
+            for (row, run) in rows.iter().zip(runs) {
+                let want: Vec<serde_json::Value> = ["time", "ratio", "hopBytes"]
+                    .iter()
+                    .map(|k| run[*k].clone())
+                    .collect();
+                assert_eq!(row.values, want, "{example}: case {c}, {}", run["strategy"]);
+            }
+        }
+    }
+}
+
+/// `placelab study` (and every caller of `study::parse`) takes a placement scenario with a
+/// sweep as it is; another scenario is told what a study needs.
+#[test]
+fn a_sweep_scenario_parses_as_its_study_and_other_scenarios_are_told_apart() {
+    let text = resolve(BaseSource::Example("place-fattree")).unwrap();
+    let s = study::parse(&text, &mut resolve).unwrap();
+    let scenario: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let direct =
+        study::parse_inline(&study::sweep::study_of_sweep(&scenario).unwrap().to_string()).unwrap();
+    assert_eq!(s.canonical(), direct.canonical());
+    let fig1 = resolve(BaseSource::Example("fig1-4x4")).unwrap();
+    let e = study::parse(&fig1, &mut resolve).unwrap_err();
+    assert_eq!(e.path, "$.engine");
+    assert!(
+        e.message.contains("this is a scenario, not a study"),
+        "{}",
+        e.message
+    );
+}

@@ -12,6 +12,7 @@
 //! 4. [`table`]: the tidy table (CSV and JSON Lines) and the aggregate table ([`stats`]);
 //!    [`journal`]: the record of finished points that resumes a run and merges shards.
 //!
+//! [`sweep`] turns a placement scenario's own `sweep` into the study that runs the same cases.
 //! The native runner ([`runner`], rayon threads, files) and the CLI (`placelab study`) sit on
 //! top; `docs/format.md` ("Studies") is the user's reference.
 //!
@@ -49,6 +50,7 @@ pub mod metrics;
 pub mod runner;
 pub mod seed;
 pub mod stats;
+pub mod sweep;
 pub mod table;
 
 use crate::engines::{engine_ids, ENGINES};
@@ -192,7 +194,19 @@ pub fn parse(
             ),
         ));
     }
-    let Value::Object(obj) = crate::json::parse(text)? else {
+    let doc = crate::json::parse(text)?;
+    if doc.get("engine").is_some() {
+        // A scenario, not a study: a placement scenario's own sweep runs as the study of its
+        // cases ([`sweep`]); any other scenario is told what a study needs.
+        return match sweep::study_of_sweep(&doc) {
+            Some(study) => parse(&study.to_string(), resolve),
+            None => Err(ScenarioError::at(
+                "engine",
+                "this is a scenario, not a study: a study names its base scenario (\"base\", \"baseFile\" or \"example\") and the fields it varies (\"axes\"); a placement scenario with a \"sweep\" is read as the study of its cases",
+            )),
+        };
+    }
+    let Value::Object(obj) = doc else {
         return Err(ScenarioError::at("", "a study must be a JSON object"));
     };
     const KEYS: [&str; 10] = [
