@@ -47,12 +47,7 @@ async function buildStudy(page, { axes, replicates, seed, workers = null }) {
 
 /** Waits until the point count (or the refusal) reflects the form; returns {points, ok, error}. */
 async function settledCount(page) {
-  await page.waitForTimeout(0);
-  await page.waitForFunction(() => {
-    const c = document.querySelector('[data-testid=study-count]');
-    const e = document.querySelector('[data-testid=study-error]');
-    return window.__countSeen !== (c.textContent + e.textContent) ? (window.__countSeen = c.textContent + e.textContent, false) : true;
-  }, null, { polling: 400 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=study-panel]').dataset.counting === 'false', null, { timeout: 0 });
   return page.evaluate(() => ({
     points: Number(document.querySelector('[data-testid=study-count]').dataset.points || 0),
     ok: document.querySelector('[data-testid=study-count]').dataset.ok === 'true',
@@ -67,6 +62,9 @@ async function runStudy(page) {
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=study-panel]').dataset.runs || 0) > n, runs, { timeout: 0 });
 }
 
+/** Study workers alive now: the helper, and the point workers while a study runs. */
+const studyWorkers = (page) => page.workers().filter((w) => /study\/worker/.test(w.url())).length;
+
 async function download(page, testId) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
   const file = artifact(`study-${dl.suggestedFilename()}`);
@@ -79,7 +77,10 @@ const charts = (page) => page.evaluate(() => [...document.querySelectorAll('[dat
   kind: c.dataset.kind, series: Number(c.dataset.series), drawn: Number(c.dataset.drawn), marks: JSON.parse(c.dataset.marks),
 })));
 
-/** Inside the page: every mark's pixel shows its series' colour (the palette's). */
+/**
+ * Inside the page: every mark's pixel shows its series' colour (the palette's), or, where marks
+ * of several series coincide (two policies with the same mean), the colour of the one drawn last.
+ */
 async function marksInSeriesColours(page) {
   return page.evaluate(async () => {
     const { seriesColor } = await import(window.__studyDrawUrl);
@@ -87,9 +88,11 @@ async function marksInSeriesColours(page) {
     const hex = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
     for (const canvas of document.querySelectorAll('[data-testid=study-chart]')) {
       const ctx = canvas.getContext('2d');
-      for (const [s, j, x, y] of JSON.parse(canvas.dataset.marks)) {
+      const marks = JSON.parse(canvas.dataset.marks);
+      for (const [s, j, x, y] of marks) {
         const p = ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data;
-        const want = hex(seriesColor(s));
+        const top = Math.max(...marks.filter((m) => Math.hypot(m[2] - x, m[3] - y) < 4).map((m) => m[0]));
+        const want = hex(seriesColor(top));
         const d = Math.abs(p[0] - want[0]) + Math.abs(p[1] - want[1]) + Math.abs(p[2] - want[2]);
         if (d > 60) problems.push(`series ${s} at x index ${j}: rgb(${p[0]},${p[1]},${p[2]}) not ${seriesColor(s)}`);
       }
@@ -204,7 +207,7 @@ describe('study panel', () => {
     const snap = await page.evaluate(() => window.placelab.study.snapshot);
     assert.equal(snap.points, progress.done, 'the charts hold every finished point');
     assert.ok((await charts(page))[0].drawn > 0);
-    assert.equal(page.workers().filter((w) => /study\/worker/.test(w.url())).length, 1, 'only the helper worker is left');
+    while (studyWorkers(page) > 1) await new Promise((r) => { setTimeout(r, 50); }); // only the helper is left
 
     const partial = await download(page, 'study-tidy-csv');
     const full = cliStudy(await page.evaluate(() => window.placelab.study.studyText())).tidy.split('\n');
@@ -253,7 +256,7 @@ describe('study panel', () => {
     await page.getByTestId('study-run').click();
     await page.waitForFunction(() => document.querySelector('[data-testid=study-progress]').textContent === 'Refused before running');
     assert.match(await page.getByTestId('study-error').textContent(), /values\[1\]: axis system\.width: 600/);
-    assert.equal(page.workers().filter((w) => /study\/worker/.test(w.url())).length, 1, 'no point worker started');
+    assert.equal(studyWorkers(page), 1, 'no point worker started');
     count = await buildStudy(page, { axes: [{ field: 'system.width', values: '4, 8' }], replicates: 20000, seed: 1 });
     assert.equal(count.points, 40000);
     assert.equal(count.ok, false);

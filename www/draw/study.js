@@ -135,7 +135,8 @@ function drawPanel(canvas, { width, x, line, cells, series, yLo, yHi, title, yLa
           ctx.moveTo(cx - cap, Y(c.ciHigh)); ctx.lineTo(cx + cap, Y(c.ciHigh));
           ctx.stroke();
         }
-        marks.push([s, j, Math.round(cx * 10) / 10, Math.round(((top + base) / 2) * 10) / 10]);
+        // left of the whisker, halfway up the bar
+        marks.push([s, j, Math.round((cx - bw / 4) * 10) / 10, Math.round(((top + base) / 2) * 10) / 10]);
       }
     }
     ctx.save();

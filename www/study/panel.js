@@ -32,6 +32,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     drawQueued: false,
     adding: false,
     countSeq: 0,
+    metricsSeq: 0,
     runs: 0,
   };
 
@@ -96,7 +97,10 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
   function addAxis() {
     if (state.rows.length >= MAX_AXES) return;
     const taken = new Set(state.rows.map((r) => r.path));
-    const p = params().find((q) => !taken.has(q.path) && (q.kind === 'int' || q.kind === 'number')) || params().find((q) => !taken.has(q.path));
+    // a number field the scenario sets, else any number field, else any field
+    const free = params().filter((q) => !taken.has(q.path));
+    const p = free.find((q) => (q.kind === 'int' || q.kind === 'number') && typeof valueAt(q.path) === 'number')
+      || free.find((q) => q.kind === 'int' || q.kind === 'number') || free[0];
     state.rows.push(p ? prefill(p, valueAt(p.path)) : { path: '', mode: 'values', values: '' });
     renderAxes();
     handleEdit();
@@ -117,6 +121,8 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
 
   /** The point count of the form's study (parsed by the engine in the helper), or why not. */
   function handleEdit() {
+    ui.root.dataset.counting = 'true';
+    state.countSeq += 1; // a count in flight is now stale
     clearTimeout(handleEdit.timer);
     handleEdit.timer = setTimeout(count, COUNT_DEBOUNCE_MS);
   }
@@ -150,6 +156,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     ui.count.dataset.points = outline ? String(outline.points) : '';
     showError(problem || '');
     ui.count.dataset.ok = outline && !problem ? 'true' : 'false';
+    ui.root.dataset.counting = 'false';
   }
 
   /** The engine's headline metrics: the metrics of a study of the scenario that lists none. */
@@ -375,8 +382,10 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     state.engine = id;
     state.rows = state.rows.filter((r) => params().some((p) => p.path === r.path));
     renderAxes();
+    const seq = ++state.metricsSeq;
     const metrics = await headlineMetrics();
-    if (metrics) ui.metrics.value = metrics.join('\n');
+    // a study loaded from a link meanwhile keeps its own metrics
+    if (metrics && seq === state.metricsSeq) ui.metrics.value = metrics.join('\n');
     handleEdit();
   }
 
@@ -389,13 +398,14 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
   /** Shows a spec from a link: {axes, replicates, metrics}. */
   function load(doc) {
     if (!doc || typeof doc !== 'object') return;
-    state.engine = null;
+    state.metricsSeq += 1;
     state.rows = Array.isArray(doc.axes) ? doc.axes.slice(0, MAX_AXES).map(axisRow) : [];
     ui.replicates.value = String(doc.replicates?.count ?? 1);
     ui.baseSeed.value = String(doc.replicates?.baseSeed ?? 1);
     if (Array.isArray(doc.metrics)) ui.metrics.value = doc.metrics.join('\n');
     ui.details.open = true;
     state.engine = valueAt('engine');
+    state.rows = state.rows.filter((r) => r.path);
     renderAxes();
     handleEdit();
   }
