@@ -143,11 +143,16 @@ describe('study panel', () => {
 
     const policies = new Set(fixture('tidy.csv').trim().split('\n').slice(1).map((l) => l.split(',')[4]));
     const drawn = await charts(page);
+    await page.evaluate(() => { window.__marks0 = document.querySelector('[data-testid=study-chart]').dataset.marks; });
     assert.equal(drawn.length, 1);
     assert.equal(drawn[0].kind, 'line');
     assert.equal(drawn[0].series, policies.size, 'one line per policy');
     assert.equal(drawn[0].drawn, 3 * policies.size, 'a mean per policy and axis value');
+    // mean hops: the policies' lines lie apart (utilization: two coincide)
+    await page.getByTestId('study-metric').selectOption({ label: 'report.runs[*].summary.meanHops' });
+    await page.waitForFunction(() => document.querySelector('[data-testid=study-chart]').dataset.marks !== window.__marks0, null, { timeout: 0 });
     assert.deepEqual(await marksInSeriesColours(page), []);
+    await page.getByTestId('study-metric').selectOption({ index: 0 });
     // the chart's numbers are the aggregate table's
     const snap = await page.evaluate(() => window.placelab.study.snapshot);
     const agg = fixture('aggregate.csv').trim().split('\n').slice(1).map((l) => l.split(','));

@@ -13,6 +13,10 @@ const MAX_PANELS = 24;       // small multiples beyond this many values of the s
 const LOG_RATIO = 50;        // a positive numeric axis spanning this factor or more is drawn on a log scale
 const BAND_ALPHA = 0.22;
 const M = { left: 56, right: 14, top: 26, bottom: 40 };
+const X_INSET_PX = 12;       // the first and last values of a numeric axis stand this far inside the frame
+
+/** Per container: the canvases of the last drawing, reused while the layout stays (no DOM churn as points arrive). */
+const layouts = new WeakMap();
 
 const label = (v) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 export const seriesColor = (s) => jobColor(s);
@@ -41,28 +45,33 @@ export function drawStudy(container, snap, m, width) {
   const pad = (hi - lo) * 0.05;
   const yLo = lo < 0 ? lo - pad : lo, yHi = hi + pad;
 
-  const legend = el('canvas', { class: 'study-legend', 'data-testid': 'study-legend' });
   const total = Math.max(320, width);
-  drawLegend(legend, [
-    ...series.map((s, i) => ({ label: s, color: seriesColor(i), line: line })),
+  const entries = [
+    ...series.map((s, i) => ({ label: s, color: seriesColor(i), line })),
     { label: line ? 'shaded: 95 % confidence interval of the mean' : 'whiskers: 95 % confidence interval of the mean', color: tint(PALETTE.axis, 0.7) },
-  ], total);
+  ];
   const cols = panels.length > 1 ? Math.max(1, Math.floor(total / PANEL_MIN_WIDTH_PX)) : 1;
   const pw = panels.length > 1 ? Math.floor(total / Math.min(cols, panels.length)) - 8 : total;
-  const canvases = [legend];
-  const grid = el('div', { class: panels.length > 1 ? 'study-grid' : 'study-single' });
-  for (const p of panels) {
-    const canvas = el('canvas', { class: 'study-chart', 'data-testid': 'study-chart' });
-    const mine = cells.filter((c) => p.j === null || c.a[1] === p.j);
-    drawPanel(canvas, { width: pw, x, line, cells: mine, series, yLo, yHi, title: p.title, yLabel: snap.metrics[m] });
-    canvases.push(canvas);
-    grid.append(canvas);
-  }
   const notes = [];
-  if (second && second.values.length > MAX_PANELS) notes.push(el('p', { class: 'note', text: `The first ${MAX_PANELS} values of ${second.path} are drawn (of ${second.values.length}).` }));
-  if (axes.length > 2) notes.push(el('p', { class: 'note', text: `The charts show the first value of ${axes.slice(2).map((a) => a.path).join(', ')}; the table has them all.` }));
-  container.replaceChildren(legend, grid, ...notes);
-  return canvases;
+  if (second && second.values.length > MAX_PANELS) notes.push(`The first ${MAX_PANELS} values of ${second.path} are drawn (of ${second.values.length}).`);
+  if (axes.length > 2) notes.push(`The charts show the first value of ${axes.slice(2).map((a) => a.path).join(', ')}; the table has them all.`);
+  // the same layout as last time: draw into the same canvases
+  const key = JSON.stringify([panels.length, pw, total, entries.map((e) => e.label), line, notes]);
+  let lay = layouts.get(container);
+  if (!lay || lay.key !== key || lay.legend.parentNode !== container) {
+    const legend = el('canvas', { class: 'study-legend', 'data-testid': 'study-legend' });
+    drawLegend(legend, entries, total);
+    const charts = panels.map(() => el('canvas', { class: 'study-chart', 'data-testid': 'study-chart' }));
+    const grid = el('div', { class: panels.length > 1 ? 'study-grid' : 'study-single' }, ...charts);
+    container.replaceChildren(legend, grid, ...notes.map((text) => el('p', { class: 'note', text })));
+    lay = { key, legend, charts };
+    layouts.set(container, lay);
+  }
+  panels.forEach((p, k) => {
+    const mine = cells.filter((c) => p.j === null || c.a[1] === p.j);
+    drawPanel(lay.charts[k], { width: pw, x, line, cells: mine, series, yLo, yHi, title: p.title, yLabel: snap.metrics[m] });
+  });
+  return [lay.legend, ...lay.charts];
 }
 
 function drawPanel(canvas, { width, x, line, cells, series, yLo, yHi, title, yLabel }) {
@@ -87,7 +96,7 @@ function drawPanel(canvas, { width, x, line, cells, series, yLo, yHi, title, yLa
     const vmin = Math.min(...vals), vmax = Math.max(...vals);
     const log = pos && vmax / vmin >= LOG_RATIO;
     const f = log ? Math.log : (v) => v;
-    const X = (v) => M.left + (vmax === vmin ? w / 2 : ((f(v) - f(vmin)) / (f(vmax) - f(vmin))) * w);
+    const X = (v) => M.left + X_INSET_PX + (vmax === vmin ? (w - 2 * X_INSET_PX) / 2 : ((f(v) - f(vmin)) / (f(vmax) - f(vmin))) * (w - 2 * X_INSET_PX));
     for (const [s, at] of [...bySeries].sort((p, q) => p[0] - q[0])) {
       const pts = [...at].map(([j, c]) => ({ j, v: vals[j], c })).sort((p, q) => p.v - q.v);
       const color = seriesColor(s);
@@ -111,7 +120,7 @@ function drawPanel(canvas, { width, x, line, cells, series, yLo, yHi, title, yLa
         marks.push([s, p.j, Math.round(X(p.v) * 10) / 10, Math.round(Y(p.c.mean) * 10) / 10]);
       }
     }
-    const xt = log ? vals.slice().sort((a, b) => a - b).filter((v, k, a) => a.length <= 8 || k % Math.ceil(a.length / 8) === 0) : ticks(vmin, vmax, 6);
+    const xt = log ? vals.slice().sort((a, b) => a - b).filter((v, k, a) => a.length <= 8 || k % Math.ceil(a.length / 8) === 0) : ticks(vmin, vmax, 6).filter((v) => v >= vmin && v <= vmax);
     drawAxis(ctx, { side: 'bottom', at: M.top + h, from: M.left, to: M.left + w, values: xt, pos: X, label: x.path + (log ? ' (log scale)' : '') });
   } else {
     const n = Math.max(1, x.values.length);

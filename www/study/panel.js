@@ -15,6 +15,10 @@ export const MAX_PAGE_POINTS = 20_000;
 const MAX_AXES = 2;
 const COUNT_DEBOUNCE_MS = 200;
 const TABLE_ROWS = 300;
+const TABLE_EVERY_MS = 1000;  // while points arrive the table follows at most this often (the charts every frame)
+
+/** An engine error as a sentence: `path: message` (no path for the study as a whole). */
+const describe = (e) => (e.path && e.path !== '$' ? `${e.path}: ${e.message}` : e.message);
 
 /**
  * `ui`: the panel's elements (index.html); `engines()` the engines JSON; `scenario()` the
@@ -139,7 +143,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     } catch (e) {
       if (seq !== state.countSeq) return;
       state.outline = null;
-      showCount(null, e.path ? `${e.path}: ${e.message}` : e.message);
+      showCount(null, describe(e));
     }
   }
 
@@ -188,7 +192,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     } catch (e) {
       setRunning(false);
       ui.progress.textContent = 'Refused before running';
-      showError(e.path ? `${e.path}: ${e.message}` : e.message);
+      showError(describe(e));
       return null;
     }
     state.source = 'run';
@@ -220,7 +224,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     run.finished = true;
     setRunning(false);
     await flush(run);
-    if (failure) showError(`the run failed after ${formatCount(run.done)} points: ${failure.path ? `${failure.path}: ` : ''}${failure.message}; the finished points are kept`);
+    if (failure) showError(`the run failed after ${formatCount(run.done)} points: ${describe(failure)}; the finished points are kept`);
     showProgress(run);
     return run;
   }
@@ -268,7 +272,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     state.adding = true;
     try {
       const { snapshot } = await helper.ask({ type: 'add', csv });
-      if (state.run === run) { state.snapshot = snapshot; draw(); }
+      if (state.run === run) { state.snapshot = snapshot; queueDraw(); }
     } catch (e) {
       showError(`the charts could not be updated: ${e.message}`);
     } finally {
@@ -300,13 +304,25 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     if (prev && Number(prev) < metrics.length) ui.metric.value = prev;
   }
 
+  /** Draws the newest snapshot in the next frame (several snapshots in one frame: one drawing). */
+  function queueDraw() {
+    if (state.drawPending) return;
+    state.drawPending = true;
+    requestAnimationFrame(() => { state.drawPending = false; draw(); });
+  }
+
   function draw() {
     const snap = state.snapshot;
     if (!snap) return;
     const m = Math.min(Number(ui.metric.value) || 0, Math.max(0, snap.metrics.length - 1));
     const width = Math.max(320, Math.min(1100, ui.charts.clientWidth || 720));
     state.canvases = drawStudy(ui.charts, snap, m, width);
-    drawTable(snap);
+    const now = performance.now();
+    const running = state.run && !state.run.finished && state.source === 'run';
+    if (!running || !(now - (state.tableAt ?? -Infinity) < TABLE_EVERY_MS)) {
+      state.tableAt = now;
+      drawTable(snap);
+    }
     ui.charts.dataset.points = String(snap.points);
   }
 
@@ -371,7 +387,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
       draw();
       ui.root.dataset.status = 'file';
     } catch (e) {
-      showError(`${file.name}: ${e.path ? `${e.path}: ` : ''}${e.message}`);
+      showError(`${file.name}: ${describe(e)}`);
     }
   }
 

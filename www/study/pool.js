@@ -1,6 +1,7 @@
 // The study's workers: a channel to one study worker (worker.js), and the pool that runs a
-// study's points on several of them, one point at a time each (two in flight per worker, so a
-// worker never waits for the page between points). Points are handed out in order; their records
+// study's points on several of them, a few points per request (as many as take about
+// BATCH_TARGET_MS by the points timed so far, so tiny points do not cost a message each), two
+// requests in flight per worker, so a worker never waits for the page between points. Points are handed out in order; their records
 // arrive in any order and the page keeps them by point, so the tables never depend on the number
 // of workers or on timing. Stop = terminate every worker (a point stops mid-run); the records
 // that arrived stay.
@@ -8,6 +9,8 @@
 /** Workers the pool uses by default: one per hardware thread, at most MAX_WORKERS. */
 export const MAX_WORKERS = 8;
 export const defaultWorkers = () => Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 1));
+const BATCH_TARGET_MS = 40;
+const MAX_BATCH = 64;
 
 /** A study worker as a request/response channel: ask(msg) → Promise of the reply. */
 export function spawnStudyWorker() {
@@ -58,13 +61,25 @@ export function runPoints({ study, todo, workers, onRecord }) {
   const done = new Promise((resolve, reject) => { finish = { resolve, reject }; });
   const end = () => { for (const c of channels) c.terminate(); };
 
+  let pointMs = null; // the points' mean time so far, as the workers report it
+  let timed = 0;
+  const batchSize = () => {
+    if (pointMs === null) return 1;
+    const fair = Math.ceil((todo.length - next) / (2 * channels.length)); // never starve the other workers at the end
+    return Math.max(1, Math.min(MAX_BATCH, fair, Math.floor(BATCH_TARGET_MS / Math.max(pointMs, 0.01))));
+  };
+
   async function feed(c) {
     await c.ask({ type: 'study', study });
     const lane = async () => {
       while (!stopped && next < todo.length) {
-        const i = todo[next++];
-        const rec = await c.ask({ type: 'point', i });
-        if (!stopped) onRecord(rec);
+        const is = todo.slice(next, next + batchSize());
+        next += is.length;
+        const { records, ms } = await c.ask({ type: 'points', is });
+        if (stopped) return;
+        pointMs = ((pointMs ?? 0) * timed + ms) / (timed + records.length);
+        timed += records.length;
+        for (const rec of records) onRecord(rec);
       }
     };
     await Promise.all([lane(), lane()]);

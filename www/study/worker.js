@@ -7,7 +7,8 @@
 //   {type: 'study', id, study}        → {type: 'outline', id, outline}: parse (and host) a study
 //   {type: 'admit', id, maxPoints}    → {type: 'admitted', id}: refused over the limit, or when
 //                                       the engine refuses every point
-//   {type: 'point', id, i}            → {type: 'record', id, point, line, csv}: run point i
+//   {type: 'points', id, is}          → {type: 'records', id, records: [{point, line, csv}], ms}:
+//                                       run the points `is`, taking `ms` in all
 //   {type: 'model', id, outline}      → {type: 'snapshot', id, snapshot}: an empty chart model
 //   {type: 'add', id, csv}            → {type: 'snapshot', id, snapshot}: tidy CSV rows added
 //   {type: 'load', id, file}          → {type: 'snapshot', id, snapshot, columns, rows}: a results file
@@ -35,9 +36,10 @@ const HANDLERS = {
     host.admit(maxPoints);
     return { type: 'admitted' };
   },
-  point({ i }) {
-    const r = JSON.parse(host.point(i));
-    return { type: 'record', point: r.point, line: r.line, csv: r.csv };
+  points({ is }) {
+    const t0 = performance.now();
+    const records = is.map((i) => JSON.parse(host.point(i)));
+    return { type: 'records', records, ms: performance.now() - t0 };
   },
   model({ outline }) {
     columns = outline.tidyColumns;
