@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { useBrowser, pickExample, artifact } from '../lib/harness.mjs';
 import { readyPage, assertNoLongTask } from '../lib/longtasks.mjs';
 import { buildCli, CLI } from '../lib/cli.mjs';
@@ -242,6 +243,15 @@ describe('study panel', () => {
     assert.deepEqual(count, { points: 36, ok: true, error: '' });
     assert.equal(await again.evaluate(() => window.placelab.study.studyText()), text, 'the same study document, byte for byte');
     assert.equal(await again.getByTestId('study-base-seed').inputValue(), '18446744073709551615');
+    // a v2 link made outside the page (node's zlib) opens the same way
+    const scenario = await again.evaluate(() => window.placelab.scenarioText());
+    const doc = { axes: [{ path: 'workload.meanInterarrival', from: 1, to: 8, count: 4, scale: 'log' }], replicates: { count: 2, baseSeed: '5' }, metrics: ['report.runs[*].summary.meanWait'] };
+    const frozen = await env.open(`#v2.${zlib.gzipSync(Buffer.from(JSON.stringify({ scenario, study: doc }))).toString('base64url')}`);
+    await frozen.waitForFunction(() => document.getElementById('study-details').open);
+    assert.deepEqual(await settledCount(frozen), { points: 8, ok: true, error: '' });
+    assert.equal(await frozen.getByTestId('study-axis-scale').inputValue(), 'log');
+    assert.equal(await frozen.getByTestId('study-metrics').inputValue(), 'report.runs[*].summary.meanWait');
+    assert.deepEqual(frozen.problems, []);
     // a link without a study is still v1
     await again.evaluate(() => { document.getElementById('study-details').open = false; });
     await again.getByTestId('share').click();
