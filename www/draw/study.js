@@ -10,6 +10,7 @@ import { el } from '../dom.js';
 const CHART_HEIGHT_PX = 260;
 const PANEL_MIN_WIDTH_PX = 260;
 const MAX_PANELS = 24;       // small multiples beyond this many values of the second axis are not drawn
+const MAX_SERIES = 12;       // one colour each (the palette's job colours); further series are left to the table
 const LOG_RATIO = 50;        // a positive numeric axis spanning this factor or more is drawn on a log scale
 const BAND_ALPHA = 0.22;
 const M = { left: 56, right: 14, top: 26, bottom: 40 };
@@ -30,8 +31,8 @@ export function drawStudy(container, snap, m, width) {
   const x = axes[0] || { path: '(base scenario)', values: ['base'], numeric: false };
   const second = axes[1] || null;
   // axes after the second: the charts show their first value (the table has them all)
-  const cells = snap.cells.filter((c) => c.m === m && c.n > 0 && c.a.slice(2).every((j) => j === 0));
-  const series = snap.series.map((s, i) => (s === '' ? (snap.series.length === 1 ? snap.metrics[m] : `series ${i}`) : s));
+  const cells = snap.cells.filter((c) => c.m === m && c.n > 0 && c.s < MAX_SERIES && c.a.slice(2).every((j) => j === 0));
+  const series = snap.series.slice(0, MAX_SERIES).map((s, i) => (s === '' ? (snap.series.length === 1 ? snap.metrics[m] : `series ${i}`) : s));
   const panels = second ? second.values.slice(0, MAX_PANELS).map((v, j) => ({ title: `${second.path} = ${label(v)}`, j })) : [{ title: '', j: null }];
   const line = x.numeric && x.values.length >= 2;
 
@@ -54,6 +55,7 @@ export function drawStudy(container, snap, m, width) {
   const pw = panels.length > 1 ? Math.floor(total / Math.min(cols, panels.length)) - 8 : total;
   const notes = [];
   if (second && second.values.length > MAX_PANELS) notes.push(`The first ${MAX_PANELS} values of ${second.path} are drawn (of ${second.values.length}).`);
+  if (snap.series.length > MAX_SERIES) notes.push(`The first ${MAX_SERIES} of ${snap.series.length} series (${snap.groups.join(' / ')}) are drawn; the table has them all.`);
   if (axes.length > 2) notes.push(`The charts show the first value of ${axes.slice(2).map((a) => a.path).join(', ')}; the table has them all.`);
   // the same layout as last time: draw into the same canvases
   const key = JSON.stringify([panels.length, pw, total, entries.map((e) => e.label), line, notes]);
