@@ -25,7 +25,9 @@ const describe = (e) => (e.path && e.path !== '$' ? `${e.path}: ${e.message}` : 
  * editor's {ok, text}; `valueAt(path)` a value of the scenario; `onError(error)` shows an error.
  */
 export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName }) {
-  const helper = spawnStudyWorker();
+  // The helper starts when the panel is first opened, so a page that never studies loads as before.
+  let helperChannel = null;
+  const helper = { ask: (msg) => (helperChannel ||= spawnStudyWorker()).ask(msg) };
   const state = {
     engine: null,
     rows: [],                 // axis rows (spec.js)
@@ -36,7 +38,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     drawQueued: false,
     adding: false,
     countSeq: 0,
-    metricsSeq: 0,
+    metricsPending: null,     // the headline metrics' request in flight (a token)
     runs: 0,
   };
 
@@ -125,6 +127,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
 
   /** The point count of the form's study (parsed by the engine in the helper), or why not. */
   function handleEdit() {
+    if (!ui.details.open) { state.countStale = true; return; }
     ui.root.dataset.counting = 'true';
     state.countSeq += 1; // a count in flight is now stale
     clearTimeout(handleEdit.timer);
@@ -132,6 +135,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
   }
 
   async function count() {
+    if (state.metricsPending) return; // the metrics are on their way; their arrival counts
     const seq = ++state.countSeq;
     let built;
     try { built = build(); } catch (e) { showCount(null, e.message); return; }
@@ -398,10 +402,21 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     state.engine = id;
     state.rows = state.rows.filter((r) => params().some((p) => p.path === r.path));
     renderAxes();
-    const seq = ++state.metricsSeq;
+    await fillHeadlineMetrics();
+  }
+
+  /** The engine's headline metrics into the metrics box (when the panel is open; else once it opens). */
+  async function fillHeadlineMetrics() {
+    if (!ui.details.open) { state.metricsStale = true; return; }
+    state.metricsStale = false;
+    const token = {};
+    state.metricsPending = token;
+    ui.root.dataset.counting = 'true'; // the count waits for the metrics
     const metrics = await headlineMetrics();
-    // a study loaded from a link meanwhile keeps its own metrics
-    if (metrics && seq === state.metricsSeq) ui.metrics.value = metrics.join('\n');
+    // a study loaded from a link meanwhile keeps its own metrics (and a newer engine its own)
+    if (state.metricsPending !== token) return;
+    state.metricsPending = null;
+    if (metrics) ui.metrics.value = metrics.join('\n');
     handleEdit();
   }
 
@@ -414,7 +429,8 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
   /** Shows a spec from a link: {axes, replicates, metrics}. */
   function load(doc) {
     if (!doc || typeof doc !== 'object') return;
-    state.metricsSeq += 1;
+    state.metricsPending = null;
+    state.metricsStale = false;
     state.rows = Array.isArray(doc.axes) ? doc.axes.slice(0, MAX_AXES).map(axisRow) : [];
     ui.replicates.value = String(doc.replicates?.count ?? 1);
     ui.baseSeed.value = String(doc.replicates?.baseSeed ?? 1);
@@ -426,6 +442,12 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     handleEdit();
   }
 
+  ui.details.addEventListener('toggle', () => {
+    if (!ui.details.open) return;
+    if (state.metricsStale) fillHeadlineMetrics();
+    else if (state.countStale) handleEdit();
+    state.countStale = false;
+  });
   ui.addAxis.addEventListener('click', addAxis);
   ui.run.addEventListener('click', () => { handleRun(); });
   ui.stop.addEventListener('click', handleStop);
