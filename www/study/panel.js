@@ -185,6 +185,8 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     setRunning(true);
     showError('');
     ui.progress.textContent = 'Checking every point…';
+    const admission = { stopped: false };
+    state.admission = admission;
     let outline;
     try {
       ({ outline } = await helper.ask({ type: 'study', study: built.text }));
@@ -194,11 +196,13 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
       const { snapshot } = await helper.ask({ type: 'model', outline });
       state.snapshot = snapshot;
     } catch (e) {
+      state.admission = null;
       setRunning(false);
-      ui.progress.textContent = 'Refused before running';
-      showError(describe(e));
+      ui.progress.textContent = admission.stopped ? 'Stopped before running' : 'Refused before running';
+      showError(admission.stopped ? '' : describe(e));
       return null;
     }
+    state.admission = null;
     state.source = 'run';
     state.outline = outline;
     const total = outline.points;
@@ -234,6 +238,13 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
   }
 
   function handleStop() {
+    if (state.admission) {
+      // Stop while the helper checks the points: it is ended (and starts anew when next asked)
+      state.admission.stopped = true;
+      helperChannel?.terminate();
+      helperChannel = null;
+      return;
+    }
     const run = state.run;
     if (!run || run.finished) return;
     run.stopped = true;
