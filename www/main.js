@@ -321,8 +321,8 @@ function applyScenario(scenario, exampleFile = '') {
   editor.setEngine(desc);
   ui.example.value = exampleFile;
   reflectDescription();
-  if (desc) study?.setEngine(desc.id);
-  study?.scenarioChanged();
+  if (desc) study.setEngine(desc.id);
+  study.scenarioChanged();
 }
 
 async function loadExample(file) {
@@ -377,8 +377,8 @@ function handleEditorChange({ engineChanged } = {}) {
     const desc = engineDesc(editor.valueAt('engine'));
     if (desc) { state.engineId = desc.id; ui.engine.value = desc.id; editor.setEngine(desc); }
   }
-  study?.setEngine(editor.valueAt('engine'));
-  study?.scenarioChanged();
+  study.setEngine(editor.valueAt('engine'));
+  study.scenarioChanged();
   if (viewFor(editor.valueAt('engine')).LIVE) scheduleLiveRun();
 }
 
@@ -412,7 +412,7 @@ async function handleShare() {
   const cur = editor.current();
   if (!cur.ok) { showError({ path: '$', message: `the raw JSON does not parse (${cur.message})` }); return; }
   let hash;
-  try { hash = await text.call('encodeLink', { text: cur.text, study: study?.spec() ?? null }); } catch (e) { showError({ path: '', message: `the link could not be made: ${e.message}` }); return; }
+  try { hash = await text.call('encodeLink', { text: cur.text, study: study.spec() ?? null }); } catch (e) { showError({ path: '', message: `the link could not be made: ${e.message}` }); return; }
   saveLinkHash(hash);
   state.lastShareUrl = location.href;
   try {
@@ -432,7 +432,7 @@ async function openLink(hash) {
   try {
     const opened = await text.call('openLink', { hash });
     applyScenario(opened);
-    if (opened.study) study?.load(opened.study);
+    if (opened.study) study.load(opened.study);
     return true;
   } catch (e) {
     showError({ path: 'link', message: `${e.message}. The default example was loaded instead.` }, { sticky: true });
@@ -525,7 +525,6 @@ async function handleExport(kind) {
   }
 }
 
-// ---- start --------------------------------------------------------------------------------------
 // ---- the Study panel (study/panel.js) ------------------------------------------------------------
 const study = createStudyPanel({
   ui: {
@@ -541,6 +540,7 @@ const study = createStudyPanel({
   scenarioName,
 });
 
+// ---- start --------------------------------------------------------------------------------------
 const editor = createEditor({
   form: ui.form, raw: ui.raw, rawError: ui.rawError, onChange: handleEditorChange,
   fold: (t) => text.call('fold', { text: t }),
