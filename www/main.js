@@ -532,7 +532,7 @@ const study = createStudyPanel({
     replicates: $('study-replicates'), baseSeed: $('study-base-seed'), workers: $('study-workers'), metrics: $('study-metrics'),
     count: $('study-count'), run: $('study-run'), stop: $('study-stop'), open: $('study-open'), openFile: $('study-open-file'),
     error: $('study-error'), progress: $('study-progress'), metric: $('study-metric'), charts: $('study-charts'), table: $('study-table'),
-    downloads: [...document.querySelectorAll('.study-download')],
+    downloads: [...document.querySelectorAll('.study-download')], png: $('study-png'),
   },
   engines: () => state.engines,
   scenario: () => editor.current(),

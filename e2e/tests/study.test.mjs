@@ -290,6 +290,11 @@ describe('study panel', () => {
       assert.equal(c.drawn, 2 * c.series);
     }
     assert.deepEqual(await marksInSeriesColours(page), []);
+    // the PNG: the legend above the three panels
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('study-png').click()]);
+    const png = fs.readFileSync(await dl.path());
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.ok(png.readUInt32BE(16) >= 3 * 260 && png.readUInt32BE(20) > 260, `PNG ${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`);
     assert.deepEqual(page.problems, []);
   });
 

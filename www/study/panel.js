@@ -5,7 +5,7 @@
 // The main thread only relays: a point's record (its journal line and tidy CSV rows) is kept by
 // point and its rows go to the helper worker, whose chart model answers with a snapshot.
 import { el, formatCount } from '../dom.js';
-import { exportBlob, safeFileName } from '../export.js';
+import { exportBlob, exportPng, safeFileName } from '../export.js';
 import { drawStudy } from '../draw/study.js';
 import { spawnStudyWorker, runPoints, defaultWorkers, MAX_WORKERS } from './pool.js';
 import { MODES, studyText, axisRow, prefill } from './spec.js';
@@ -308,6 +308,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
 
   // ---- results ---------------------------------------------------------------------------------
   function clearResults() {
+    ui.png.disabled = true;
     ui.charts.replaceChildren();
     ui.table.replaceChildren();
     state.canvases = [];
@@ -328,6 +329,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
 
   function draw() {
     const snap = state.snapshot;
+    ui.png.disabled = !snap;
     if (!snap) return;
     const m = Math.min(Number(ui.metric.value) || 0, Math.max(0, snap.metrics.length - 1));
     const width = Math.max(320, Math.min(1100, ui.charts.clientWidth || 720));
@@ -460,6 +462,12 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     state.countStale = false;
   });
   ui.addAxis.addEventListener('click', addAxis);
+  ui.png.addEventListener('click', () => {
+    const [legend, ...charts] = state.canvases || [];
+    const rows = [[legend]];
+    for (let k = 0; k < charts.length; k += 3) rows.push(charts.slice(k, k + 3)); // small multiples three to a row
+    if (legend) exportPng(rows, `${safeFileName(scenarioName(), 'placelab')}.study`).catch((e) => showError(`export failed: ${e.message}`));
+  });
   ui.run.addEventListener('click', () => { handleRun(); });
   ui.stop.addEventListener('click', handleStop);
   ui.metric.addEventListener('change', draw);
