@@ -43,13 +43,14 @@ try {
         const run = await window.placelab.study.run({ workers: w });
         if (!run) return { error: document.querySelector('[data-testid=study-error]').textContent };
         const t = await window.placelab.study.tables();
-        return { ms: run.ms, done: run.done, workers: run.workers, tidy: t.tidyCsv, aggregate: t.aggregateCsv };
+        return { ms: run.ms, done: run.done, workers: run.workers, busy: window.placelab.study.progress.busyMs, tidy: t.tidyCsv, aggregate: t.aggregateCsv };
       }, workers);
       if (r.error) throw new Error(r.error);
       points = r.done;
       times[workers].push(r.ms);
       tables.add(`${sha(r.tidy)} ${sha(r.aggregate)}`);
-      console.log(`run ${i + 1}, ${r.workers} worker(s): ${r.done} points in ${(r.ms / 1000).toFixed(2)} s (${(r.done / (r.ms / 1000)).toFixed(1)} points/s)`);
+      // busy: the workers' time inside points over the wall time (2 workers on 2 free cores: about 2)
+      console.log(`run ${i + 1}, ${r.workers} worker(s): ${r.done} points in ${(r.ms / 1000).toFixed(2)} s (${(r.done / (r.ms / 1000)).toFixed(1)} points/s, ${(r.busy / r.done).toFixed(0)} ms a point, busy ${(r.busy / r.ms).toFixed(2)})`);
     }
   }
   const one = median(times[1]), many = median(times[WORKERS]);

@@ -491,7 +491,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
       tables,
       get snapshot() { return state.snapshot; },
       get outline() { return state.outline; },
-      get progress() { const r = state.run; return r ? { done: r.done, total: r.total, finished: r.finished, stopped: r.stopped, ms: r.ms, workers: r.workers } : null; },
+      get progress() { const r = state.run; return r ? { done: r.done, total: r.total, finished: r.finished, stopped: r.stopped, ms: r.ms, workers: r.workers, busyMs: r.pool?.busyMs ?? 0 } : null; },
       studyText: () => build().text,
       canvases: () => state.canvases || [],
     },

@@ -61,6 +61,18 @@ export function runPoints({ study, todo, workers, onRecord }) {
   const done = new Promise((resolve, reject) => { finish = { resolve, reject }; });
   const end = () => { for (const c of channels) c.terminate(); };
 
+  const pool = {
+    done,
+    workers: channels.length,
+    /** The workers' time spent in points so far (over the wall time: the parallelism reached). */
+    busyMs: 0,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      end();
+      finish.resolve({ stopped: true });
+    },
+  };
   let pointMs = null; // the points' mean time so far, as the workers report it
   let timed = 0;
   const batchSize = () => {
@@ -77,6 +89,7 @@ export function runPoints({ study, todo, workers, onRecord }) {
         next += is.length;
         const { records, ms } = await c.ask({ type: 'points', is });
         if (stopped) return;
+        pool.busyMs += ms;
         pointMs = ((pointMs ?? 0) * timed + ms) / (timed + records.length);
         timed += records.length;
         for (const rec of records) onRecord(rec);
@@ -89,14 +102,5 @@ export function runPoints({ study, todo, workers, onRecord }) {
     () => { if (!stopped) { stopped = true; end(); finish.resolve({ stopped: false }); } },
     (error) => { if (!stopped) { stopped = true; end(); finish.reject(error); } },
   );
-  return {
-    done,
-    workers: channels.length,
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      end();
-      finish.resolve({ stopped: true });
-    },
-  };
+  return pool;
 }
