@@ -22,7 +22,9 @@ const describe = (e) => (e.path && e.path !== '$' ? `${e.path}: ${e.message}` : 
 
 /**
  * `ui`: the panel's elements (index.html); `engines()` the engines JSON; `scenario()` the
- * editor's {ok, text}; `valueAt(path)` a value of the scenario; `onError(error)` shows an error.
+ * editor's {ok, text}; `valueAt(path)` a value of the scenario; `scenarioName()` its name.
+ * Returns {setEngine, scenarioChanged, spec, load, api} (main.js wires them; `api` is
+ * window.placelab.study).
  */
 export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName }) {
   // The helper starts when the panel is first opened, so a page that never studies loads as before.
@@ -32,7 +34,8 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     engine: null,
     rows: [],                 // axis rows (spec.js)
     outline: null,            // of the study as last counted
-    run: null,                // {pool, t0, total, done, lines[], pending[], outline, text, stopped}
+    run: null,                // {pool, t0, total, done, lines[], pending[], outline, text, finished, stopped}
+    admission: null,          // {stopped} while the helper checks the points before a run
     snapshot: null,           // the chart model's last snapshot
     source: null,             // 'run' | 'file'
     drawQueued: false,
