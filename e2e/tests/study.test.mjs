@@ -125,6 +125,7 @@ function cliStudy(text) {
 
 describe('study panel', () => {
   let fixtureMarks = null;
+  let fixtureWidth = null;
 
   it('builds a study from the form, runs it on two workers, draws a line per policy with its band, and writes the CLI\'s CSV byte for byte', async () => {
     const page = await studyPage('mesh64-random-stream.json');
@@ -177,6 +178,7 @@ describe('study panel', () => {
     });
     assert.ok(banded > 50, `a shaded confidence band is drawn (${banded} tinted pixels)`);
     fixtureMarks = drawn;
+    fixtureWidth = await page.evaluate(() => document.getElementById('study-charts').clientWidth);
     assert.deepEqual(page.problems, []);
   });
 
@@ -188,13 +190,15 @@ describe('study panel', () => {
       await page.getByTestId('study-open-file').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(fixture(name)) });
       await page.waitForFunction(() => document.querySelector('[data-testid=study-panel]').dataset.status === 'file');
       const drawn = await charts(page);
-      if (fixtureMarks) assert.deepEqual(drawn, fixtureMarks, `${name}: the charts of the run`);
+      const width = await page.evaluate(() => document.getElementById('study-charts').clientWidth);
+      if (fixtureMarks) assert.deepEqual(drawn, fixtureMarks, `${name}: the charts of the run (charts ${width} px wide, the run's ${fixtureWidth})`);
       else assert.equal(drawn[0].kind, 'line');
       assert.match(await page.getByTestId('study-progress').textContent(), new RegExp(`^${name.replace('.', '\\.')}: 9 points`));
     }
     // not a tidy table: a message, the charts stay
+    await page.evaluate(() => { const e = document.querySelector('[data-testid=study-error]'); e.textContent = ''; e.hidden = true; });
     await page.getByTestId('study-open-file').setInputFiles({ name: 'other.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') });
-    await page.waitForFunction(() => !document.querySelector('[data-testid=study-error]').hidden);
+    await page.waitForFunction(() => document.querySelector('[data-testid=study-error]').textContent.startsWith('other.csv'));
     assert.match(await page.getByTestId('study-error').textContent(), /^other\.csv: not a study's tidy table/);
     assert.equal((await charts(page)).length, 1);
     assert.deepEqual(page.problems, []);

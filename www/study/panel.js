@@ -14,7 +14,7 @@ import { MODES, studyText, axisRow, prefill } from './spec.js';
 export const MAX_PAGE_POINTS = 20_000;
 const MAX_AXES = 2;
 const COUNT_DEBOUNCE_MS = 200;
-const TABLE_ROWS = 300;
+const TABLE_ROWS = 5000;
 const TABLE_EVERY_MS = 1000;  // while points arrive the table follows at most this often (the charts every frame)
 
 /** An engine error as a sentence: `path: message` (no path for the study as a whole). */
@@ -341,27 +341,36 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     const running = state.run && !state.run.finished && state.source === 'run';
     if (!running || !(now - (state.tableAt ?? -Infinity) < TABLE_EVERY_MS)) {
       state.tableAt = now;
-      drawTable(snap);
+      drawTable(snap, TABLE_ROWS);
     }
     ui.charts.dataset.points = String(snap.points);
   }
 
-  function drawTable(snap) {
+  /**
+   * The aggregate table as rows of a grid with fixed column widths, each row laid out and painted
+   * only when scrolled into view (content-visibility), so a table of thousands of rows costs a
+   * frame no more than one of ten.
+   */
+  function drawTable(snap, limit) {
     const head = [...snap.axes.map((a) => a.path), ...(snap.groups.length ? [snap.groups.join(' / ')] : []), 'metric', 'n', 'mean', '95 % CI', 'sd'];
+    const widths = [...snap.axes.map(() => '12em'), ...(snap.groups.length ? ['11em'] : []), '27em', '4em', '8em', '15em', '8em'];
     const fmt = (v) => (typeof v === 'number' ? String(Number(v.toPrecision(6))) : v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
     const cells = snap.cells.slice().sort((p, q) => {
       for (let k = 0; k < p.a.length; k++) if (p.a[k] !== q.a[k]) return p.a[k] - q.a[k];
       return p.s - q.s || p.m - q.m;
     });
-    const rows = cells.slice(0, TABLE_ROWS).map((c) => el('tr', {},
-      ...c.a.map((j, k) => el('td', { text: fmt(snap.axes[k].values[j]) })),
-      ...(snap.groups.length ? [el('td', { text: snap.series[c.s] })] : []),
-      el('td', { text: snap.metrics[c.m] }), el('td', { text: String(c.n) }), el('td', { text: fmt(c.mean) }),
-      el('td', { text: typeof c.ciLow === 'number' ? `${fmt(c.ciLow)} – ${fmt(c.ciHigh)}` : '—' }), el('td', { text: fmt(c.sd) })));
-    const note = cells.length > TABLE_ROWS ? el('p', { class: 'note', text: `The first ${TABLE_ROWS} of ${formatCount(cells.length)} rows; the aggregate CSV has them all.` }) : null;
+    const row = (texts, cls) => el('div', { class: cls, role: 'row' }, ...texts.map((t) => el('span', { role: cls === 'h' ? 'columnheader' : 'cell', text: t, title: t })));
+    const rows = cells.slice(0, limit).map((c) => row([
+      ...c.a.map((j, k) => fmt(snap.axes[k].values[j])),
+      ...(snap.groups.length ? [snap.series[c.s]] : []),
+      snap.metrics[c.m], String(c.n), fmt(c.mean),
+      typeof c.ciLow === 'number' ? `${fmt(c.ciLow)} – ${fmt(c.ciHigh)}` : '—', fmt(c.sd),
+    ], 'r'));
+    const note = cells.length > limit ? el('p', { class: 'note', text: `The first ${formatCount(limit)} of ${formatCount(cells.length)} rows; the aggregate CSV has them all.` }) : null;
     const failed = snap.failed ? el('p', { class: 'note', 'data-testid': 'study-failed', text: `${formatCount(snap.failed)} point${snap.failed === 1 ? '' : 's'} failed, e.g. point ${snap.errors[0]?.point}: ${snap.errors[0]?.error}` }) : null;
-    ui.table.replaceChildren(...[failed, el('table', { class: 'data', 'data-testid': 'study-aggregate' },
-      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows)), note].filter(Boolean));
+    const grid = el('div', { class: 'study-agg', role: 'table', 'data-testid': 'study-aggregate' }, row(head, 'h'), ...rows);
+    grid.style.setProperty('--cols', widths.join(' '));
+    ui.table.replaceChildren(...[failed, grid, note].filter(Boolean));
   }
 
   /** The CLI's four tables of the finished points (from the helper). */
