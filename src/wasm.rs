@@ -232,3 +232,54 @@ impl SplitPart {
         self.0.step(mail).map_err(funnel)
     }
 }
+
+/// A study ([`crate::study`]) parsed once in a worker: its outline, its points run one at a
+/// time, the tables of the points that finished ([`crate::study::page`]).
+#[wasm_bindgen]
+pub struct StudyHost(crate::study::Study);
+
+#[wasm_bindgen]
+impl StudyHost {
+    /// Parses a study document with an inline base.
+    #[wasm_bindgen(constructor)]
+    pub fn new(study: &str) -> Result<StudyHost, JsError> {
+        crate::study::parse_inline(study)
+            .map(StudyHost)
+            .map_err(funnel)
+    }
+
+    /// `{name, engine, points, combinations, replicates, hash, axes, groups, metrics, tidyColumns}`.
+    pub fn outline(&self) -> String {
+        crate::study::page::outline(&self.0)
+    }
+
+    /// Refuses the study over `max_points` points, or when the engine refuses every point.
+    pub fn admit(&self, max_points: f64) -> Result<(), JsError> {
+        let all = 0..self.0.points;
+        crate::study::admit(&self.0, max_points as u64, all)
+            .map(|_| ())
+            .map_err(funnel)
+    }
+
+    /// Runs point `i`: `{point, line, csv}`.
+    pub fn point(&self, i: f64) -> String {
+        crate::study::page::point_record(&self.0, i as u64)
+    }
+
+    /// The four tables of the points whose journal lines `lines` holds.
+    pub fn tables(&self, lines: &str) -> Result<String, JsError> {
+        crate::study::page::tables(&self.0, lines).map_err(funnel)
+    }
+}
+
+/// The statistics of each list of a JSON list of number lists ([`crate::study::page::summaries`]).
+#[wasm_bindgen]
+pub fn study_summaries(lists: &str) -> Result<String, JsError> {
+    crate::study::page::summaries(lists).map_err(funnel)
+}
+
+/// Axes, groups and metrics of a tidy table's header ([`crate::study::page::tidy_layout`]).
+#[wasm_bindgen]
+pub fn study_tidy_layout(columns: &str) -> Result<String, JsError> {
+    crate::study::page::tidy_layout(columns).map_err(funnel)
+}

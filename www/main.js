@@ -7,6 +7,7 @@ import { viewFor } from './engines/index.js';
 import { importExtensions } from './engines/data.js';
 import { exportPng, exportBlob, safeFileName } from './export.js';
 import { createEngineClient, createTextClient } from './client.js';
+import { createStudyPanel } from './study/panel.js';
 
 const PROGRESS_DELAY_MS = 500;   // runs shorter than this never flash a progress bar
 const COMPLETE_AFTER_MS = 400;   // after a live preview, the complete report once typing has paused this long
@@ -320,6 +321,8 @@ function applyScenario(scenario, exampleFile = '') {
   editor.setEngine(desc);
   ui.example.value = exampleFile;
   reflectDescription();
+  if (desc) study.setEngine(desc.id);
+  study.scenarioChanged();
 }
 
 async function loadExample(file) {
@@ -374,6 +377,8 @@ function handleEditorChange({ engineChanged } = {}) {
     const desc = engineDesc(editor.valueAt('engine'));
     if (desc) { state.engineId = desc.id; ui.engine.value = desc.id; editor.setEngine(desc); }
   }
+  study.setEngine(editor.valueAt('engine'));
+  study.scenarioChanged();
   if (viewFor(editor.valueAt('engine')).LIVE) scheduleLiveRun();
 }
 
@@ -407,7 +412,7 @@ async function handleShare() {
   const cur = editor.current();
   if (!cur.ok) { showError({ path: '$', message: `the raw JSON does not parse (${cur.message})` }); return; }
   let hash;
-  try { hash = await text.call('encodeLink', { text: cur.text }); } catch (e) { showError({ path: '', message: `the link could not be made: ${e.message}` }); return; }
+  try { hash = await text.call('encodeLink', { text: cur.text, study: study.spec() ?? null }); } catch (e) { showError({ path: '', message: `the link could not be made: ${e.message}` }); return; }
   saveLinkHash(hash);
   state.lastShareUrl = location.href;
   try {
@@ -425,7 +430,9 @@ async function handleShare() {
  */
 async function openLink(hash) {
   try {
-    applyScenario(await text.call('openLink', { hash }));
+    const opened = await text.call('openLink', { hash });
+    applyScenario(opened);
+    if (opened.study) study.load(opened.study);
     return true;
   } catch (e) {
     showError({ path: 'link', message: `${e.message}. The default example was loaded instead.` }, { sticky: true });
@@ -518,6 +525,21 @@ async function handleExport(kind) {
   }
 }
 
+// ---- the Study panel (study/panel.js) ------------------------------------------------------------
+const study = createStudyPanel({
+  ui: {
+    root: $('study'), details: $('study-details'), axes: $('study-axes'), addAxis: $('study-add-axis'),
+    replicates: $('study-replicates'), baseSeed: $('study-base-seed'), workers: $('study-workers'), metrics: $('study-metrics'),
+    count: $('study-count'), run: $('study-run'), stop: $('study-stop'), open: $('study-open'), openFile: $('study-open-file'),
+    error: $('study-error'), progress: $('study-progress'), metric: $('study-metric'), charts: $('study-charts'), table: $('study-table'),
+    downloads: [...document.querySelectorAll('.study-download')], png: $('study-png'),
+  },
+  engines: () => state.engines,
+  scenario: () => editor.current(),
+  valueAt: (path) => { try { return editor.valueAt(path); } catch { return undefined; } },
+  scenarioName,
+});
+
 // ---- start --------------------------------------------------------------------------------------
 const editor = createEditor({
   form: ui.form, raw: ui.raw, rawError: ui.rawError, onChange: handleEditorChange,
@@ -562,6 +584,8 @@ window.placelab = {
   get lastError() { return state.lastError; },
   get runCount() { return state.runCount; },
   get view() { return state.view; },
+  /** The Study panel: run(opts), stop(), tables(), snapshot, outline, progress, studyText(), canvases(). */
+  study: study.api,
   /** Runs scenario text in the worker without drawing (benchmarks): {ms, bytes, sha256, view}. */
   runInWorker: async (t) => {
     const { ms, bytes, sha256, view } = await callWorker(t);

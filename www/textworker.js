@@ -3,7 +3,7 @@
 // (scenarios, and what engines import: engines/data.js),
 // and building CSV from the complete report. Every message has a `type`; requests carry an `id`
 // and get {type: 'result', id, value} or {type: 'error', id, error: {path, message}}.
-import { decodeLink, encodeLink } from './links.js';
+import { decodeLinkState, encodeLink } from './links.js';
 import { fold, valueAt } from './jsontext.js';
 import { dataFor, importerFor } from './engines/data.js';
 
@@ -22,11 +22,13 @@ function scenarioCheck(text) {
 }
 
 const HANDLERS = {
+  /** {shown, folds, study}: the scenario folded for the editor, and the link's study (or null). */
   async openLink({ hash }) {
-    return folded(await decodeLink(hash));
+    const { text, study } = await decodeLinkState(hash);
+    return { ...folded(text), study };
   },
-  async encodeLink({ text }) {
-    return encodeLink(text);
+  async encodeLink({ text, study = null }) {
+    return encodeLink(text, study);
   },
   async fold({ text }) {
     return folded(text);

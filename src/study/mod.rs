@@ -10,7 +10,8 @@
 //! 3. [`point_scenario`]: point `i` as plain scenario text (its seed by [`seed::splitmix64`]);
 //!    [`run_point`] runs it and extracts its tidy rows ([`metrics::extract`]);
 //! 4. [`table`]: the tidy table (CSV and JSON Lines) and the aggregate table ([`stats`]);
-//!    [`journal`]: the record of finished points that resumes a run and merges shards.
+//!    [`journal`]: the record of finished points that resumes a run and merges shards;
+//!    [`page`]: the same pieces as text for a page that runs the points on its workers.
 //!
 //! [`sweep`] turns a placement scenario's own `sweep` into the study that runs the same cases.
 //! The native runner ([`runner`], rayon threads, files) and the CLI (`placelab study`) sit on
@@ -46,6 +47,7 @@
 pub mod axis;
 pub mod journal;
 pub mod metrics;
+pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod runner;
 pub mod seed;

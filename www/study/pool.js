@@ -1,0 +1,106 @@
+// The study's workers: a channel to one study worker (worker.js), and the pool that runs a
+// study's points on several of them, a few points per request (as many as take about
+// BATCH_TARGET_MS by the points timed so far, so tiny points do not cost a message each), two
+// requests in flight per worker, so a worker never waits for the page between points. Points are handed out in order; their records
+// arrive in any order and the page keeps them by point, so the tables never depend on the number
+// of workers or on timing. Stop = terminate every worker (a point stops mid-run); the records
+// that arrived stay.
+
+/** Workers the pool uses by default: one per hardware thread, at most MAX_WORKERS. */
+export const MAX_WORKERS = 8;
+export const defaultWorkers = () => Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 1));
+const BATCH_TARGET_MS = 40;
+const MAX_BATCH = 64;
+
+/** A study worker as a request/response channel: ask(msg) → Promise of the reply. */
+export function spawnStudyWorker() {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  let nextId = 1;
+  const waiting = new Map(); // id → {resolve, reject}
+  const failAll = (error) => {
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  worker.onmessage = ({ data }) => {
+    const w = waiting.get(data?.id);
+    if (!w) { console.warn('placelab study: a message for no request', data); return; }
+    waiting.delete(data.id);
+    if (data.type === 'error') w.reject(data.error);
+    else w.resolve(data);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    failAll({ path: '', message: `a study worker failed (${event.message || 'worker error'}); was the wasm built? Run scripts/build.sh`, internal: true });
+  };
+  return {
+    ask(msg) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker.postMessage({ ...msg, id });
+      });
+    },
+    terminate() {
+      worker.terminate();
+      failAll({ path: '', message: 'stopped' });
+    },
+  };
+}
+
+/**
+ * Runs the points `todo` (indices, in order) of `study` (text) on `workers` workers; calls
+ * `onRecord({point, line, csv})` as each finishes. Resolves when all finished; rejects with the
+ * first error (the other workers are stopped). `stop()` terminates the workers and resolves the
+ * run as stopped ({stopped: true}).
+ */
+export function runPoints({ study, todo, workers, onRecord }) {
+  const channels = Array.from({ length: Math.max(1, Math.min(workers, todo.length || 1)) }, spawnStudyWorker);
+  let next = 0;
+  let stopped = false;
+  let finish;
+  const done = new Promise((resolve, reject) => { finish = { resolve, reject }; });
+  const end = () => { for (const c of channels) c.terminate(); };
+
+  const pool = {
+    done,
+    workers: channels.length,
+    /** The workers' time spent in points so far (over the wall time: the parallelism reached). */
+    busyMs: 0,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      end();
+      finish.resolve({ stopped: true });
+    },
+  };
+  let pointMs = null; // the points' mean time so far, as the workers report it
+  let timed = 0;
+  const batchSize = () => {
+    if (pointMs === null) return 1;
+    const fair = Math.ceil((todo.length - next) / (2 * channels.length)); // never starve the other workers at the end
+    return Math.max(1, Math.min(MAX_BATCH, fair, Math.floor(BATCH_TARGET_MS / Math.max(pointMs, 0.01))));
+  };
+
+  async function feed(c) {
+    await c.ask({ type: 'study', study });
+    const lane = async () => {
+      while (!stopped && next < todo.length) {
+        const is = todo.slice(next, next + batchSize());
+        next += is.length;
+        const { records, ms } = await c.ask({ type: 'points', is });
+        if (stopped) return;
+        pool.busyMs += ms;
+        pointMs = ((pointMs ?? 0) * timed + ms) / (timed + records.length);
+        timed += records.length;
+        for (const rec of records) onRecord(rec);
+      }
+    };
+    await Promise.all([lane(), lane()]);
+  }
+
+  Promise.all(channels.map(feed)).then(
+    () => { if (!stopped) { stopped = true; end(); finish.resolve({ stopped: false }); } },
+    (error) => { if (!stopped) { stopped = true; end(); finish.reject(error); } },
+  );
+  return pool;
+}
