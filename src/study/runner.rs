@@ -23,7 +23,7 @@
 //!   hash) and computes only the others.
 
 use super::journal::{self, Journal};
-use super::table::{self, csv_header, csv_line, jsonl_line, tidy_columns, tidy_rows};
+use super::table::{self, csv_header, jsonl_keys, tidy_columns};
 use super::{check_limit, refuse_if_all_invalid, run_point, shard_range, Outcome, Study};
 use crate::error::ScenarioError;
 use rayon::prelude::*;
@@ -99,6 +99,20 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
     fs::rename(&tmp, path).map_err(|e| io(path, e))
 }
 
+/// Writes the concatenation of `parts` to `path` atomically, as [`write_atomic`] does.
+fn write_parts_atomic(path: &Path, parts: &[&str]) -> Result<(), Error> {
+    let tmp = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    let mut f = File::create(&tmp).map_err(|e| io(&tmp, e))?;
+    for p in parts {
+        f.write_all(p.as_bytes()).map_err(|e| io(&tmp, e))?;
+    }
+    drop(f);
+    fs::rename(&tmp, path).map_err(|e| io(path, e))
+}
+
 /// The outcome of point `i`, an engine panic included (as an error row).
 fn compute(study: &Study, i: u64) -> Outcome {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_point(study, i))) {
@@ -118,7 +132,7 @@ fn compute(study: &Study, i: u64) -> Outcome {
 struct TidyWriter {
     csv: BufWriter<File>,
     jsonl: BufWriter<File>,
-    columns: Vec<String>,
+    keys: Vec<String>,
     next: u64,
 }
 
@@ -132,7 +146,7 @@ impl TidyWriter {
         Ok(TidyWriter {
             csv,
             jsonl,
-            columns,
+            keys: jsonl_keys(&columns),
             next: start,
         })
     }
@@ -146,10 +160,7 @@ impl TidyWriter {
         let mut csv = String::new();
         let mut jsonl = String::new();
         while let Some(Some(o)) = outcomes.get((self.next - start) as usize) {
-            for cells in tidy_rows(study, self.next, o) {
-                csv.push_str(&csv_line(&cells));
-                jsonl.push_str(&jsonl_line(&self.columns, &cells));
-            }
+            table::push_tidy(study, &self.keys, &[(self.next, o)], &mut csv, &mut jsonl);
             self.next += 1;
         }
         if !csv.is_empty() {
@@ -333,7 +344,7 @@ pub fn run(
         .enumerate()
         .map(|(j, o)| (range.start + j as u64, o.as_ref().expect("every point ran")))
         .collect();
-    let mut summary = finish(study, dir, opts.shard, &range, &done)?;
+    let mut summary = pool.install(|| finish(study, dir, opts.shard, &range, &done))?;
     summary.kept = kept_count;
     summary.computed = total - kept_count;
     summary.invalid = invalid
@@ -343,7 +354,13 @@ pub fn run(
     Ok(summary)
 }
 
-/// Writes every file of a completed directory from its sorted outcomes.
+/// Points per piece of text rendered on one thread when a run completes or shards merge.
+const CHUNK_POINTS: usize = 8192;
+
+/// Writes every file of a completed directory from its sorted outcomes. The texts are rendered
+/// in pieces on the current rayon pool (the tidy rows and journal lines in runs of
+/// [`CHUNK_POINTS`] points, the aggregate rows in runs of whole combinations) and each file is
+/// written as its pieces in order, so the bytes do not depend on the thread count.
 fn finish(
     study: &Study,
     dir: &Path,
@@ -352,21 +369,80 @@ fn finish(
     done: &[(u64, &Outcome)],
 ) -> Result<Summary, Error> {
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-    let [tcsv, tjsonl, acsv, ajsonl] = table::render_all(study, done);
-    let files: Vec<(PathBuf, String)> = vec![
-        (dir.join("study.json"), study.canonical()),
+    let (tidy_cols, agg_cols) = (tidy_columns(study), table::aggregate_columns(study));
+    let (tidy_keys, agg_keys) = (jsonl_keys(&tidy_cols), jsonl_keys(&agg_cols));
+    // [journal lines, tidy.csv, tidy.jsonl] of each run of points.
+    let tidy: Vec<[String; 3]> = done
+        .par_chunks(CHUNK_POINTS)
+        .map(|part| {
+            let mut t = [String::new(), String::new(), String::new()];
+            for (i, o) in part {
+                journal::push_point_line(&mut t[0], *i, o);
+            }
+            let [_, csv, jsonl] = &mut t;
+            table::push_tidy(study, &tidy_keys, part, csv, jsonl);
+            t
+        })
+        .collect();
+    // Runs of whole combinations (each about CHUNK_POINTS points or one combination).
+    let mut runs = Vec::new();
+    let mut from = 0;
+    while from < done.len() {
+        let mut to = (from + CHUNK_POINTS).min(done.len());
+        let c = study.combination_of(done[to - 1].0);
+        while to < done.len() && study.combination_of(done[to].0) == c {
+            to += 1;
+        }
+        runs.push(&done[from..to]);
+        from = to;
+    }
+    let aggregate: Vec<[String; 2]> = runs
+        .par_iter()
+        .map(|part| {
+            let [mut csv, mut jsonl] = [String::new(), String::new()];
+            table::push_aggregate(study, &agg_keys, part, &mut csv, &mut jsonl);
+            [csv, jsonl]
+        })
+        .collect();
+    let canonical = study.canonical();
+    let (journal_head, tidy_head, agg_head) = (
+        journal::header_line(study, shard, range),
+        csv_header(&tidy_cols),
+        csv_header(&agg_cols),
+    );
+    let files: Vec<(PathBuf, Vec<&str>)> = vec![
+        (dir.join("study.json"), vec![canonical.as_str()]),
         (
             dir.join(journal::FILE),
-            journal::render(study, shard, range, done),
+            std::iter::once(journal_head.as_str())
+                .chain(tidy.iter().map(|t| t[0].as_str()))
+                .collect(),
         ),
-        (dir.join("tidy.csv"), tcsv),
-        (dir.join("tidy.jsonl"), tjsonl),
-        (dir.join("aggregate.csv"), acsv),
-        (dir.join("aggregate.jsonl"), ajsonl),
+        (
+            dir.join("tidy.csv"),
+            std::iter::once(tidy_head.as_str())
+                .chain(tidy.iter().map(|t| t[1].as_str()))
+                .collect(),
+        ),
+        (
+            dir.join("tidy.jsonl"),
+            tidy.iter().map(|t| t[2].as_str()).collect(),
+        ),
+        (
+            dir.join("aggregate.csv"),
+            std::iter::once(agg_head.as_str())
+                .chain(aggregate.iter().map(|t| t[0].as_str()))
+                .collect(),
+        ),
+        (
+            dir.join("aggregate.jsonl"),
+            aggregate.iter().map(|t| t[1].as_str()).collect(),
+        ),
     ];
-    for (path, text) in &files {
-        write_atomic(path, text)?;
-    }
+    files
+        .par_iter()
+        .map(|(path, parts)| write_parts_atomic(path, parts))
+        .collect::<Result<Vec<()>, Error>>()?;
     let failed = done
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Error(_)))
@@ -406,25 +482,32 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, Error> {
     let text = fs::read_to_string(&study_path).map_err(|e| io(&study_path, e))?;
     let study = super::parse_inline(&text)
         .map_err(|e| Error::Files(format!("{}: {e}", study_path.display())))?;
-    let mut shards: Vec<Option<PathBuf>> = Vec::new();
+    // The journals are read and parsed in parallel, then checked in the order given (the
+    // first problem in that order is the one reported).
+    let journals: Vec<Result<Journal, Error>> = dirs
+        .par_iter()
+        .map(|dir| {
+            let path = dir.join(journal::FILE);
+            let text = fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+            journal::read(&text, &path.display().to_string(), &study)
+                .map_err(|m| Error::Files(format!("{m} (the study is {})", study_path.display())))
+        })
+        .collect();
+    let mut shards: std::collections::BTreeMap<u64, &PathBuf> = Default::default();
+    let mut count = None;
     let mut all: Vec<(u64, Outcome)> = Vec::with_capacity(study.points as usize);
-    for dir in dirs {
-        let path = dir.join(journal::FILE);
-        let text = fs::read_to_string(&path).map_err(|e| io(&path, e))?;
-        let name = path.display().to_string();
-        let j = journal::read(&text, &name, &study).map_err(Error::Files)?;
+    for (dir, j) in dirs.iter().zip(journals) {
+        let j = j?;
+        let name = dir.join(journal::FILE).display().to_string();
         let (k, n) = j.header.shard;
-        if shards.is_empty() {
-            shards = vec![None; n as usize];
-        }
-        if n as usize != shards.len() || k >= n {
+        let n_all = *count.get_or_insert(n);
+        if n != n_all || k >= n {
             return Err(Error::Files(format!(
-                "{name}: holds shard {k}/{n}, but {} holds one of {}",
+                "{name}: holds shard {k}/{n}, but {} holds one of {n_all}",
                 first.display(),
-                shards.len()
             )));
         }
-        if let Some(other) = &shards[k as usize] {
+        if let Some(other) = shards.get(&k) {
             return Err(Error::Files(format!(
                 "{name}: shard {k}/{n} is also in {}",
                 other.display()
@@ -444,15 +527,20 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, Error> {
                 expected.end - expected.start
             )));
         }
-        shards[k as usize] = Some(dir.clone());
+        shards.insert(k, dir);
         all.extend(j.points);
     }
-    if let Some(k) = shards.iter().position(Option::is_none) {
+    let n = count.unwrap_or(1);
+    if let Some(k) = (0..n).find(|k| !shards.contains_key(k)) {
+        let r = shard_range(study.points, k, n);
         return Err(Error::Files(format!(
-            "shard {k}/{} is missing: give every shard's directory",
-            shards.len()
+            "shard {k}/{n} (points {}..{}) is missing: none of the {} directories given holds it; give every shard's directory",
+            r.start,
+            r.end,
+            dirs.len()
         )));
     }
+    // Shards hold disjoint blocks, each sorted: sorting by block is enough, and stable.
     all.sort_by_key(|(i, _)| *i);
     let done: Vec<(u64, &Outcome)> = all.iter().map(|(i, o)| (*i, o)).collect();
     finish(&study, out, (0, 1), &(0..study.points), &done)
