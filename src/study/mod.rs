@@ -48,6 +48,7 @@ pub mod metrics;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod runner;
 pub mod seed;
+pub mod slurm;
 pub mod stats;
 pub mod table;
 
