@@ -25,3 +25,6 @@ WASM_BINDGEN_TEST_TIMEOUT=900 \
 echo "== end-to-end tests (playwright-core + Chromium)"
 scripts/build.sh
 (cd e2e && node --test --test-concurrency=1 tests/)
+
+echo "== slurm"
+scripts/test-slurm.sh

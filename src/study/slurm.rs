@@ -322,13 +322,12 @@ pub fn instructions(o: &Options, points: u64) -> String {
          \x20 {study}  the study, base inline\n\
          \x20 {array}  array job: task K runs shard K into {dir}/shard-K\n\
          \x20 {merge}  merge job: the shards into {dir}/{RESULTS_DIR}\n\
-         Submit them from a login node of the cluster ({dir} must be on a file system the \
-         nodes share):\n\
+         Submit them from a login node ({dir} must be on a file system the nodes share), or\n\
+         run this command again with --submit:\n\
          \x20 array=$(sbatch --parsable {array})\n\
          \x20 sbatch --dependency=afterok:${{array%%;*}} {merge}\n\
-         (or run this command again with --submit). Follow them with squeue --me; each task's \
-         output is in {dir}/{LOGS_DIR}. A failed task leaves its shard resumable: resubmit it \
-         alone with sbatch --array=K {array}, then the merge.\n",
+         Follow them with squeue --me; the jobs' output goes to {dir}/{LOGS_DIR}. A failed task\n\
+         leaves its shard resumable: resubmit it with sbatch --array=K {array}, then the merge.\n",
         n = o.shards,
         study = q(STUDY_FILE),
         array = q(ARRAY_SCRIPT),
