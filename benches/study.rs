@@ -30,6 +30,27 @@ fn best_of_3(mut f: impl FnMut()) -> Duration {
         .unwrap()
 }
 
+/// This process's CPU time so far (all threads, user + system; Linux's `/proc/self/stat` in
+/// clock ticks of 1/100 s), to tell the work from a busy machine's waiting; `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+/// The best of three wall times of `f` and its mean CPU time a call (0 when unknown).
+fn best_of_3_cpu(f: impl FnMut()) -> (Duration, f64) {
+    let before = cpu_seconds();
+    let wall = best_of_3(f);
+    let cpu = match (before, cpu_seconds()) {
+        (Some(a), Some(b)) => (b - a) / 3.0,
+        _ => 0.0,
+    };
+    (wall, cpu)
+}
+
 fn case(name: &str, base: &str, axis: &str) {
     // 10 axis values x 100 replicates = 1,000 points.
     let text = format!(
@@ -145,7 +166,7 @@ fn merge_case() {
         .collect();
     let out = root.join("merged");
     let concat = root.join("concatenated.jsonl");
-    let baseline = best_of_3(|| {
+    let (baseline, baseline_cpu) = best_of_3_cpu(|| {
         let mut all = Vec::new();
         for d in &dirs {
             all.extend(std::fs::read(d.join(study::journal::FILE)).unwrap());
@@ -153,7 +174,7 @@ fn merge_case() {
         std::fs::write(&concat, &all).unwrap();
     });
     let mut bytes = 0;
-    let merge = best_of_3(|| {
+    let (merge, merge_cpu) = best_of_3_cpu(|| {
         let _ = std::fs::remove_dir_all(&out);
         let summary = runner::merge(&dirs, &out).expect("the shards merge");
         assert_eq!(summary.points, s.points);
@@ -165,10 +186,12 @@ fn merge_case() {
     });
     let _ = std::fs::remove_dir_all(&root);
     println!(
-        "merge: 100 shards x 10,000 points: merge {:.3} s (writes {:.0} MB), read + concatenate the journals {:.3} s, ratio {:.1}x",
+        "merge: 100 shards x 10,000 points: merge {:.3} s wall, {:.2} s CPU (writes {:.0} MB); read + concatenate the journals {:.3} s wall, {:.2} s CPU; ratio {:.1}x wall",
         merge.as_secs_f64(),
+        merge_cpu,
         bytes as f64 / 1e6,
         baseline.as_secs_f64(),
+        baseline_cpu,
         merge.as_secs_f64() / baseline.as_secs_f64()
     );
 }

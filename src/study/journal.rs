@@ -455,7 +455,10 @@ pub fn read(text: &str, name: &str, study: &Study) -> Result<Journal, String> {
     }
     let rest: Vec<&str> = lines.collect();
     let mut points: Vec<(u64, Outcome)> = Vec::with_capacity(rest.len());
-    let mut seen = std::collections::HashSet::new();
+    // A finished journal is sorted: a repeat is then caught by the order alone, and the set
+    // of points seen is only built once a line comes out of order.
+    let mut seen: Option<std::collections::HashSet<u64>> = None;
+    let mut previous: Option<u64> = None;
     let mut truncated_tail = false;
     for (k, line) in rest.iter().enumerate() {
         let last = k + 1 == rest.len();
@@ -474,16 +477,33 @@ pub fn read(text: &str, name: &str, study: &Study) -> Result<Journal, String> {
                         header.end
                     ));
                 }
-                if !seen.insert(i) {
+                let repeat = match (&mut seen, previous) {
+                    (None, Some(l)) if i <= l => {
+                        let set: std::collections::HashSet<u64> =
+                            points.iter().map(|(p, _)| *p).collect();
+                        let repeat = set.contains(&i);
+                        seen = Some(set);
+                        repeat
+                    }
+                    (None, _) => false,
+                    (Some(set), _) => !set.insert(i),
+                };
+                if repeat {
                     return Err(format!("{name}:{}: point {i} is recorded twice", k + 2));
                 }
+                if let Some(set) = &mut seen {
+                    set.insert(i);
+                }
+                previous = Some(i);
                 points.push((i, o));
             }
             None if last => truncated_tail = true,
             None => return Err(format!("{name}:{}: not a point record", k + 2)),
         }
     }
-    points.sort_by_key(|(i, _)| *i);
+    if seen.is_some() {
+        points.sort_by_key(|(i, _)| *i);
+    }
     Ok(Journal {
         header,
         points,
@@ -660,6 +680,16 @@ mod tests {
                 "{e}"
             );
         }
+        // Out of order (a run still going) is fine, and read sorted; a repeat after that is not.
+        let line = |i| point_line(i, &Outcome::Ok(vec![row(Value::from(i))]));
+        let shuffled = format!("{head}{}{}{}", line(2), line(0), line(3));
+        let j = read(&shuffled, "p", &s).unwrap();
+        assert_eq!(
+            j.points.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            [0, 2, 3]
+        );
+        let e = read(&format!("{shuffled}{}{}", line(1), line(2)), "p", &s).unwrap_err();
+        assert_eq!(e, "p:6: point 2 is recorded twice");
         let cut = format!("{head}{good}{}", &good[..good.len() / 2]);
         let j = read(&cut, "p", &s).unwrap();
         assert!(j.truncated_tail);

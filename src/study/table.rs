@@ -228,6 +228,7 @@ pub fn push_tidy(
     csv: &mut String,
     jsonl: &mut String,
 ) {
+    use std::fmt::Write;
     let empty_groups = vec![Value::Null; study.groups.len()];
     let empty_values = vec![Value::Null; study.metrics.len()];
     let (ok, error) = (Value::from("ok"), Value::from("error"));
@@ -239,16 +240,32 @@ pub fn push_tidy(
         ];
         let axes = study.axis_values(study.combination_of(*i));
         let mut row = |groups: &[Value], status: &Value, values: &[Value], message: &Value| {
-            let cells = || {
-                head.iter()
-                    .chain(axes.iter().copied())
-                    .chain(groups)
-                    .chain(std::iter::once(status))
-                    .chain(values)
-                    .chain(std::iter::once(message))
-            };
-            push_csv_line(csv, cells());
-            push_jsonl_line(jsonl, keys, cells());
+            let cells = head
+                .iter()
+                .chain(axes.iter().copied())
+                .chain(groups)
+                .chain(std::iter::once(status))
+                .chain(values)
+                .chain(std::iter::once(message));
+            jsonl.push('{');
+            for (k, (key, v)) in keys.iter().zip(cells).enumerate() {
+                if k > 0 {
+                    csv.push(',');
+                    jsonl.push(',');
+                }
+                jsonl.push_str(key);
+                if let Value::Number(n) = v {
+                    // A number's text is the same in both files (and never quoted): format once.
+                    let at = csv.len();
+                    let _ = write!(csv, "{n}");
+                    jsonl.push_str(&csv[at..]);
+                } else {
+                    push_csv_cell(csv, v);
+                    push_json(jsonl, v);
+                }
+            }
+            csv.push('\n');
+            jsonl.push_str("}\n");
         };
         match o {
             Outcome::Ok(rows) => {
