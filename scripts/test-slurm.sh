@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 work=$(mktemp -d /tmp/placelab-slurm.XXXXXX)
+chmod 0755 "$work" # munged wants its socket's directories searchable by all
 cluster=$work/cluster
 out="$work/it's a sweep"
 shards=12
