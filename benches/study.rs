@@ -40,17 +40,6 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
-/// The best of three wall times of `f` and its mean CPU time a call (0 when unknown).
-fn best_of_3_cpu(f: impl FnMut()) -> (Duration, f64) {
-    let before = cpu_seconds();
-    let wall = best_of_3(f);
-    let cpu = match (before, cpu_seconds()) {
-        (Some(a), Some(b)) => (b - a) / 3.0,
-        _ => 0.0,
-    };
-    (wall, cpu)
-}
-
 fn case(name: &str, base: &str, axis: &str) {
     // 10 axis values x 100 replicates = 1,000 points.
     let text = format!(
@@ -166,24 +155,51 @@ fn merge_case() {
         .collect();
     let out = root.join("merged");
     let concat = root.join("concatenated.jsonl");
-    let (baseline, baseline_cpu) = best_of_3_cpu(|| {
-        let mut all = Vec::new();
-        for d in &dirs {
-            all.extend(std::fs::read(d.join(study::journal::FILE)).unwrap());
+    // Each timed call starts from nothing on disk: deleting the last call's output (458 MB
+    // of page cache) happens before the clock starts.
+    let timed = |mut f: Box<dyn FnMut() + '_>, clean: &dyn Fn()| {
+        let mut best = Duration::MAX;
+        let mut cpu = 0.0;
+        for _ in 0..3 {
+            clean();
+            let c0 = cpu_seconds();
+            let t = Instant::now();
+            f();
+            best = best.min(t.elapsed());
+            cpu += match (c0, cpu_seconds()) {
+                (Some(a), Some(b)) => (b - a) / 3.0,
+                _ => 0.0,
+            };
         }
-        std::fs::write(&concat, &all).unwrap();
-    });
+        (best, cpu)
+    };
+    let (baseline, baseline_cpu) = timed(
+        Box::new(|| {
+            let mut all = Vec::new();
+            for d in &dirs {
+                all.extend(std::fs::read(d.join(study::journal::FILE)).unwrap());
+            }
+            std::fs::write(&concat, &all).unwrap();
+        }),
+        &|| {
+            let _ = std::fs::remove_file(&concat);
+        },
+    );
     let mut bytes = 0;
-    let (merge, merge_cpu) = best_of_3_cpu(|| {
-        let _ = std::fs::remove_dir_all(&out);
-        let summary = runner::merge(&dirs, &out).expect("the shards merge");
-        assert_eq!(summary.points, s.points);
-        bytes = summary
-            .files
-            .iter()
-            .map(|f| std::fs::metadata(f).unwrap().len())
-            .sum::<u64>();
-    });
+    let (merge, merge_cpu) = timed(
+        Box::new(|| {
+            let summary = runner::merge(&dirs, &out).expect("the shards merge");
+            assert_eq!(summary.points, s.points);
+            bytes = summary
+                .files
+                .iter()
+                .map(|f| std::fs::metadata(f).unwrap().len())
+                .sum::<u64>();
+        }),
+        &|| {
+            let _ = std::fs::remove_dir_all(&out);
+        },
+    );
     let _ = std::fs::remove_dir_all(&root);
     println!(
         "merge: 100 shards x 10,000 points: merge {:.3} s wall, {:.2} s CPU (writes {:.0} MB); read + concatenate the journals {:.3} s wall, {:.2} s CPU; ratio {:.1}x wall",
