@@ -294,6 +294,18 @@ fn slurm_main(
     let dir = Path::new(&dir_text);
     let study_path = dir.join(slurm::STUDY_FILE);
     let canonical = study.canonical();
+    // The jobs read the copy: it must be this very study (same hash, same points).
+    match study::parse_inline(&canonical) {
+        Ok(copy) if copy.hash_hex() == study.hash_hex() => {}
+        _ => {
+            return Err(
+                "the study's canonical form does not read back to the same study (a \
+                        number in the base written with 17 significant digits?); shorten it \
+                        and retry"
+                    .to_string(),
+            )
+        }
+    }
     match std::fs::read_to_string(&study_path) {
         Ok(old) if old != canonical => {
             return Err(format!(
