@@ -99,20 +99,6 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
     fs::rename(&tmp, path).map_err(|e| io(path, e))
 }
 
-/// Writes the concatenation of `parts` to `path` atomically, as [`write_atomic`] does.
-fn write_parts_atomic(path: &Path, parts: &[&str]) -> Result<(), Error> {
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    let mut f = File::create(&tmp).map_err(|e| io(&tmp, e))?;
-    for p in parts {
-        f.write_all(p.as_bytes()).map_err(|e| io(&tmp, e))?;
-    }
-    drop(f);
-    fs::rename(&tmp, path).map_err(|e| io(path, e))
-}
-
 /// The outcome of point `i`, an engine panic included (as an error row).
 fn compute(study: &Study, i: u64) -> Outcome {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_point(study, i))) {
@@ -355,12 +341,16 @@ pub fn run(
 }
 
 /// Points per piece of text rendered on one thread when a run completes or shards merge.
-const CHUNK_POINTS: usize = 8192;
+const CHUNK_POINTS: usize = 1024;
+/// Pieces rendered at once (in parallel) before they are written.
+const BATCH_CHUNKS: usize = 32;
 
-/// Writes every file of a completed directory from its sorted outcomes. The texts are rendered
-/// in pieces on the current rayon pool (the tidy rows and journal lines in runs of
-/// [`CHUNK_POINTS`] points, the aggregate rows in runs of whole combinations) and each file is
-/// written as its pieces in order, so the bytes do not depend on the thread count.
+/// Writes every file of a completed directory from its sorted outcomes. The journal and tidy
+/// files are streamed: batches of [`BATCH_CHUNKS`] pieces of [`CHUNK_POINTS`] points are
+/// rendered on the current rayon pool, then written in order (so the bytes do not depend on
+/// the thread count, and the memory held is one batch's text, not the files'); the aggregate
+/// rows are rendered in runs of whole combinations. Each file goes to `NAME.tmp` first and is
+/// renamed over `NAME` once everything is written.
 fn finish(
     study: &Study,
     dir: &Path,
@@ -371,21 +361,55 @@ fn finish(
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let (tidy_cols, agg_cols) = (tidy_columns(study), table::aggregate_columns(study));
     let (tidy_keys, agg_keys) = (jsonl_keys(&tidy_cols), jsonl_keys(&agg_cols));
-    // [journal lines, tidy.csv, tidy.jsonl] of each run of points.
-    let tidy: Vec<[String; 3]> = done
-        .par_chunks(CHUNK_POINTS)
-        .map(|part| {
-            // Room for typical lines, so the strings rarely grow by copying.
-            let mut t = [80, 120, 240].map(|b| String::with_capacity(b * part.len()));
-            for (i, o) in part {
-                journal::push_point_line(&mut t[0], *i, o);
+    let tmp_of = |path: &Path| {
+        path.with_extension(format!(
+            "{}.tmp",
+            path.extension().and_then(|e| e.to_str()).unwrap_or("")
+        ))
+    };
+
+    // The journal, tidy.csv and tidy.jsonl, streamed.
+    let mut streams = Vec::new();
+    for (name, head) in [
+        (journal::FILE, journal::header_line(study, shard, range)),
+        ("tidy.csv", csv_header(&tidy_cols)),
+        ("tidy.jsonl", String::new()),
+    ] {
+        let path = dir.join(name);
+        let tmp = tmp_of(&path);
+        let mut f = File::create(&tmp).map_err(|e| io(&tmp, e))?;
+        f.write_all(head.as_bytes()).map_err(|e| io(&tmp, e))?;
+        streams.push((path, tmp, f));
+    }
+    // Bytes a point takes in each stream, learnt from the last batch, so the strings of the
+    // next are allocated once.
+    let mut per_point = [80usize, 120, 240];
+    for batch in done.chunks(CHUNK_POINTS * BATCH_CHUNKS) {
+        let parts: Vec<[String; 3]> = batch
+            .par_chunks(CHUNK_POINTS)
+            .map(|part| {
+                let mut t = per_point.map(|b| String::with_capacity(b * part.len()));
+                for (i, o) in part {
+                    journal::push_point_line(&mut t[0], *i, o);
+                }
+                let [_, csv, jsonl] = &mut t;
+                table::push_tidy(study, &tidy_keys, part, csv, jsonl);
+                t
+            })
+            .collect();
+        for k in 0..3 {
+            let bytes: usize = parts.iter().map(|p| p[k].len()).sum();
+            per_point[k] = per_point[k].max(bytes / batch.len() + 16);
+        }
+        for part in &parts {
+            for ((_, tmp, f), text) in streams.iter_mut().zip(part) {
+                f.write_all(text.as_bytes()).map_err(|e| io(tmp, e))?;
             }
-            let [_, csv, jsonl] = &mut t;
-            table::push_tidy(study, &tidy_keys, part, csv, jsonl);
-            t
-        })
-        .collect();
-    // Runs of whole combinations (each about CHUNK_POINTS points or one combination).
+        }
+    }
+
+    // The aggregate, in runs of whole combinations (each about CHUNK_POINTS points or one
+    // combination).
     let mut runs = Vec::new();
     let mut from = 0;
     while from < done.len() {
@@ -405,45 +429,27 @@ fn finish(
             [csv, jsonl]
         })
         .collect();
-    let canonical = study.canonical();
-    let (journal_head, tidy_head, agg_head) = (
-        journal::header_line(study, shard, range),
-        csv_header(&tidy_cols),
-        csv_header(&agg_cols),
-    );
-    let files: Vec<(PathBuf, Vec<&str>)> = vec![
-        (dir.join("study.json"), vec![canonical.as_str()]),
-        (
-            dir.join(journal::FILE),
-            std::iter::once(journal_head.as_str())
-                .chain(tidy.iter().map(|t| t[0].as_str()))
-                .collect(),
-        ),
-        (
-            dir.join("tidy.csv"),
-            std::iter::once(tidy_head.as_str())
-                .chain(tidy.iter().map(|t| t[1].as_str()))
-                .collect(),
-        ),
-        (
-            dir.join("tidy.jsonl"),
-            tidy.iter().map(|t| t[2].as_str()).collect(),
-        ),
-        (
-            dir.join("aggregate.csv"),
-            std::iter::once(agg_head.as_str())
-                .chain(aggregate.iter().map(|t| t[0].as_str()))
-                .collect(),
-        ),
-        (
-            dir.join("aggregate.jsonl"),
-            aggregate.iter().map(|t| t[1].as_str()).collect(),
-        ),
-    ];
-    files
-        .par_iter()
-        .map(|(path, parts)| write_parts_atomic(path, parts))
-        .collect::<Result<Vec<()>, Error>>()?;
+    let mut agg_csv = csv_header(&agg_cols);
+    let mut agg_jsonl = String::new();
+    for [csv, jsonl] in &aggregate {
+        agg_csv.push_str(csv);
+        agg_jsonl.push_str(jsonl);
+    }
+
+    // Every file in place, in this order.
+    let study_path = dir.join("study.json");
+    write_atomic(&study_path, &study.canonical())?;
+    let mut files = vec![study_path];
+    for (path, tmp, f) in streams {
+        drop(f);
+        fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+        files.push(path);
+    }
+    for (name, text) in [("aggregate.csv", agg_csv), ("aggregate.jsonl", agg_jsonl)] {
+        let path = dir.join(name);
+        write_atomic(&path, &text)?;
+        files.push(path);
+    }
     let failed = done
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Error(_)))
@@ -464,7 +470,7 @@ fn finish(
         points: range.end - range.start,
         failed,
         absent_metrics,
-        files: files.into_iter().map(|(p, _)| p).collect(),
+        files,
         ..Summary::default()
     })
 }
