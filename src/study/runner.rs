@@ -384,8 +384,8 @@ fn finish(
     // Bytes a point takes in each stream, learnt from the last batch, so the strings of the
     // next are allocated once.
     let mut per_point = [80usize, 120, 240];
-    for batch in done.chunks(CHUNK_POINTS * BATCH_CHUNKS) {
-        let parts: Vec<[String; 3]> = batch
+    let render = |batch: &[(u64, &Outcome)], per_point: [usize; 3]| -> Vec<[String; 3]> {
+        batch
             .par_chunks(CHUNK_POINTS)
             .map(|part| {
                 let mut t = per_point.map(|b| String::with_capacity(b * part.len()));
@@ -396,17 +396,31 @@ fn finish(
                 table::push_tidy(study, &tidy_keys, part, csv, jsonl);
                 t
             })
-            .collect();
-        for k in 0..3 {
-            let bytes: usize = parts.iter().map(|p| p[k].len()).sum();
-            per_point[k] = per_point[k].max(bytes / batch.len() + 16);
-        }
-        for part in &parts {
+            .collect()
+    };
+    let write = |streams: &mut Vec<(PathBuf, PathBuf, File)>, parts: &[[String; 3]]| {
+        for part in parts {
             for ((_, tmp, f), text) in streams.iter_mut().zip(part) {
                 f.write_all(text.as_bytes()).map_err(|e| io(tmp, e))?;
             }
         }
+        Ok::<(), Error>(())
+    };
+    // Batch k is written while batch k + 1 renders.
+    let mut written: Vec<[String; 3]> = Vec::new();
+    for batch in done.chunks(CHUNK_POINTS * BATCH_CHUNKS) {
+        let (w, parts) = rayon::join(
+            || write(&mut streams, &written),
+            || render(batch, per_point),
+        );
+        w?;
+        for (k, b) in per_point.iter_mut().enumerate() {
+            let bytes: usize = parts.iter().map(|p| p[k].len()).sum();
+            *b = (*b).max(bytes / batch.len() + 16);
+        }
+        written = parts;
     }
+    write(&mut streams, &written)?;
 
     // The aggregate, in runs of whole combinations (each about CHUNK_POINTS points or one
     // combination).
