@@ -25,5 +25,9 @@ WASM_BINDGEN_TEST_TIMEOUT=900 \
 echo "== end-to-end tests (playwright-core + Chromium)"
 scripts/build.sh
 (cd e2e && node --test --test-concurrency=1 tests/)
+
 echo "== python package"
 scripts/test-python.sh
+
+echo "== slurm (a study through a real one-node Slurm cluster)"
+scripts/test-slurm.sh

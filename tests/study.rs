@@ -235,7 +235,11 @@ fn shards_merge_into_the_files_of_a_whole_run() {
 
     // A missing shard, a repeated one, a truncated one and another study's are refused by name.
     let e = runner::merge(&shards[..2], &temp_dir("m1")).unwrap_err();
-    assert!(e.to_string().contains("shard 2/3 is missing"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("shard 2/3 (points 8..12) is missing"),
+        "{e}"
+    );
     let twice = vec![shards[0].clone(), shards[0].clone(), shards[2].clone()];
     assert!(runner::merge(&twice, &temp_dir("m2"))
         .unwrap_err()
@@ -257,6 +261,82 @@ fn shards_merge_into_the_files_of_a_whole_run() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("foreign") && e.contains("another study"), "{e}");
+}
+
+#[test]
+fn a_merge_refuses_broken_shards_naming_the_file() {
+    let text = study_text("");
+    let s = study::parse_inline(&text).unwrap();
+    let shards: Vec<PathBuf> = (0..4)
+        .map(|k| {
+            let d = temp_dir(&format!("broken{k}"));
+            let o = runner::Options {
+                shard: (k, 4),
+                ..opts(&d, 1)
+            };
+            runner::run(&s, &o, &|_, _| {}).unwrap();
+            d
+        })
+        .collect();
+    let merge = |dirs: &[PathBuf]| {
+        runner::merge(dirs, &temp_dir("broken-out"))
+            .unwrap_err()
+            .to_string()
+    };
+    // A directory that is not there: its journal is named.
+    let mut gone = shards.clone();
+    gone[2] = temp_dir("never-written");
+    let e = merge(&gone);
+    assert!(e.contains("never-written/points.jsonl"), "{e}");
+    // Another study's directory given first: the others are refused against its study file.
+    let foreign = temp_dir("broken-foreign");
+    run(&study_text(r#","name":"another""#), &foreign, 1);
+    let mut mixed = vec![foreign.clone()];
+    mixed.extend(shards[1..].iter().cloned());
+    let e = merge(&mixed);
+    assert!(
+        e.contains("broken1/points.jsonl: belongs to another study")
+            && e.contains("broken-foreign/study.json"),
+        "{e}"
+    );
+    // A journal cut in the middle of a line (a killed task), and one cut to its header.
+    let j = shards[3].join("points.jsonl");
+    let whole = fs::read_to_string(&j).unwrap();
+    fs::write(&j, &whole[..whole.len() - 10]).unwrap();
+    let e = merge(&shards);
+    assert!(
+        e.contains("broken3/points.jsonl: truncated: holds 2 of the shard's 3 points"),
+        "{e}"
+    );
+    fs::write(&j, whole.lines().next().unwrap().to_string() + "\n").unwrap();
+    let e = merge(&shards);
+    assert!(
+        e.contains("broken3/points.jsonl: truncated: holds 0 of"),
+        "{e}"
+    );
+    fs::write(&j, "").unwrap();
+    let e = merge(&shards);
+    assert!(e.contains("broken3/points.jsonl: empty"), "{e}");
+    // Shards of a split into another count.
+    let other = temp_dir("broken-of-3");
+    let o = runner::Options {
+        shard: (1, 3),
+        ..opts(&other, 1)
+    };
+    runner::run(&s, &o, &|_, _| {}).unwrap();
+    let e = merge(&[shards[0].clone(), other]);
+    assert!(
+        e.contains("broken-of-3/points.jsonl: holds shard 1/3, but") && e.contains("one of 4"),
+        "{e}"
+    );
+    // Every shard there but one: the missing one is named with its points.
+    fs::write(&j, whole).unwrap();
+    let e = merge(&[shards[0].clone(), shards[1].clone(), shards[3].clone()]);
+    assert!(
+        e.contains("shard 2/4 (points 6..9) is missing: none of the 3 directories given holds it"),
+        "{e}"
+    );
+    runner::merge(&shards, &temp_dir("broken-out")).unwrap();
 }
 
 #[test]

@@ -51,6 +51,7 @@ pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod runner;
 pub mod seed;
+pub mod slurm;
 pub mod stats;
 pub mod sweep;
 pub mod table;

@@ -24,7 +24,7 @@
 //!   hash) and computes only the others.
 
 use super::journal::{self, Journal};
-use super::table::{self, csv_header, csv_line, jsonl_line, tidy_columns, tidy_rows};
+use super::table::{self, csv_header, jsonl_keys, tidy_columns};
 use super::{check_limit, refuse_if_all_invalid, run_point, shard_range, Outcome, Study};
 use crate::error::ScenarioError;
 use rayon::prelude::*;
@@ -119,7 +119,7 @@ fn compute(study: &Study, i: u64) -> Outcome {
 struct TidyWriter {
     csv: BufWriter<File>,
     jsonl: BufWriter<File>,
-    columns: Vec<String>,
+    keys: Vec<String>,
     next: u64,
 }
 
@@ -133,7 +133,7 @@ impl TidyWriter {
         Ok(TidyWriter {
             csv,
             jsonl,
-            columns,
+            keys: jsonl_keys(&columns),
             next: start,
         })
     }
@@ -147,10 +147,7 @@ impl TidyWriter {
         let mut csv = String::new();
         let mut jsonl = String::new();
         while let Some(Some(o)) = outcomes.get((self.next - start) as usize) {
-            for cells in tidy_rows(study, self.next, o) {
-                csv.push_str(&csv_line(&cells));
-                jsonl.push_str(&jsonl_line(&self.columns, &cells));
-            }
+            table::push_tidy(study, &self.keys, &[(self.next, o)], &mut csv, &mut jsonl);
             self.next += 1;
         }
         if !csv.is_empty() {
@@ -417,7 +414,7 @@ pub fn run(
         .enumerate()
         .map(|(j, o)| (range.start + j as u64, o.as_ref().expect("every point ran")))
         .collect();
-    let mut summary = finish(study, dir, opts.shard, &range, &done)?;
+    let mut summary = pool.install(|| finish(study, dir, opts.shard, &range, &done))?;
     summary.kept = kept_count;
     summary.computed = total - kept_count;
     summary.invalid = invalid
@@ -427,7 +424,17 @@ pub fn run(
     Ok(summary)
 }
 
-/// Writes every file of a completed directory from its sorted outcomes.
+/// Points per piece of text rendered on one thread when a run completes or shards merge.
+const CHUNK_POINTS: usize = 1024;
+/// Pieces rendered at once (in parallel) before they are written.
+const BATCH_CHUNKS: usize = 32;
+
+/// Writes every file of a completed directory from its sorted outcomes. The journal and tidy
+/// files are streamed: batches of [`BATCH_CHUNKS`] pieces of [`CHUNK_POINTS`] points are
+/// rendered on the current rayon pool, then written in order (so the bytes do not depend on
+/// the thread count, and the memory held is one batch's text, not the files'); the aggregate
+/// rows are rendered in runs of whole combinations. Each file goes to `NAME.tmp` first and is
+/// renamed over `NAME` once everything is written.
 fn finish(
     study: &Study,
     dir: &Path,
@@ -436,20 +443,110 @@ fn finish(
     done: &[(u64, &Outcome)],
 ) -> Result<Summary, Error> {
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-    let [tcsv, tjsonl, acsv, ajsonl] = table::render_all(study, done);
-    let files: Vec<(PathBuf, String)> = vec![
-        (dir.join("study.json"), study.canonical()),
-        (
-            dir.join(journal::FILE),
-            journal::render(study, shard, range, done),
-        ),
-        (dir.join("tidy.csv"), tcsv),
-        (dir.join("tidy.jsonl"), tjsonl),
-        (dir.join("aggregate.csv"), acsv),
-        (dir.join("aggregate.jsonl"), ajsonl),
-    ];
-    for (path, text) in &files {
-        write_atomic(path, text)?;
+    let (tidy_cols, agg_cols) = (tidy_columns(study), table::aggregate_columns(study));
+    let (tidy_keys, agg_keys) = (jsonl_keys(&tidy_cols), jsonl_keys(&agg_cols));
+    let tmp_of = |path: &Path| {
+        path.with_extension(format!(
+            "{}.tmp",
+            path.extension().and_then(|e| e.to_str()).unwrap_or("")
+        ))
+    };
+
+    // The journal, tidy.csv and tidy.jsonl, streamed.
+    let mut streams = Vec::new();
+    for (name, head) in [
+        (journal::FILE, journal::header_line(study, shard, range)),
+        ("tidy.csv", csv_header(&tidy_cols)),
+        ("tidy.jsonl", String::new()),
+    ] {
+        let path = dir.join(name);
+        let tmp = tmp_of(&path);
+        let mut f = File::create(&tmp).map_err(|e| io(&tmp, e))?;
+        f.write_all(head.as_bytes()).map_err(|e| io(&tmp, e))?;
+        streams.push((path, tmp, f));
+    }
+    // Bytes a point takes in each stream, learnt from the last batch, so the strings of the
+    // next are allocated once.
+    let mut per_point = [80usize, 120, 240];
+    let render = |batch: &[(u64, &Outcome)], per_point: [usize; 3]| -> Vec<[String; 3]> {
+        batch
+            .par_chunks(CHUNK_POINTS)
+            .map(|part| {
+                let mut t = per_point.map(|b| String::with_capacity(b * part.len()));
+                for (i, o) in part {
+                    journal::push_point_line(&mut t[0], *i, o);
+                }
+                let [_, csv, jsonl] = &mut t;
+                table::push_tidy(study, &tidy_keys, part, csv, jsonl);
+                t
+            })
+            .collect()
+    };
+    let write = |streams: &mut Vec<(PathBuf, PathBuf, File)>, parts: &[[String; 3]]| {
+        for part in parts {
+            for ((_, tmp, f), text) in streams.iter_mut().zip(part) {
+                f.write_all(text.as_bytes()).map_err(|e| io(tmp, e))?;
+            }
+        }
+        Ok::<(), Error>(())
+    };
+    // Batch k is written while batch k + 1 renders.
+    let mut written: Vec<[String; 3]> = Vec::new();
+    for batch in done.chunks(CHUNK_POINTS * BATCH_CHUNKS) {
+        let (w, parts) = rayon::join(
+            || write(&mut streams, &written),
+            || render(batch, per_point),
+        );
+        w?;
+        for (k, b) in per_point.iter_mut().enumerate() {
+            let bytes: usize = parts.iter().map(|p| p[k].len()).sum();
+            *b = (*b).max(bytes / batch.len() + 16);
+        }
+        written = parts;
+    }
+    write(&mut streams, &written)?;
+
+    // The aggregate, in runs of whole combinations (each about CHUNK_POINTS points or one
+    // combination).
+    let mut runs = Vec::new();
+    let mut from = 0;
+    while from < done.len() {
+        let mut to = (from + CHUNK_POINTS).min(done.len());
+        let c = study.combination_of(done[to - 1].0);
+        while to < done.len() && study.combination_of(done[to].0) == c {
+            to += 1;
+        }
+        runs.push(&done[from..to]);
+        from = to;
+    }
+    let aggregate: Vec<[String; 2]> = runs
+        .par_iter()
+        .map(|part| {
+            let [mut csv, mut jsonl] = [String::new(), String::new()];
+            table::push_aggregate(study, &agg_keys, part, &mut csv, &mut jsonl);
+            [csv, jsonl]
+        })
+        .collect();
+    let mut agg_csv = csv_header(&agg_cols);
+    let mut agg_jsonl = String::new();
+    for [csv, jsonl] in &aggregate {
+        agg_csv.push_str(csv);
+        agg_jsonl.push_str(jsonl);
+    }
+
+    // Every file in place, in this order.
+    let study_path = dir.join("study.json");
+    write_atomic(&study_path, &study.canonical())?;
+    let mut files = vec![study_path];
+    for (path, tmp, f) in streams {
+        drop(f);
+        fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+        files.push(path);
+    }
+    for (name, text) in [("aggregate.csv", agg_csv), ("aggregate.jsonl", agg_jsonl)] {
+        let path = dir.join(name);
+        write_atomic(&path, &text)?;
+        files.push(path);
     }
     let failed = done
         .iter()
@@ -460,7 +557,7 @@ fn finish(
         points: range.end - range.start,
         failed,
         absent_metrics,
-        files: files.into_iter().map(|(p, _)| p).collect(),
+        files,
         ..Summary::default()
     })
 }
@@ -479,25 +576,32 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, Error> {
     let text = fs::read_to_string(&study_path).map_err(|e| io(&study_path, e))?;
     let study = super::parse_inline(&text)
         .map_err(|e| Error::Files(format!("{}: {e}", study_path.display())))?;
-    let mut shards: Vec<Option<PathBuf>> = Vec::new();
+    // The journals are read and parsed in parallel, then checked in the order given (the
+    // first problem in that order is the one reported).
+    let journals: Vec<Result<Journal, Error>> = dirs
+        .par_iter()
+        .map(|dir| {
+            let path = dir.join(journal::FILE);
+            let text = fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+            journal::read(&text, &path.display().to_string(), &study)
+                .map_err(|m| Error::Files(format!("{m} (the study is {})", study_path.display())))
+        })
+        .collect();
+    let mut shards: std::collections::BTreeMap<u64, &PathBuf> = Default::default();
+    let mut count = None;
     let mut all: Vec<(u64, Outcome)> = Vec::with_capacity(study.points as usize);
-    for dir in dirs {
-        let path = dir.join(journal::FILE);
-        let text = fs::read_to_string(&path).map_err(|e| io(&path, e))?;
-        let name = path.display().to_string();
-        let j = journal::read(&text, &name, &study).map_err(Error::Files)?;
+    for (dir, j) in dirs.iter().zip(journals) {
+        let j = j?;
+        let name = dir.join(journal::FILE).display().to_string();
         let (k, n) = j.header.shard;
-        if shards.is_empty() {
-            shards = vec![None; n as usize];
-        }
-        if n as usize != shards.len() || k >= n {
+        let n_all = *count.get_or_insert(n);
+        if n != n_all || k >= n {
             return Err(Error::Files(format!(
-                "{name}: holds shard {k}/{n}, but {} holds one of {}",
+                "{name}: holds shard {k}/{n}, but {} holds one of {n_all}",
                 first.display(),
-                shards.len()
             )));
         }
-        if let Some(other) = &shards[k as usize] {
+        if let Some(other) = shards.get(&k) {
             return Err(Error::Files(format!(
                 "{name}: shard {k}/{n} is also in {}",
                 other.display()
@@ -517,18 +621,29 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, Error> {
                 expected.end - expected.start
             )));
         }
-        shards[k as usize] = Some(dir.clone());
+        shards.insert(k, dir);
         all.extend(j.points);
     }
-    if let Some(k) = shards.iter().position(Option::is_none) {
+    let n = count.unwrap_or(1);
+    if let Some(k) = (0..n).find(|k| !shards.contains_key(k)) {
+        let r = shard_range(study.points, k, n);
         return Err(Error::Files(format!(
-            "shard {k}/{} is missing: give every shard's directory",
-            shards.len()
+            "shard {k}/{n} (points {}..{}) is missing: none of the {} directories given holds it; give every shard's directory",
+            r.start,
+            r.end,
+            dirs.len()
         )));
     }
-    all.sort_by_key(|(i, _)| *i);
+    // Shards hold disjoint blocks, each sorted: given in order, they need no sort.
+    if !all.is_sorted_by_key(|(i, _)| *i) {
+        all.sort_by_key(|(i, _)| *i);
+    }
     let done: Vec<(u64, &Outcome)> = all.iter().map(|(i, o)| (*i, o)).collect();
-    finish(&study, out, (0, 1), &(0..study.points), &done)
+    let summary = finish(&study, out, (0, 1), &(0..study.points), &done);
+    drop(done);
+    // Millions of small allocations: freed on every core.
+    all.into_par_iter().for_each(drop);
+    summary
 }
 
 #[cfg(test)]

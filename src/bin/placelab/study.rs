@@ -1,8 +1,9 @@
-//! `placelab study`: runs a study document on this machine's cores (or one shard of it) and
-//! merges shards. The study machinery is [`placelab::study`]; this file only reads files and
-//! flags, draws the progress bar and prints where the files are.
+//! `placelab study`: runs a study document on this machine's cores (or one shard of it), writes
+//! (and submits) its Slurm job scripts, and merges shards. The study machinery is
+//! [`placelab::study`] (the scripts' text: [`placelab::study::slurm`]); this file only reads
+//! files and flags, draws the progress bar, runs `sbatch` and prints where the files are.
 
-use placelab::study::{self, runner, BaseSource};
+use placelab::study::{self, runner, slurm, BaseSource};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,6 +15,12 @@ pub const USAGE: &str =
                              study file): tidy.csv/.jsonl, aggregate.csv/.jsonl, points.jsonl,
                              study.json. Rerunning into DIR resumes. --max-points: admission
                              limit (default 100000); --shard K/N: run the K-th of N shards
+  placelab study STUDY.json --slurm DIR [--shards N] [--partition P] [--time T]
+                 [--cpus-per-task C] [--account A] [--placelab PATH] [--submit]
+                             write a Slurm job array (one task per shard, N default
+                             min(points, 64)) and a merge job into DIR, with the study; print
+                             how to submit them, or submit them (--submit: sbatch, the merge
+                             after the array). The merged results land in DIR/results
   placelab study merge DIR... -o OUT
                              merge the shards' directories into the files a whole run writes";
 
@@ -40,7 +47,9 @@ pub fn main(args: &[String]) -> ExitCode {
     let mut dir: Option<PathBuf> = None;
     let mut threads = 0usize;
     let mut max_points = study::DEFAULT_MAX_POINTS;
+    let mut max_points_given = false;
     let mut shard = (0u64, 1u64);
+    let mut cluster = Cluster::default();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -64,9 +73,38 @@ pub fn main(args: &[String]) -> ExitCode {
                 None => return usage("--threads needs a whole number from 1"),
             },
             "--max-points" => match value().and_then(|v| v.parse().ok()) {
-                Some(m) => max_points = m,
+                Some(m) => {
+                    max_points = m;
+                    max_points_given = true;
+                }
                 None => return usage("--max-points needs a whole number"),
             },
+            "--slurm" => match value() {
+                Some(v) => cluster.dir = Some(PathBuf::from(v)),
+                None => return usage("--slurm needs a directory"),
+            },
+            "--shards" => match value().map(|v| v.parse::<u64>().map_err(|_| v)) {
+                Some(Ok(n)) => cluster.shards = Some(n),
+                Some(Err(v)) => return usage(&format!("--shards {v:?}: give a whole number")),
+                None => return usage("--shards needs a whole number"),
+            },
+            "--cpus-per-task" => match value().and_then(|v| v.parse().ok()) {
+                Some(c) => cluster.cpus_per_task = Some(c),
+                None => return usage("--cpus-per-task needs a whole number"),
+            },
+            "--partition" | "--time" | "--account" | "--placelab" => match value() {
+                Some(v) => {
+                    let slot = match name {
+                        "--partition" => &mut cluster.partition,
+                        "--time" => &mut cluster.time,
+                        "--account" => &mut cluster.account,
+                        _ => &mut cluster.placelab,
+                    };
+                    *slot = Some(v);
+                }
+                None => return usage(&format!("{name} needs a value")),
+            },
+            "--submit" => cluster.submit = true,
             "--shard" => {
                 let parsed = value().and_then(|v| {
                     let (k, n) = v.split_once('/')?;
@@ -86,6 +124,21 @@ pub fn main(args: &[String]) -> ExitCode {
     let Some(file) = file else {
         return usage("placelab study needs a study file");
     };
+    if cluster.dir.is_some() {
+        for (given, flag) in [
+            (dir.is_some(), "-o"),
+            (shard != (0, 1), "--shard"),
+            (threads != 0, "--threads"),
+        ] {
+            if given {
+                return usage(&format!(
+                    "{flag} does not go with --slurm (the scripts set each shard's)"
+                ));
+            }
+        }
+    } else if let Some(flag) = cluster.flag_given() {
+        return usage(&format!("{flag} needs --slurm DIR"));
+    }
     let text = match read(Path::new(file)) {
         Ok(t) => t,
         Err((m, code)) => return fail(m, code),
@@ -111,6 +164,13 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(format!("{file}: {e}"), 1),
     };
+    if let Some(slurm_dir) = &cluster.dir {
+        let limit = (max_points, max_points_given);
+        return match slurm_main(&study, slurm_dir, &cluster, limit) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(m) => fail(m, 1),
+        };
+    }
     let dir = dir.unwrap_or_else(|| {
         let stem = Path::new(file)
             .file_stem()
@@ -158,6 +218,167 @@ pub fn main(args: &[String]) -> ExitCode {
         Err(runner::Error::Refused(e)) => fail(format!("{file}: {e}"), 1),
         Err(runner::Error::Files(m)) => fail(m, 1),
     }
+}
+
+/// The `--slurm` flags.
+#[derive(Default)]
+struct Cluster {
+    dir: Option<PathBuf>,
+    shards: Option<u64>,
+    partition: Option<String>,
+    time: Option<String>,
+    cpus_per_task: Option<u64>,
+    account: Option<String>,
+    placelab: Option<String>,
+    submit: bool,
+}
+
+impl Cluster {
+    /// A flag that only means something with `--slurm`, if one was given.
+    fn flag_given(&self) -> Option<&'static str> {
+        [
+            (self.shards.is_some(), "--shards"),
+            (self.partition.is_some(), "--partition"),
+            (self.time.is_some(), "--time"),
+            (self.cpus_per_task.is_some(), "--cpus-per-task"),
+            (self.account.is_some(), "--account"),
+            (self.placelab.is_some(), "--placelab"),
+            (self.submit, "--submit"),
+        ]
+        .into_iter()
+        .find(|(given, _)| *given)
+        .map(|(_, flag)| flag)
+    }
+}
+
+/// `--slurm DIR`: the study and the two scripts into DIR, the instructions on stdout, and with
+/// `--submit` the two `sbatch` calls.
+fn slurm_main(
+    study: &study::Study,
+    dir: &Path,
+    c: &Cluster,
+    (max_points, max_points_given): (u64, bool),
+) -> Result<(), String> {
+    let absolute = |p: &Path, what: &str| -> Result<String, String> {
+        let a = std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        a.to_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("{what} {} is not UTF-8 text", a.display()))
+    };
+    let dir_text = absolute(dir, "the directory")?;
+    let placelab = match &c.placelab {
+        Some(p) => absolute(Path::new(p), "--placelab")?,
+        None => {
+            let exe = std::env::current_exe().map_err(|e| {
+                format!("cannot find this placelab binary ({e}); give --placelab PATH")
+            })?;
+            absolute(&exe, "the placelab binary")?
+        }
+    };
+    let shards = c
+        .shards
+        .unwrap_or_else(|| slurm::default_shards(study.points));
+    slurm::check_shards(shards, study.points, max_points).map_err(|e| e.to_string())?;
+    let opts = slurm::Options {
+        dir: dir_text.clone(),
+        placelab,
+        shards,
+        partition: c.partition.clone(),
+        time: c.time.clone(),
+        cpus_per_task: c.cpus_per_task.unwrap_or(1),
+        account: c.account.clone(),
+        max_points: max_points_given.then_some(max_points),
+    };
+    let (array, merge) = slurm::scripts(&opts).map_err(|e| e.to_string())?;
+
+    let dir = Path::new(&dir_text);
+    let study_path = dir.join(slurm::STUDY_FILE);
+    let canonical = study.canonical();
+    // The jobs read the copy: it must be this very study (same hash, same points).
+    match study::parse_inline(&canonical) {
+        Ok(copy) if copy.hash_hex() == study.hash_hex() => {}
+        _ => {
+            return Err(
+                "the study's canonical form does not read back to the same study (a \
+                        number in the base written with 17 significant digits?); shorten it \
+                        and retry"
+                    .to_string(),
+            )
+        }
+    }
+    match std::fs::read_to_string(&study_path) {
+        Ok(old) if old != canonical => {
+            return Err(format!(
+                "{}: holds another study; use another directory for --slurm or delete this one",
+                study_path.display()
+            ))
+        }
+        _ => {}
+    }
+    let logs = dir.join(slurm::LOGS_DIR);
+    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    let write = |name: &str, text: &str, mode: u32| -> Result<PathBuf, String> {
+        let path = dir.join(name);
+        runner::write_atomic(&path, text).map_err(|e| e.to_string())?;
+        set_mode(&path, mode)?;
+        Ok(path)
+    };
+    write(slurm::STUDY_FILE, &canonical, 0o644)?;
+    let array_path = write(slurm::ARRAY_SCRIPT, &array, 0o755)?;
+    let merge_path = write(slurm::MERGE_SCRIPT, &merge, 0o755)?;
+    print!("{}", slurm::instructions(&opts, study.points));
+    if !c.submit {
+        return Ok(());
+    }
+    let array_id = sbatch(&[], &array_path)?;
+    let merge_id =
+        sbatch(&[format!("--dependency=afterok:{array_id}")], &merge_path).map_err(|e| {
+            format!(
+                "{e}
+the array job {array_id} is submitted; submit the merge by hand or scancel {array_id}"
+            )
+        })?;
+    println!("array job {array_id} ({shards} tasks)");
+    println!("merge job {merge_id} (after every task of {array_id} succeeds)");
+    eprintln!(
+        "placelab: submitted; the results will be in {}",
+        dir.join(slurm::RESULTS_DIR).display()
+    );
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &Path, _: u32) -> Result<(), String> {
+    Ok(())
+}
+
+/// `sbatch --parsable ARGS SCRIPT`, returning the job id.
+fn sbatch(args: &[String], script: &Path) -> Result<String, String> {
+    let out = std::process::Command::new("sbatch")
+        .arg("--parsable")
+        .args(args)
+        .arg(script)
+        .output()
+        .map_err(|e| {
+            format!("cannot run sbatch ({e}): --submit needs Slurm's sbatch on the PATH (a cluster's login node)")
+        })?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "sbatch {} failed ({}): {}",
+            script.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    slurm::parse_job_id(&stdout).map_err(|e| e.to_string())
 }
 
 fn merge_main(args: &[String]) -> ExitCode {
