@@ -49,6 +49,25 @@ pub const CONTENTION_WORK_WEIGHT: f64 = 32.0;
 /// job, per node and per link state.
 pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
 
+/// Native nanoseconds per weighted step ([`Estimate::steps`]), the allocation engine's work unit:
+/// measured by `cargo bench --bench bounds -- allocation` on the worst admitted scenarios (the
+/// largest saturating EASY streams per policy and machine, the deep-queue tree stream) on our
+/// shared 2-core machine.
+pub const NS_PER_STEP: f64 = 2.0;
+
+/// Steps of building one job's footprint on a tree beyond the ids it yields: the `k l` router
+/// and `k l` link ids of its `k` nodes' paths up `l` levels, sorted and deduplicated
+/// (`Tree::all_pairs_footprint`): `2 k l log2(k l)`. On a large tree a big job's footprint is
+/// capped by the routers and links, its sort is not (a 262,144-node job on 6 levels sorts
+/// 1.6 million ids).
+pub fn tree_footprint_sort(k: usize, levels: f64) -> f64 {
+    let ids = k as f64 * levels;
+    if k < 2 || ids < 2.0 {
+        return 0.0;
+    }
+    2.0 * ids * libm::log2(ids)
+}
+
 /// The sizes of the jobs, in nodes, as the estimate sees them.
 pub enum Sizes {
     /// Every job's node count (sets, streams, SWF logs).
@@ -274,6 +293,25 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
         // traffic at start, the sweep's start and end, and either the region at commit and
         // release (closed) or the final router load of jobs still running (the others)
         let sim_passes = if closed { 3.0 } else { 2.0 };
+        // on a tree, each footprint also sorts its ids (`tree_footprint_sort`)
+        let sorts = match d.mesh {
+            Some(_) => 0.0,
+            None => (sim_passes + 2.0) * sizes.sum(|k| tree_footprint_sort(k, d.levels)),
+        };
+        // EASY with a list policy: a feasibility summary (`easy::Fit::of`, a scan of the nodes
+        // and routers) of the machine as it is and one with the reservation held, per release
+        // (at most one per job end and new head, `2 n + 1`)
+        let easy_list = stream
+            && s.workload.backfill == Backfill::Easy
+            && !closed
+            && s.workload.backfill_depth() > 0;
+        let search = search
+            + sorts
+            + if easy_list {
+                (2.0 * n + 1.0) * 2.0 * (d.nodes + d.routers)
+            } else {
+                0.0
+            };
         policies.push(PolicyEstimate {
             policy,
             route_steps: (sim_passes + 2.0) * fp,

@@ -225,20 +225,38 @@ pub fn validate(s: &MoldableScenario) -> Result<()> {
 /// The first problem, at its JSON path (TORQUE and SWF errors name the line and column).
 pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     let inst = instance(s, seed)?;
-    let work = estimate_work(&inst, s);
-    if work > MAX_WORK {
-        return Err(ScenarioError::at(
-            "",
-            format!(
-                "refused before running: estimated {} steps of work (m = {}, {} GA evaluations); the limit is {}",
-                crate::error::compact_number(work.round()),
-                inst.jobs.len(),
-                evaluations(s),
-                crate::error::compact_number(MAX_WORK)
-            ),
-        ));
-    }
+    estimate(&inst, s).admit(
+        "",
+        "steps",
+        &format!(
+            "m = {}, {} GA evaluations",
+            inst.jobs.len(),
+            evaluations(s)
+        ),
+        "use fewer jobs, cycles, islands or a smaller population",
+    )?;
     Ok(inst)
+}
+
+/// Native nanoseconds per estimated step ([`estimate_work`]), the moldable engine's work unit:
+/// measured by `cargo bench --bench moldable`'s neighbour `cargo bench --bench bounds --
+/// moldable` on the families that stress the estimate (one machine, the list decoder, tiny sets
+/// at the largest population and islands, the source's scale, many variants under a tight
+/// efficiency constraint) on our shared 2-core machine.
+pub const NS_PER_STEP: f64 = 1.5;
+
+/// The engine-wide estimate of an instance: [`estimate_work`] at [`NS_PER_STEP`]; memory: the
+/// jobs and variants, and every island's population (variants and order per individual).
+pub fn estimate(inst: &Instance, s: &MoldableScenario) -> crate::engine::Estimate {
+    let m = inst.jobs.len() as f64;
+    let variants: f64 = inst.jobs.iter().map(|j| j.variants.len() as f64).sum();
+    let individuals = if s.methods.contains(&Method::Ga) {
+        f64::from(s.ga.population) * f64::from(s.ga.islands) * 2.0
+    } else {
+        0.0
+    };
+    let bytes = 96.0 * m + 24.0 * variants + individuals * (8.0 * m + 64.0) + 8.0 * 1048576.0;
+    crate::engine::Estimate::new(estimate_work(inst, s), NS_PER_STEP, bytes)
 }
 
 /// The instance of a scenario with every check but admission. Admission ([`validate`]) sees no
@@ -410,6 +428,21 @@ pub fn per_evaluation_overhead(m: f64) -> f64 {
     16.0 * m + 1000.0
 }
 
+/// Steps of one repair of a child's variants under an efficiency constraint
+/// (`Instance::repair`): its jobs sorted by relative weight, each comparison computing two
+/// relative weights over the job's `V` variants, `2 V m log2 m`, then up to `m` switches at
+/// `V` each. With 16 variants a repair costs several shelf packings: without this term a set
+/// of many variants under a tight constraint ran 4.5 ns per estimated step, three times the
+/// others. 0 without a constraint (nothing to repair).
+pub fn repair_steps(inst: &Instance) -> f64 {
+    if inst.efficiency.is_none() {
+        return 0.0;
+    }
+    let m = inst.jobs.len() as f64;
+    let v = inst.jobs.iter().map(|j| j.variants.len()).max().unwrap_or(1) as f64;
+    2.0 * v * m * libm::log2(m.max(2.0)) + v * m
+}
+
 /// Steps of one shelf packing, weighted by [`SHELF_STEP_WEIGHT`]: `m log2 m` to sort, then per
 /// job the shelf search over at most `S` = [`shelf_bound`] shelves, `log2 S + 1` for the indexed
 /// search (`super::shelf`) or `S` when release times make BFDH scan.
@@ -435,7 +468,8 @@ pub fn estimate_work(inst: &Instance, s: &MoldableScenario) -> f64 {
     let per_eval = match s.ga.decoder {
         Decoder::Shelf => shelf,
         Decoder::List => list + shelf,
-    } + per_evaluation_overhead(m);
+    } + per_evaluation_overhead(m)
+        + repair_steps(inst);
     4.0 * shelf + evaluations(s) as f64 * per_eval
 }
 

@@ -494,36 +494,54 @@ pub fn validate_fields(s: &PartScenario) -> Result<()> {
     Ok(())
 }
 
-/// Refuses, before running, a scenario whose estimate is over the limits.
+/// Native nanoseconds per estimated step ([`Estimate::steps`]), the partitioning engine's work
+/// unit: measured by `cargo bench --bench bounds -- partition` on the largest admitted graphs
+/// of every generated kind (all five methods at k = 64, the quality mode alone, k-way at
+/// k = 4,096) on our shared 2-core machine.
+pub const NS_PER_STEP: f64 = 10.0;
+
+impl Estimate {
+    /// The engine-wide estimate ([`crate::engine::Estimate`]): steps at [`NS_PER_STEP`].
+    pub fn shared(&self) -> crate::engine::Estimate {
+        crate::engine::Estimate::new(self.steps(), NS_PER_STEP, self.memory)
+    }
+}
+
+/// Refuses, before running, a scenario whose estimate is over the budget
+/// ([`crate::engine::MAX_SECONDS`], [`crate::engine::MAX_BYTES`]).
 fn admit(est: &Estimate, s: &PartScenario, n: u64, m: u64) -> Result<()> {
-    if est.steps() > MAX_STEPS {
-        let per = s
-            .methods
-            .iter()
-            .zip(&est.method_steps)
-            .map(|(m, st)| format!("{} {st:.1e}", m.id()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(ScenarioError::at(
-            "graph",
-            format!(
-                "refused before running: estimated {:.1e} steps of work for {n} vertices and {m} edges (limit {MAX_STEPS:.0e}; building and drawing {:.1e}, per method: {per}); use a smaller graph or fewer methods",
-                est.steps(),
-                est.build_steps
-            ),
-        ));
-    }
-    if est.memory > MAX_MEMORY {
-        return Err(ScenarioError::at(
-            "graph",
-            format!(
-                "refused before running: estimated {:.0} MiB of memory for {n} vertices and {m} edges (limit {:.0} MiB); use a smaller graph",
-                est.memory / 1048576.0,
-                MAX_MEMORY / 1048576.0
-            ),
-        ));
-    }
-    Ok(())
+    let per = s
+        .methods
+        .iter()
+        .zip(&est.method_steps)
+        .map(|(m, st)| format!("{} {st:.1e}", m.id()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    est.shared().admit(
+        "graph",
+        "steps",
+        &format!(
+            "{n} vertices and {m} edges; building and drawing {:.1e}, per method: {per}",
+            est.build_steps
+        ),
+        "use a smaller graph or fewer methods",
+    )
+}
+
+/// The admission estimate of a scenario ([`estimate`] of its graph's size bound, or of the
+/// file's graph as read).
+///
+/// # Errors
+/// What [`validate`] refuses besides the estimate.
+pub fn engine_estimate(s: &PartScenario) -> Result<crate::engine::Estimate> {
+    validate_fields(s)?;
+    let (n, m) = if s.graph.kind.is_file() {
+        let built = build_graph(&s.graph, 0)?;
+        (u64::from(built.graph.n()), built.graph.m())
+    } else {
+        s.graph.size_bound()
+    };
+    Ok(estimate(n, m, s.k, &s.methods, s.graph.kind).shared())
 }
 
 /// Checks the whole scenario before any work starts: the fields, the estimate from the graph's
