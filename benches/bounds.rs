@@ -8,7 +8,7 @@
 //! monotone in it, so bisection finds its largest admitted value. That scenario is then run by
 //! the CLI (`placelab run`) in a child process, and the child's CPU time (user + system: on a
 //! shared machine the wall time also counts other processes) and peak resident memory
-//! (`ru_maxrss` from `wait4`) are printed beside the admission estimate (`api::estimate`), with
+//! (`VmHWM`) are printed beside the admission estimate (`api::estimate`), with
 //! the ratios measured / estimated. The four families an earlier adversarial search found
 //! (trace branch and bound on a short trace over 64 unequal nodes, the allocation deep EASY
 //! queue on a 262,144-node tree, moldable sets of 16 variants under a 0.97 efficiency
@@ -28,8 +28,7 @@ use placelab::engine::{Estimate, MAX_BYTES, MAX_SECONDS};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
 
-/// `struct rusage` of Linux on 64-bit targets: two `timeval`s, then 14 `long`s (`ru_maxrss`,
-/// kilobytes, first).
+/// `struct rusage` of Linux on 64-bit targets: two `timeval`s, then 14 `long`s.
 #[repr(C)]
 struct Rusage {
     utime: [i64; 2],
@@ -37,6 +36,9 @@ struct Rusage {
     maxrss: i64,
     rest: [i64; 13],
 }
+
+/// `wait4`'s option: return at once when the child is still running.
+const WNOHANG: i32 = 1;
 
 extern "C" {
     fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
@@ -49,7 +51,18 @@ struct Measured {
     ok: bool,
 }
 
-/// Runs `placelab run FILE` on `text` in a child process; its CPU time and peak memory.
+/// The child's peak resident memory so far (`VmHWM` of `/proc/PID/status`), bytes. Read from
+/// `/proc` rather than `wait4`'s `ru_maxrss`, which on Linux also counts the memory the
+/// child had before `exec` (this process's, as large as its biggest scenario text).
+fn hwm(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024.0)
+}
+
+/// Runs `placelab run FILE` on `text` in a child process; its CPU time (from `wait4`) and its
+/// peak memory (`VmHWM`, read every 2 ms until it exits).
 fn run_child(text: &str) -> Measured {
     let path = std::env::temp_dir().join(format!("placelab-bounds-{}.json", std::process::id()));
     std::fs::write(&path, text).expect("temporary scenario file");
@@ -60,6 +73,7 @@ fn run_child(text: &str) -> Measured {
         .stderr(Stdio::null())
         .spawn()
         .expect("placelab runs");
+    let pid = child.id();
     let mut status = 0i32;
     let mut ru = Rusage {
         utime: [0; 2],
@@ -67,13 +81,23 @@ fn run_child(text: &str) -> Measured {
         maxrss: 0,
         rest: [0; 13],
     };
-    // SAFETY: waits for (and reaps) our own child, writing into the two locals.
-    let r = unsafe { wait4(child.id() as i32, &mut status, 0, &mut ru) };
+    let mut peak = 0.0f64;
+    let r = loop {
+        if let Some(h) = hwm(pid) {
+            peak = peak.max(h);
+        }
+        // SAFETY: polls (and finally reaps) our own child, writing into the two locals.
+        let r = unsafe { wait4(pid as i32, &mut status, WNOHANG, &mut ru) };
+        if r != 0 {
+            break r;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
     let _ = std::fs::remove_file(&path);
     let secs = |t: [i64; 2]| t[0] as f64 + t[1] as f64 * 1e-6;
     Measured {
         cpu: secs(ru.utime) + secs(ru.stime),
-        peak: ru.maxrss as f64 * 1024.0,
+        peak,
         ok: r > 0 && status == 0,
     }
 }
@@ -136,71 +160,67 @@ fn nodes_json(n: usize, step: f64) -> Value {
 }
 
 fn allocation() -> Vec<Family> {
-    let stream = |system: Value, policies: Value, max: u64, dist: &'static str, depth: u64| {
+    // a saturating EASY stream: jobs up to 1/32 of the machine, one a second, 1000 s each
+    let saturating = |system: Value, nodes: u64, policies: Value| {
         move |count: u64| {
             json!({"version": 1, "engine": "allocation", "seed": 1, "system": system,
-                "policies": policies, "fallback": "wait", "frames": 0,
+                "policies": policies, "fallback": "wait",
                 "workload": {"kind": "generated", "count": count, "backfill": "easy",
-                    "minTasks": 1, "maxTasks": max, "sizeDistribution": dist,
-                    "meanInterarrival": 0.0, "meanDuration": 1000.0, "backfillDepth": depth}})
+                    "minTasks": 1, "maxTasks": (nodes / 32).max(1), "sizeDistribution": "uniform",
+                    "meanInterarrival": 1, "meanDuration": 1000}})
             .to_string()
         }
     };
-    let tree6 = json!({"kind": "tree", "arities": [8, 8, 8, 8, 8, 8]});
+    // every job at once, powers of two up to the whole machine, EASY looking 100,000 deep
+    let deep = |policies: Value| {
+        move |count: u64| {
+            json!({"version": 1, "engine": "allocation", "seed": 1,
+                "system": {"kind": "tree", "arities": [8, 8, 8, 8, 8, 8]},
+                "policies": policies, "fallback": "wait", "frames": 0,
+                "workload": {"kind": "generated", "count": count, "backfill": "easy",
+                    "minTasks": 1, "maxTasks": 262_144, "sizeDistribution": "powersOfTwo",
+                    "meanInterarrival": 0.0, "meanDuration": 1000.0, "backfillDepth": 100_000}})
+            .to_string()
+        }
+    };
+    let tree4 = json!({"kind": "tree", "arities": [8, 8, 8, 8]});
     let mesh512 = json!({"kind": "mesh", "width": 512, "height": 512});
     let mesh141 = json!({"kind": "mesh", "width": 141, "height": 141});
     vec![
         family(
             "allocation",
-            "deep EASY queue, tree 8^6, hilbert+sequential",
+            "deep EASY queue, tree 8^6, hilbert + sequential",
             "jobs",
             (1, 100_000),
-            stream(
-                tree6.clone(),
-                json!(["hilbert", "sequential"]),
-                262_144,
-                "powersOfTwo",
-                100_000,
-            ),
+            deep(json!(["hilbert", "sequential"])),
         ),
         family(
             "allocation",
-            "deep EASY queue, tree 8^6, closed-min-best",
+            "saturating EASY stream, tree 8^4, sequential",
             "jobs",
             (1, 100_000),
-            stream(
-                tree6,
-                json!(["closed-min-best"]),
-                262_144,
-                "powersOfTwo",
-                100_000,
-            ),
+            saturating(tree4.clone(), 4096, json!(["sequential"])),
         ),
         family(
             "allocation",
-            "EASY, mesh 512x512, closed-min-best, jobs to 1/32",
+            "saturating EASY stream, tree 8^4, closed-min-best",
             "jobs",
             (1, 100_000),
-            stream(
-                mesh512,
-                json!(["closed-min-best"]),
-                8192,
-                "uniform",
-                100,
-            ),
+            saturating(tree4, 4096, json!(["closed-min-best"])),
         ),
         family(
             "allocation",
-            "EASY, mesh 141x141, six policies",
+            "saturating EASY stream, mesh 512x512, closed-min-best",
             "jobs",
             (1, 100_000),
-            stream(
-                mesh141,
-                json!(["sequential", "closed-min-paper", "closed-min-best", "hilbert", "random"]),
-                19881,
-                "logUniform",
-                100_000,
-            ),
+            saturating(mesh512, 512 * 512, json!(["closed-min-best"])),
+        ),
+        family(
+            "allocation",
+            "saturating EASY stream, mesh 141x141, hilbert",
+            "jobs",
+            (1, 100_000),
+            saturating(mesh141, 141 * 141, json!(["hilbert"])),
         ),
     ]
 }
@@ -294,8 +314,10 @@ fn select() -> Vec<Family> {
     };
     let hierarchy = json!({"objective": "distance", "m": 24,
         "hierarchy": {"arities": [2, 2, 4, 8], "values": [8, 4, 2, 1]}});
-    let layouts = |r: u64| json!({"ranks": [r, r - 1, r - 2, r - 3], "nodes": 4096,
-        "socketsPerNode": 2, "coresPerSocket": 8});
+    let layouts = |r: u64| {
+        json!({"ranks": [r, r - 1, r - 2, r - 3], "nodes": 4096,
+        "socketsPerNode": 2, "coresPerSocket": 8})
+    };
     let reservation = |steps: u64| {
         json!({"stations": 1000,
         "initiators": (0..100).map(|i| json!({"start": i, "wants": 8, "threshold": 0.5, "holdFor": 60})).collect::<Vec<_>>(),
@@ -449,15 +471,16 @@ fn moldable() -> Vec<Family> {
 }
 
 fn trace() -> Vec<Family> {
-    let generated = |program: &'static str, size: u64, ranks: u64, n: usize, method: &'static str| {
-        move |budget: u64| {
-            json!({"version": 1, "engine": "trace", "seed": 1,
+    let generated =
+        |program: &'static str, size: u64, ranks: u64, n: usize, method: &'static str| {
+            move |budget: u64| {
+                json!({"version": 1, "engine": "trace", "seed": 1,
                 "generate": {"program": program, "size": size, "ranks": ranks},
                 "nodes": nodes_json(n, 0.37), "defaultLink": {"a0": 1e-4, "a1": 1e-8},
                 "search": {"method": method, "budget": budget}})
-            .to_string()
-        }
-    };
+                .to_string()
+            }
+        };
     vec![
         family(
             "trace",
@@ -475,16 +498,10 @@ fn trace() -> Vec<Family> {
         ),
         family(
             "trace",
-            "LU uneven, 16 ranks on 16 nodes, largest budget",
-            "size",
-            (2, 100_000),
-            |size: u64| {
-                json!({"version": 1, "engine": "trace", "seed": 1,
-                    "generate": {"program": "luUneven", "size": size, "ranks": 16},
-                    "nodes": nodes_json(16, 0.37), "defaultLink": {"a0": 1e-4, "a1": 1e-8},
-                    "search": {"method": "branchAndBound", "budget": 1.99e9}})
-                .to_string()
-            },
+            "LU uneven 2000, 16 ranks on 16 unequal nodes, branch and bound",
+            "budget",
+            (1000, 2_000_000_000),
+            generated("luUneven", 2000, 16, 16, "branchAndBound"),
         ),
         family(
             "trace",
@@ -535,8 +552,15 @@ fn main() {
         }
         println!(
             "\n{:<10} {:<70} {:>12} {:>8} {:>8} {:>8} {:>8} {:>7} {:>7}",
-            "engine", "family (free parameter)", "largest", "est s", "cpu s", "est MiB",
-            "peak MiB", "t ratio", "m ratio"
+            "engine",
+            "family (free parameter)",
+            "largest",
+            "est s",
+            "cpu s",
+            "est MiB",
+            "peak MiB",
+            "t ratio",
+            "m ratio"
         );
         let mut fams = families();
         if quick {

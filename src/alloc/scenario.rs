@@ -414,7 +414,10 @@ fn admit(s: &AllocScenario, topo: &crate::topology::Topology) -> Result<()> {
         .map(|p| CONTENTION_WORK_WEIGHT * p.contention_work)
         .sum();
     let without = crate::engine::Estimate::new(est.steps() - contention, NS_PER_STEP, 0.0);
-    if contention > 0.0 && total.admit("", "", "", "").is_err() && without.admit("", "", "", "").is_ok() {
+    if contention > 0.0
+        && total.admit("", "", "", "").is_err()
+        && without.admit("", "", "", "").is_ok()
+    {
         return total.admit(
             "contention",
             "steps",

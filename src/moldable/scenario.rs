@@ -228,11 +228,7 @@ pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     estimate(&inst, s).admit(
         "",
         "steps",
-        &format!(
-            "m = {}, {} GA evaluations",
-            inst.jobs.len(),
-            evaluations(s)
-        ),
+        &format!("m = {}, {} GA evaluations", inst.jobs.len(), evaluations(s)),
         "use fewer jobs, cycles, islands or a smaller population",
     )?;
     Ok(inst)
@@ -439,7 +435,12 @@ pub fn repair_steps(inst: &Instance) -> f64 {
         return 0.0;
     }
     let m = inst.jobs.len() as f64;
-    let v = inst.jobs.iter().map(|j| j.variants.len()).max().unwrap_or(1) as f64;
+    let v = inst
+        .jobs
+        .iter()
+        .map(|j| j.variants.len())
+        .max()
+        .unwrap_or(1) as f64;
     2.0 * v * m * libm::log2(m.max(2.0)) + v * m
 }
 

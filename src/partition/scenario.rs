@@ -28,9 +28,9 @@ pub const MAX_METHODS: usize = 5;
 /// Largest `ufactor` (thousandths of allowed imbalance: 1000 lets a part weigh twice its target).
 pub const MAX_UFACTOR: u64 = 1_000;
 /// Estimated steps of work a scenario may need (see [`estimate`]).
-pub const MAX_STEPS: f64 = 1e9;
+pub const MAX_STEPS: f64 = crate::engine::MAX_SECONDS * 1e9 / NS_PER_STEP;
 /// Estimated bytes of memory a scenario may need (see [`estimate`]).
-pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
+pub const MAX_MEMORY: f64 = crate::engine::MAX_BYTES;
 /// Tolerance of the sum of `targets` around 1.
 pub const TARGET_SUM_TOLERANCE: f64 = 1e-6;
 
@@ -440,10 +440,21 @@ pub fn estimate(n: u64, m: u64, k: u64, methods: &[MethodId], kind: GraphKind) -
     }
     let method_steps = methods
         .iter()
-        .map(|m| m.steps_per_element(n, k) * elements + 20.0 * kf)
+        .map(|m| {
+            let pairs = if *m == MethodId::Strong {
+                STRONG_PAIR_STEPS * kf * kf
+            } else {
+                0.0
+            };
+            m.steps_per_element(n, k) * elements + 20.0 * kf + pairs
+        })
         .collect();
     let graph_bytes = 4.0 * (nf + 1.0) + 16.0 * mf + 8.0 * nf;
-    let memory = 4.0 * graph_bytes + 24.0 * nf + 8.0 * nf * methods.len() as f64 + 16.0 * kf;
+    // measured peaks (`cargo bench --bench bounds -- partition`) reach 1.9 times the arrays
+    // counted here, plus the process's own few MiB
+    let memory = 2.0
+        * (4.0 * graph_bytes + 24.0 * nf + 8.0 * nf * methods.len() as f64 + 16.0 * kf)
+        + 8.0 * 1048576.0;
     Estimate {
         build_steps: build,
         method_steps,
@@ -493,6 +504,12 @@ pub fn validate_fields(s: &PartScenario) -> Result<()> {
     }
     Ok(())
 }
+
+/// The quality mode's steps per pair of parts, `64 k^2` besides its steps per element: with
+/// parts of a few vertices (k = 4,096 on a 10,503-vertex Delaunay mesh) the per-element count
+/// alone estimated 10 s where the run took 18.6 s (`cargo bench --bench bounds -- partition`);
+/// on the 100,000-vertex mesh at k <= 1,024 the term adds under 3 %.
+pub const STRONG_PAIR_STEPS: f64 = 64.0;
 
 /// Native nanoseconds per estimated step ([`Estimate::steps`]), the partitioning engine's work
 /// unit: measured by `cargo bench --bench bounds -- partition` on the largest admitted graphs

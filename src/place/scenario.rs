@@ -31,7 +31,7 @@ pub const MAX_CASES: usize = 64;
 /// Largest share of the hosts the background jobs may fill.
 pub const MAX_FILL: f64 = 0.95;
 /// Estimated steps of work a scenario may need (see [`estimate`]).
-pub const MAX_STEPS: f64 = 2e10;
+pub const MAX_STEPS: f64 = crate::engine::MAX_SECONDS * 1e9 / NS_PER_STEP;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

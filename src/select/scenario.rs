@@ -537,7 +537,8 @@ pub const NS_PER_PROTOCOL_STEP: f64 = 300.0;
 ///
 /// - `stations`: T(P) for `P = 1..Q`, each its four compiled formulas (`I` instructions in
 ///   all) and the sort, `Q (I + 8) + 4 Q log2 Q`; with a load range the choice under
-///   uncertainty compares every pair of prefix sizes, `4 Q^2` more;
+///   uncertainty compares every pair of prefix sizes, `24 Q^2` more (each pair's regret over
+///   the load ranges);
 /// - `alltoall.subsystem`: the exact search's node budget times `N M` ([`exact_budget`], when
 ///   `N` is at most [`MAX_EXACT_MACHINES`]) and the greedy searches, `4 N^2 M`;
 /// - `alltoall.layouts`: `sum over ranks of (divisors + 1) R^2`;
@@ -557,7 +558,7 @@ pub fn estimate_parts(s: &SelectScenario) -> Vec<(&'static str, crate::engine::E
             .sum();
         let mut work = q * (instructions + 8.0) + 4.0 * q * libm::log2(q.max(2.0));
         if s.stations.iter().any(|st| st.load.is_range()) {
-            work += 4.0 * q * q;
+            work += 24.0 * q * q;
         }
         parts.push((
             "stations",

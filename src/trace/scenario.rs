@@ -401,7 +401,9 @@ pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
             let fill = if prob.cheap_bounds {
                 1
             } else {
-                (classes + 1).saturating_sub(b.compiled.ranks).clamp(1, replay::LANES)
+                (classes + 1)
+                    .saturating_sub(b.compiled.ranks)
+                    .clamp(1, replay::LANES)
             };
             // lanes filled per child, at worst over the children counts a node may have
             let lanes = replay::LANES;
