@@ -30,9 +30,10 @@ pub const MAX_WORKERS: u32 = 8;
 /// scale (m = 3000, K = 16, V = 1000, shelves) is admitted at every n.
 pub const MAX_WORK: f64 = 1e10;
 /// What one step of the list decoder's estimate costs against a shelf step: its `2 m` profile
-/// segments per job are an upper bound rarely approached (measured by `bounds`: 0.18 to 0.29 ns
-/// per list step against 1.6 to 2.5 ns per shelf step).
-pub const LIST_STEP_WEIGHT: f64 = 0.25;
+/// segments per job are an upper bound rarely approached (`cargo bench --bench bounds --
+/// moldable`: the list decoder with n = 64, m = 3,000 at its largest admitted cycles ran in a
+/// twentieth of its estimate with a weight of 0.25).
+pub const LIST_STEP_WEIGHT: f64 = 0.1;
 
 /// The cost of one step of a shelf packing (a comparison of the sort, a level of the shelf
 /// search) in estimate steps. With 4, `bounds` measures at most 1.41 ns per estimated step on
@@ -424,16 +425,18 @@ pub fn per_evaluation_overhead(m: f64) -> f64 {
     16.0 * m + 1000.0
 }
 
-/// Steps of one repair of a child's variants under an efficiency constraint
-/// (`Instance::repair`): its jobs sorted by relative weight, each comparison computing two
-/// relative weights over the job's `V` variants, `2 V m log2 m`, then up to `m` switches at
-/// `V` each. With 16 variants a repair costs several shelf packings: without this term a set
-/// of many variants under a tight constraint ran 4.5 ns per estimated step, three times the
-/// others. 0 without a constraint (nothing to repair).
+/// Steps of one repair of a child's variants under an efficiency constraint `w`
+/// (`Instance::repair`): the check of the mean relative weight, `V m` (each relative weight scans
+/// the job's `V` variants); when the constraint is above what a uniformly random choice of
+/// variants averages (so children of repaired parents usually miss it), the jobs sorted by
+/// relative weight, two relative weights per comparison, `2 V m log2 m`, then up to `m` switches.
+/// With 16 variants under a 0.97 constraint a repair costs several shelf packings: without this
+/// term such a set ran 4.5 ns per estimated step, three times the others. 0 without a
+/// constraint.
 pub fn repair_steps(inst: &Instance) -> f64 {
-    if inst.efficiency.is_none() {
+    let Some(w) = inst.efficiency else {
         return 0.0;
-    }
+    };
     let m = inst.jobs.len() as f64;
     let v = inst
         .jobs
@@ -441,7 +444,23 @@ pub fn repair_steps(inst: &Instance) -> f64 {
         .map(|j| j.variants.len())
         .max()
         .unwrap_or(1) as f64;
-    2.0 * v * m * libm::log2(m.max(2.0)) + v * m
+    let check = v * m;
+    let random_mean = inst
+        .jobs
+        .iter()
+        .map(|j| {
+            (0..j.variants.len())
+                .map(|k| j.relative_weight(k))
+                .sum::<f64>()
+                / j.variants.len().max(1) as f64
+        })
+        .sum::<f64>()
+        / m.max(1.0);
+    if w <= random_mean {
+        check
+    } else {
+        check + 2.0 * v * m * libm::log2(m.max(2.0)) + v * m
+    }
 }
 
 /// Steps of one shelf packing, weighted by [`SHELF_STEP_WEIGHT`]: `m log2 m` to sort, then per
