@@ -505,11 +505,11 @@ pub fn validate_fields(s: &PartScenario) -> Result<()> {
     Ok(())
 }
 
-/// The quality mode's steps per pair of parts, `64 k^2` besides its steps per element: with
+/// The quality mode's steps per pair of parts, `32 k^2` besides its steps per element: with
 /// parts of a few vertices (k = 4,096 on a 10,503-vertex Delaunay mesh) the per-element count
 /// alone estimated 10 s where the run took 18.6 s (`cargo bench --bench bounds -- partition`);
-/// on the 100,000-vertex mesh at k <= 1,024 the term adds under 3 %.
-pub const STRONG_PAIR_STEPS: f64 = 64.0;
+/// on the 100,000-vertex mesh at k <= 1,024 the term adds under 2 %.
+pub const STRONG_PAIR_STEPS: f64 = 32.0;
 
 /// Native nanoseconds per estimated step ([`Estimate::steps`]), the partitioning engine's work
 /// unit: measured by `cargo bench --bench bounds -- partition` on the largest admitted graphs

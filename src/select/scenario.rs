@@ -609,11 +609,17 @@ pub fn estimate_parts(s: &SelectScenario) -> Vec<(&'static str, crate::engine::E
     parts
 }
 
-/// The whole scenario's estimate: its parts' ([`estimate_parts`]) summed.
+/// The whole scenario's estimate: its parts' ([`estimate_parts`]) summed, plus the process's
+/// own few MiB (measured peaks of the smallest parts: 4 to 8 MiB).
 pub fn estimate(s: &SelectScenario) -> crate::engine::Estimate {
-    estimate_parts(s)
-        .into_iter()
-        .fold(crate::engine::Estimate::zero(), |a, (_, e)| a.plus(e))
+    total(&estimate_parts(s))
+}
+
+fn total(parts: &[(&'static str, crate::engine::Estimate)]) -> crate::engine::Estimate {
+    parts.iter().fold(
+        crate::engine::Estimate::new(0.0, 0.0, 6.0 * 1048576.0),
+        |a, (_, e)| a.plus(*e),
+    )
 }
 
 /// The layouts' estimated steps: `sum over ranks of (divisors + 1) R^2`.
@@ -632,9 +638,7 @@ fn layout_work(l: &LayoutsSpec) -> u64 {
 pub fn validate(s: &SelectScenario) -> Result<()> {
     validate_fields(s)?;
     let parts = estimate_parts(s);
-    let total = parts
-        .iter()
-        .fold(crate::engine::Estimate::zero(), |a, (_, e)| a.plus(*e));
+    let total = total(&parts);
     let what = parts
         .iter()
         .map(|(p, e)| format!("{p} {} s", crate::engine::seconds_words(e.seconds())))
