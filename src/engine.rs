@@ -152,8 +152,8 @@ impl Estimate {
                 format!(
                     "refused before running: estimated {} s natively ({} {unit} of {} ns{of}); the limit is {} s: {hint}",
                     seconds_words(self.seconds()),
-                    compact_number(sig3(self.work)),
-                    compact_number(sig3(self.ns_per_unit)),
+                    sig3(self.work),
+                    sig3(self.ns_per_unit),
                     compact_number(MAX_SECONDS)
                 ),
             ));
@@ -172,25 +172,87 @@ impl Estimate {
     }
 }
 
-/// `x` rounded to 3 significant digits (for messages).
-fn sig3(x: f64) -> f64 {
-    if !x.is_finite() || x == 0.0 {
-        return x;
+/// `x` with 3 significant digits for messages, without trailing zeros or binary noise:
+/// `0.7`, `3.82`, `4.58e9`, `1.4e11`.
+fn sig3(x: f64) -> String {
+    if !x.is_finite() {
+        return x.to_string();
     }
-    let e = libm::floor(libm::log10(x.abs())) - 2.0;
-    let f = libm::pow(10.0, e);
-    libm::round(x / f) * f
+    let trim = |t: String| {
+        if t.contains('.') {
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            t
+        }
+    };
+    if x != 0.0 && !(1e-3..1e4).contains(&x.abs()) {
+        let t = format!("{x:.2e}");
+        let (m, e) = t.split_once('e').unwrap_or((&t, "0"));
+        format!("{}e{e}", trim(m.to_string()))
+    } else {
+        let digits = if x.abs() >= 100.0 {
+            0
+        } else if x.abs() >= 10.0 {
+            1
+        } else {
+            2
+        };
+        trim(format!("{x:.digits$}"))
+    }
 }
 
 /// Seconds for a message: `0.12`, `4.5`, `41`, `3.2e5`.
 pub fn seconds_words(s: f64) -> String {
     if !s.is_finite() || s >= 1e4 {
-        compact_number(sig3(s))
+        sig3(s)
     } else if s >= 10.0 {
         format!("{s:.0}")
     } else if s >= 1.0 {
         format!("{s:.1}")
     } else {
         format!("{s:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_numbers_have_three_digits_and_no_binary_noise() {
+        assert_eq!(sig3(0.7000000000000001), "0.7");
+        assert_eq!(sig3(3.8200000000000003), "3.82");
+        assert_eq!(sig3(2.0), "2");
+        assert_eq!(sig3(4.58e9), "4.58e9");
+        assert_eq!(sig3(1.4e11), "1.4e11");
+        assert_eq!(sig3(4918163.0), "4.92e6");
+        assert_eq!(seconds_words(98.2), "98");
+        assert_eq!(seconds_words(3.2e5), "3.2e5");
+    }
+
+    #[test]
+    fn parts_add_their_seconds_and_bytes() {
+        let a = Estimate::new(1e9, 2.0, 10.0);
+        let b = Estimate::new(3e9, 1.0, 5.0);
+        let c = a.plus(b);
+        assert_eq!(c.work, 4e9);
+        assert!((c.seconds() - 5.0).abs() < 1e-12);
+        assert_eq!(c.bytes, 15.0);
+        assert!(c.admit("x", "steps", "", "").is_ok());
+        let e = Estimate::new(6e9, 2.0, 0.0)
+            .admit("workload", "steps", "per policy", "use less")
+            .unwrap_err();
+        assert_eq!(e.path, "$.workload");
+        assert_eq!(
+            e.message,
+            "refused before running: estimated 12 s natively (6e9 steps of 2 ns; per policy); the limit is 10 s: use less"
+        );
+        let e = Estimate::new(1.0, 1.0, 2.0 * MAX_BYTES)
+            .admit("", "steps", "", "smaller")
+            .unwrap_err();
+        assert!(
+            e.message.contains("MiB of memory; the limit is 768 MiB"),
+            "{e}"
+        );
     }
 }
