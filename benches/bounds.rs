@@ -1,185 +1,148 @@
-//! The worst admitted scenarios, per policy and fallback: `cargo bench --bench bounds`.
+//! The worst admitted scenarios, per engine: `cargo bench --bench bounds [-- ENGINE...]`.
 //!
-//! For every policy and fallback, and for a few machines (512 x 512, 141 x 141 and 32 x 32
-//! meshes, a 4096-node tree), a saturating generated EASY stream (job sizes uniform up to 1/32 of
-//! the machine, arrivals every second on average, 1000 s mean duration, seed 1) is given as many
-//! jobs as the admission check accepts (at most 100,000). Each is run natively and the table
-//! prints its estimate, the measured work counters, the time and the peak memory (a counting
-//! global allocator): admitted scenarios must finish in under 30 s and peak under 1 GB, and a new
-//! engine or policy shows up here without a change to this file's logic beyond its id.
+//! An adversarial search of admission. For every engine, each *family* fixes the expensive
+//! options at their most expensive values (the largest machine, every policy, deep EASY queues,
+//! the largest population and islands exchanging every cycle, many variants under a tight
+//! efficiency constraint, the largest search budget over many unequal nodes, every part of a
+//! selection at once, ...) and leaves one size parameter free; admission (`api::check`) is
+//! monotone in it, so bisection finds its largest admitted value. That scenario is then run by
+//! the CLI (`placelab run`) in a child process, and the child's CPU time (user + system: on a
+//! shared machine the wall time also counts other processes) and peak resident memory
+//! (`VmHWM`) are printed beside the admission estimate (`api::estimate`), with
+//! the ratios measured / estimated. The four families an earlier adversarial search found
+//! (trace branch and bound on a short trace over 64 unequal nodes, the allocation deep EASY
+//! queue on a 262,144-node tree, moldable sets of 16 variants under a 0.97 efficiency
+//! constraint with 16 islands exchanging every cycle, and selection's four parts at once) are
+//! among them.
 //!
-//! The partitioning engine gets the same treatment: for every generated graph kind and for three
-//! method sets (all five methods at k = 64; the quality mode alone at k = 64; k-way at the
-//! largest k, 4,096), the largest graph admission accepts (binary search over the vertex count)
-//! is built and partitioned, and its time and peak memory printed.
+//! Per engine the table ends with its worst admitted scenario (the longest measured) and the
+//! largest and smallest time ratio; the summary compares every engine's largest ratio with the
+//! smallest of them (goal: within 3 times) and the worst time with the budget (goal: under
+//! `MAX_SECONDS` = 10 s natively, 30 s in the page) and memory (768 MiB).
 //!
-//! The moldable engine: for families that stress its estimate (one machine, so every job opens
-//! its own shelf and a decoding costs `m^2 / 2`; the list decoder's profile; tiny sets with the
-//! largest population, cycles and islands, where per-evaluation overheads dominate; the source's
-//! scale), the most GA cycles admission accepts (binary search) are run and timed.
-//!
-//! The trace engine: for the generated LU programs on 16 heterogeneous nodes at the largest
-//! budget (1.99e9 replay steps), and for plain exhaustive search on 8 nodes, the longest
-//! trace admission accepts (binary search over the problem size) is searched and timed.
-//!
-//! `BOUNDS_ONLY=moldable` (or `trace`, or `partition`) runs that section alone;
-//! `BOUNDS_KINDS=binaryTree,star` limits the partitioning section to those graph kinds.
-//! `BOUNDS_QUICK=1` limits the run to the 141 x 141 mesh and the partitioning of Delaunay meshes. `BOUNDS_SCENARIO=file.json` instead
-//! runs one scenario file *without* the admission check (to profile what admission refuses) and
-//! prints its estimate, work, time and peak memory.
+//! Arguments (after `--`): engine ids (`allocation`, `partition`, `place`, `select`,
+//! `moldable`, `trace`) to run those alone; `BOUNDS_QUICK=1` runs the first family of each.
 
-use placelab::alloc::scenario::{AllocScenario, Fallback, PolicyId};
-use placelab::alloc::{estimate, scenario};
 use placelab::api;
-use placelab::progress::NoProgress;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use placelab::engine::{Estimate, MAX_BYTES, MAX_SECONDS};
+use serde_json::{json, Value};
+use std::process::{Command, Stdio};
 
-struct Counting;
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-/// Runs `f`, returning its result, its wall time in seconds and the peak heap it added (bytes).
-fn measured<T>(f: impl FnOnce() -> T) -> (T, f64, usize) {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let t = Instant::now();
-    let out = f();
-    let secs = t.elapsed().as_secs_f64();
-    (out, secs, PEAK.load(Ordering::Relaxed) - base)
+/// `struct rusage` of Linux on 64-bit targets: two `timeval`s, then 14 `long`s.
+#[repr(C)]
+struct Rusage {
+    utime: [i64; 2],
+    stime: [i64; 2],
+    maxrss: i64,
+    rest: [i64; 13],
 }
 
-fn grow(n: usize) {
-    let now = CURRENT.fetch_add(n, Ordering::Relaxed) + n;
-    PEAK.fetch_max(now, Ordering::Relaxed);
+/// `wait4`'s option: return at once when the child is still running.
+const WNOHANG: i32 = 1;
+
+extern "C" {
+    fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
 }
 
-// SAFETY: forwards to the system allocator, only counting bytes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        grow(l.size());
-        System.alloc(l)
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        CURRENT.fetch_sub(l.size(), Ordering::Relaxed);
-        System.dealloc(p, l)
-    }
-    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        grow(l.size());
-        System.alloc_zeroed(l)
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        if new > l.size() {
-            grow(new - l.size());
-        } else {
-            CURRENT.fetch_sub(l.size() - new, Ordering::Relaxed);
-        }
-        System.realloc(p, l, new)
-    }
+/// What one child run of the CLI used: CPU seconds (user + system), peak resident bytes.
+struct Measured {
+    cpu: f64,
+    peak: f64,
+    ok: bool,
 }
 
-#[global_allocator]
-static A: Counting = Counting;
-
-fn doc(
-    system: &serde_json::Value,
-    nodes: usize,
-    policy: &str,
-    fallback: &str,
-    count: usize,
-) -> String {
-    serde_json::json!({
-        "version": 1, "engine": "allocation", "seed": 1, "system": system,
-        "policies": [policy], "fallback": fallback,
-        "workload": {"kind": "generated", "count": count, "backfill": "easy", "minTasks": 1,
-            "maxTasks": (nodes / 32).max(1), "sizeDistribution": "uniform",
-            "meanInterarrival": 1, "meanDuration": 1000}
-    })
-    .to_string()
+/// The child's peak resident memory so far (`VmHWM` of `/proc/PID/status`), bytes. Read from
+/// `/proc` rather than `wait4`'s `ru_maxrss`, which on Linux also counts the memory the
+/// child had before `exec` (this process's, as large as its biggest scenario text).
+fn hwm(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024.0)
 }
 
-/// The largest admitted job count (binary search over what `check` accepts), if any.
-fn largest_admitted(make: &dyn Fn(usize) -> String) -> Option<usize> {
-    largest_in(1, scenario::MAX_JOBS as u64, &|x| make(x as usize)).map(|x| x as usize)
-}
-
-fn scenario_of(text: &str) -> AllocScenario {
-    let env = placelab::scenario::parse_envelope(text, &["allocation"]).unwrap();
-    placelab::scenario::parse_engine_fields(env.fields, &placelab::alloc::scenario::params())
-        .unwrap()
-}
-
-fn run_file(path: &str) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let s = scenario_of(&text);
-    let topo = s.system.build().unwrap();
-    let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
-    let seed = serde_json::from_str::<serde_json::Value>(&text).unwrap()["seed"]
-        .as_u64()
-        .unwrap_or(0);
-    // the run and its report's serialization, timed together
-    let ((r, bytes), secs, peak) = measured(|| {
-        let r = placelab::alloc::run(&s, seed, &mut NoProgress);
-        let bytes = serde_json::to_string(&r).unwrap().len();
-        (r, bytes)
-    });
-    for run in &r.runs {
-        let w = run.work;
-        println!(
-            "{path} {}: route {} search {} steps {:.2e}",
-            run.policy,
-            w.route_steps,
-            w.search_steps,
-            estimate::ROUTE_STEP_WEIGHT * w.route_steps as f64 + w.search_steps as f64
-        );
-    }
-    println!(
-        "{path}: estimated {:.2e} steps, {:.0} MiB; ran {secs:.2} s, peak {:.1} MiB, report {:.2} MiB",
-        est.steps(),
-        est.memory / 1048576.0,
-        peak as f64 / 1048576.0,
-        bytes as f64 / 1048576.0
-    );
-}
-
-/// A generated partitioning scenario of about `n` vertices (grids and cubes: the nearest square
-/// and cube sides).
-fn partition_doc(kind: &str, n: u64, k: u64, methods: &[&str]) -> String {
-    let graph = match kind {
-        "grid2d" => {
-            let side = (n as f64).sqrt().floor().max(1.0) as u64;
-            serde_json::json!({"kind": kind, "width": side, "height": side})
-        }
-        "cube3d" => {
-            let side = (n as f64).cbrt().floor().max(1.0) as u64;
-            serde_json::json!({"kind": kind, "width": side, "height": side, "depth": side})
-        }
-        _ => serde_json::json!({"kind": kind, "n": n}),
+/// Runs `placelab run FILE` on `text` in a child process; its CPU time (from `wait4`) and its
+/// peak memory (`VmHWM`, read every 2 ms until it exits).
+fn run_child(text: &str) -> Measured {
+    let path = std::env::temp_dir().join(format!("placelab-bounds-{}.json", std::process::id()));
+    std::fs::write(&path, text).expect("temporary scenario file");
+    let child = Command::new(env!("CARGO_BIN_EXE_placelab"))
+        .arg("run")
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("placelab runs");
+    let pid = child.id();
+    let mut status = 0i32;
+    let mut ru = Rusage {
+        utime: [0; 2],
+        stime: [0; 2],
+        maxrss: 0,
+        rest: [0; 13],
     };
-    serde_json::json!({"version": 1, "engine": "partition", "seed": 1, "graph": graph, "k": k,
-        "methods": methods})
-    .to_string()
+    let mut peak = 0.0f64;
+    let r = loop {
+        if let Some(h) = hwm(pid) {
+            peak = peak.max(h);
+        }
+        // SAFETY: polls (and finally reaps) our own child, writing into the two locals.
+        let r = unsafe { wait4(pid as i32, &mut status, WNOHANG, &mut ru) };
+        if r != 0 {
+            break r;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    let _ = std::fs::remove_file(&path);
+    let secs = |t: [i64; 2]| t[0] as f64 + t[1] as f64 * 1e-6;
+    Measured {
+        cpu: secs(ru.utime) + secs(ru.stime),
+        peak,
+        ok: r > 0 && status == 0,
+    }
 }
 
-/// The largest vertex count admission accepts for `make` (binary search), if any.
-fn largest_admitted_n(make: &dyn Fn(u64) -> String) -> Option<u64> {
-    largest_in(2, placelab::partition::scenario::MAX_VERTICES, make)
+/// One family: a scenario for each value of its free size parameter in `lo..=hi`.
+struct Family {
+    engine: &'static str,
+    label: &'static str,
+    param: &'static str,
+    lo: u64,
+    hi: u64,
+    make: Box<dyn Fn(u64) -> String>,
 }
 
-/// The largest `x` in `lo..=hi` whose scenario `make(x)` admission accepts (binary search:
-/// admission is monotone in `x`), or none when it refuses `lo`.
-fn largest_in(lo: u64, hi: u64, make: &dyn Fn(u64) -> String) -> Option<u64> {
-    if api::check(&make(lo)).is_err() {
+fn family(
+    engine: &'static str,
+    label: &'static str,
+    param: &'static str,
+    (lo, hi): (u64, u64),
+    make: impl Fn(u64) -> String + 'static,
+) -> Family {
+    Family {
+        engine,
+        label,
+        param,
+        lo,
+        hi,
+        make: Box::new(make),
+    }
+}
+
+/// The largest `x` in `lo..=hi` whose scenario admission accepts (bisection: admission is
+/// monotone in `x`), or none when it refuses `lo`.
+fn largest_admitted(f: &Family) -> Option<u64> {
+    let ok = |x: u64| api::check(&(f.make)(x)).is_ok();
+    if !ok(f.lo) {
         return None;
     }
-    let (mut lo, mut hi) = (lo, hi);
-    if api::check(&make(hi)).is_ok() {
-        return Some(hi);
+    if ok(f.hi) {
+        return Some(f.hi);
     }
+    let (mut lo, mut hi) = (f.lo, f.hi);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if api::check(&make(mid)).is_ok() {
+        if ok(mid) {
             lo = mid;
         } else {
             hi = mid;
@@ -188,389 +151,480 @@ fn largest_in(lo: u64, hi: u64, make: &dyn Fn(u64) -> String) -> Option<u64> {
     Some(lo)
 }
 
-/// Prints the worst time and peak memory of a section against the goals.
-fn print_worst(section: &str, (secs, peak): (f64, usize)) {
-    println!(
-        "worst admitted {section}: {secs:.2} s, {:.1} MiB peak (goals: under 30 s and 1024 MiB)",
-        peak as f64 / 1048576.0
-    );
+fn nodes_json(n: usize, step: f64) -> Value {
+    Value::Array(
+        (0..n)
+            .map(|i| json!({"name": format!("n{i}"), "ratio": 1.0 + step * i as f64}))
+            .collect(),
+    )
 }
 
-/// The worst admitted partitioning scenarios; returns the worst time and peak.
-fn partition_bounds(quick: bool) -> (f64, usize) {
-    let kinds: &[&str] = if quick {
-        &["delaunay"]
-    } else {
-        &[
-            "grid2d",
-            "cube3d",
-            "binaryTree",
-            "star",
-            "complete",
-            "geometric",
-            "delaunay",
-        ]
-    };
-    let wanted = std::env::var("BOUNDS_KINDS").unwrap_or_default();
-    let kinds: Vec<&str> = kinds
-        .iter()
-        .copied()
-        .filter(|k| wanted.is_empty() || wanted.split(',').any(|w| w == *k))
-        .collect();
-    let sets: [(&str, u64, &[&str]); 3] = [
-        (
-            "all five, k=64",
-            64,
-            &["kway", "rb", "strong", "linear", "random"],
-        ),
-        ("strong, k=64", 64, &["strong"]),
-        ("kway, k=4096", 4096, &["kway"]),
-    ];
-    println!(
-        "\n{:<11} {:<16} {:>9} {:>10} {:>8} {:>9} {:>8}",
-        "graph", "methods", "vertices", "edges", "time s", "peak MiB", "rep MiB"
-    );
-    let (mut worst_time, mut worst_peak) = (0.0f64, 0usize);
-    for kind in &kinds {
-        for (label, k, methods) in sets {
-            let make = |n: u64| partition_doc(kind, n, k, methods);
-            let Some(n) = largest_admitted_n(&make) else {
-                println!("{kind:<11} {label:<16} refused even with 2 vertices");
-                continue;
-            };
-            let text = make(n);
-            let (report, secs, peak) = measured(|| api::run(&text, &mut NoProgress).unwrap());
-            let v: serde_json::Value = serde_json::from_str(&report).unwrap();
-            let g = &v["report"]["graph"];
-            worst_time = worst_time.max(secs);
-            worst_peak = worst_peak.max(peak);
-            println!(
-                "{kind:<11} {label:<16} {:>9} {:>10} {secs:>8.2} {:>9.1} {:>8.2}",
-                g["vertices"],
-                g["edges"],
-                peak as f64 / 1048576.0,
-                report.len() as f64 / 1048576.0
-            );
+fn allocation() -> Vec<Family> {
+    // a saturating EASY stream: jobs up to 1/32 of the machine, one a second, 1000 s each
+    let saturating = |system: Value, nodes: u64, policies: Value| {
+        move |count: u64| {
+            json!({"version": 1, "engine": "allocation", "seed": 1, "system": system,
+                "policies": policies, "fallback": "wait",
+                "workload": {"kind": "generated", "count": count, "backfill": "easy",
+                    "minTasks": 1, "maxTasks": (nodes / 32).max(1), "sizeDistribution": "uniform",
+                    "meanInterarrival": 1, "meanDuration": 1000}})
+            .to_string()
         }
+    };
+    // every job at once, powers of two up to the whole machine, EASY looking 100,000 deep
+    let deep = |policies: Value| {
+        move |count: u64| {
+            json!({"version": 1, "engine": "allocation", "seed": 1,
+                "system": {"kind": "tree", "arities": [8, 8, 8, 8, 8, 8]},
+                "policies": policies, "fallback": "wait", "frames": 0,
+                "workload": {"kind": "generated", "count": count, "backfill": "easy",
+                    "minTasks": 1, "maxTasks": 262_144, "sizeDistribution": "powersOfTwo",
+                    "meanInterarrival": 0.0, "meanDuration": 1000.0, "backfillDepth": 100_000}})
+            .to_string()
+        }
+    };
+    let tree4 = json!({"kind": "tree", "arities": [8, 8, 8, 8]});
+    let mesh512 = json!({"kind": "mesh", "width": 512, "height": 512});
+    let mesh141 = json!({"kind": "mesh", "width": 141, "height": 141});
+    vec![
+        family(
+            "allocation",
+            "deep EASY queue, tree 8^6, hilbert + sequential",
+            "jobs",
+            (1, 100_000),
+            deep(json!(["hilbert", "sequential"])),
+        ),
+        family(
+            "allocation",
+            "saturating EASY stream, tree 8^4, sequential",
+            "jobs",
+            (1, 100_000),
+            saturating(tree4.clone(), 4096, json!(["sequential"])),
+        ),
+        family(
+            "allocation",
+            "saturating EASY stream, tree 8^4, closed-min-best",
+            "jobs",
+            (1, 100_000),
+            saturating(tree4, 4096, json!(["closed-min-best"])),
+        ),
+        family(
+            "allocation",
+            "saturating EASY stream, mesh 512x512, closed-min-best",
+            "jobs",
+            (1, 100_000),
+            saturating(mesh512, 512 * 512, json!(["closed-min-best"])),
+        ),
+        family(
+            "allocation",
+            "saturating EASY stream, mesh 141x141, hilbert",
+            "jobs",
+            (1, 100_000),
+            saturating(mesh141, 141 * 141, json!(["hilbert"])),
+        ),
+    ]
+}
+
+fn partition() -> Vec<Family> {
+    let doc = |kind: &'static str, k: u64, methods: Value| {
+        move |n: u64| {
+            json!({"version": 1, "engine": "partition", "seed": 1,
+                "graph": {"kind": kind, "n": n}, "k": k, "methods": methods})
+            .to_string()
+        }
+    };
+    vec![
+        family(
+            "partition",
+            "delaunay, quality mode, k = 4096",
+            "vertices",
+            (4096, 2_000_000),
+            doc("delaunay", 4096, json!(["strong"])),
+        ),
+        family(
+            "partition",
+            "delaunay, all five methods, k = 64",
+            "vertices",
+            (64, 2_000_000),
+            doc(
+                "delaunay",
+                64,
+                json!(["kway", "rb", "strong", "linear", "random"]),
+            ),
+        ),
+        family(
+            "partition",
+            "binary tree, k-way, k = 4096",
+            "vertices",
+            (4096, 2_000_000),
+            doc("binaryTree", 4096, json!(["kway"])),
+        ),
+    ]
+}
+
+fn place() -> Vec<Family> {
+    vec![
+        family(
+            "place",
+            "fat tree 16,384 hosts, 1 MB messages, GRID",
+            "processes",
+            (2, 16384),
+            |p: u64| {
+                json!({"version": 1, "engine": "place", "seed": 1,
+                    "system": {"kind": "fatTree", "simgrid": "3;32,32,16;1,32,32;1,1,1"},
+                    "job": {"kind": "GRID", "processes": p, "rounds": 10,
+                        "messageBytes": 1048576, "wrap": true}})
+                .to_string()
+            },
+        ),
+        family(
+            "place",
+            "torus 3D 16^3, every strategy, FULL job",
+            "processes",
+            (2, 4096),
+            |p: u64| {
+                json!({"version": 1, "engine": "place", "seed": 1,
+                    "system": {"kind": "torus3d", "x": 16, "y": 16, "z": 16},
+                    "job": {"kind": "FULL", "processes": p, "rounds": 10,
+                        "messageBytes": 1048576}})
+                .to_string()
+            },
+        ),
+    ]
+}
+
+/// A long custom formula (about 1,900 characters of arithmetic on P).
+fn long_formula() -> String {
+    let term = "sqrt(P + 3) * log(P + 2) / (P + 1) + ";
+    let mut f = String::new();
+    while f.len() + term.len() < 1900 {
+        f.push_str(term);
     }
-    (worst_time, worst_peak)
+    f.push('1');
+    f
 }
 
-/// A moldable scenario of `m` generated jobs on `n` machines with `v` GA cycles.
-fn moldable_doc(kind: &str, n: u32, m: u32, decoder: &str, k: u32, islands: u32, v: u32) -> String {
-    serde_json::json!({"version": 1, "engine": "moldable", "seed": 1, "machines": n,
-        "generate": {"kind": kind, "jobs": m, "maxVariants": 3},
-        "ga": {"population": k, "cycles": v, "decoder": decoder, "islands": islands}})
-    .to_string()
+fn select() -> Vec<Family> {
+    let stations = |q: u64| -> Value {
+        Value::Array(
+            (0..q)
+                .map(|i| json!({"name": format!("W{i}"), "load": [0.01 * (i % 50) as f64, 0.01 * (i % 50) as f64 + 0.05]}))
+                .collect(),
+        )
+    };
+    let hierarchy = json!({"objective": "distance", "m": 24,
+        "hierarchy": {"arities": [2, 2, 4, 8], "values": [8, 4, 2, 1]}});
+    let layouts = |r: u64| {
+        json!({"ranks": [r, r - 1, r - 2, r - 3], "nodes": 4096,
+        "socketsPerNode": 2, "coresPerSocket": 8})
+    };
+    let reservation = |steps: u64| {
+        json!({"stations": 1000,
+        "initiators": (0..100).map(|i| json!({"start": i, "wants": 8, "threshold": 0.5, "holdFor": 60})).collect::<Vec<_>>(),
+        "delay": {"min": 1, "max": 8}, "loss": 0.05, "maxSteps": steps, "maxTime": 1_000_000_000u64})
+    };
+    let f = long_formula();
+    let f2 = f.clone();
+    vec![
+        family(
+            "select",
+            "all four parts at once",
+            "scale (per mille of each part's own largest)",
+            (1, 1000),
+            move |x: u64| {
+                json!({"version": 1, "engine": "select", "seed": 1,
+                    "stations": stations((3000 * x / 1000).max(2)),
+                    "model": {"preset": "custom", "N": 1000, "ts": f2, "tc": f2, "tr": f2, "to": f2},
+                    "alltoall": {"subsystem": {"objective": "distance", "m": 24,
+                        "hierarchy": {"arities": [2, 2, 4, 8], "values": [8, 4, 2, 1]},
+                        "exactNodes": (100_000_000 * x / 1000).max(1)},
+                        "layouts": layouts((4096 * x / 1000).max(8))},
+                    "reservation": reservation((20_000_000 * x / 1000).max(1))})
+                .to_string()
+            },
+        ),
+        family(
+            "select",
+            "T(P) over ranged stations, four long formulas",
+            "stations",
+            (2, 3000),
+            move |q: u64| {
+                json!({"version": 1, "engine": "select", "seed": 1, "stations": stations(q),
+                    "model": {"preset": "custom", "N": 1000, "ts": f, "tc": f, "tr": f, "to": f}})
+                .to_string()
+            },
+        ),
+        family(
+            "select",
+            "subsystem exact search, 128 machines",
+            "exactNodes",
+            (1, 100_000_000),
+            move |x: u64| {
+                let mut h = hierarchy.clone();
+                h["exactNodes"] = json!(x);
+                json!({"version": 1, "engine": "select", "seed": 1,
+                    "alltoall": {"subsystem": h}})
+                .to_string()
+            },
+        ),
+        family(
+            "select",
+            "layouts, four rank counts",
+            "ranks",
+            (8, 4096),
+            move |r: u64| {
+                json!({"version": 1, "engine": "select", "seed": 1,
+                    "alltoall": {"layouts": layouts(r)}})
+                .to_string()
+            },
+        ),
+        family(
+            "select",
+            "reservation, 1,000 stations, 100 initiators",
+            "maxSteps",
+            (1, 20_000_000),
+            move |steps: u64| {
+                json!({"version": 1, "engine": "select", "seed": 1,
+                    "reservation": reservation(steps)})
+                .to_string()
+            },
+        ),
+    ]
 }
 
-/// The worst admitted moldable scenarios; returns the worst time and peak.
-fn moldable_bounds() -> (f64, usize) {
-    use placelab::moldable::scenario::{MAX_CYCLES, MAX_ISLANDS, MAX_JOBS, MAX_POPULATION};
-    let max_jobs = MAX_JOBS as u32;
-    // (label, kind, n, m, decoder, K, islands)
-    let families: Vec<(&str, &str, u32, u32, &str, u32, u32)> = vec![
-        ("n=1 shelf", "random", 1, max_jobs, "shelf", 16, 1),
-        ("n=1 shelf", "random", 1, 2000, "shelf", 16, 1),
-        ("n=2 list", "random", 2, max_jobs, "list", 16, 1),
-        ("n=2 list", "random", 2, 2000, "list", 16, 1),
-        ("n=64 list", "random", 64, 3000, "list", 16, 1),
-        ("source", "random", 1024, 3000, "shelf", 16, 1),
-        ("source", "random", 65536, 3000, "shelf", 16, 1),
-        ("guillotine", "guillotine", 1024, 1000, "list", 16, 1),
-        (
-            "tiny shelf",
-            "random",
-            64,
-            2,
-            "shelf",
-            MAX_POPULATION,
-            MAX_ISLANDS,
-        ),
-        (
-            "tiny list",
-            "random",
-            64,
-            2,
-            "list",
-            MAX_POPULATION,
-            MAX_ISLANDS,
-        ),
-        (
-            "small list",
-            "random",
-            64,
-            20,
-            "list",
-            MAX_POPULATION,
-            MAX_ISLANDS,
-        ),
-        (
-            "big pop",
-            "random",
-            1024,
-            4000,
-            "list",
-            MAX_POPULATION,
-            MAX_ISLANDS,
-        ),
-    ];
-    // BOUNDS_MOLDABLE_BUDGET=steps: the most cycles whose estimate stays under this budget
-    // instead of the admission limit (to calibrate the estimate: seconds per step per family)
-    let budget: Option<f64> = std::env::var("BOUNDS_MOLDABLE_BUDGET")
-        .ok()
-        .and_then(|b| b.parse().ok());
-    let fits = |text: &str| {
-        api::check(text).is_ok()
-            && budget.is_none_or(|b| {
-                let p = prepare_moldable(text).unwrap();
-                placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario) <= b
+/// `m` listed jobs of 16 variants each (seeded), weights 0.5 to 1.
+fn variant_jobs(m: u64) -> Value {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    Value::Array(
+        (0..m)
+            .map(|_| {
+                let vs: Vec<Value> = (0..16)
+                    .map(|v| {
+                        json!({"ranks": 1 + next() % 1024, "time": 1.0 + (next() % 99_000) as f64 / 1000.0,
+                            "weight": if v == 0 { 1.0 } else { 0.5 + (next() % 500) as f64 / 1000.0 }})
+                    })
+                    .collect();
+                json!({"variants": vs})
             })
+            .collect(),
+    )
+}
+
+fn moldable() -> Vec<Family> {
+    let generated = |n: u64, m: u64, decoder: &'static str, k: u64, islands: u64| {
+        move |v: u64| {
+            json!({"version": 1, "engine": "moldable", "seed": 1, "machines": n,
+                "generate": {"kind": "random", "jobs": m, "maxVariants": 3},
+                "ga": {"population": k, "cycles": v, "decoder": decoder, "islands": islands}})
+            .to_string()
+        }
     };
-    println!(
-        "\n{:<11} {:>6} {:>6} {:>7} {:>4} {:>3} {:>7} {:>9} {:>8} {:>9} {:>7}",
-        "moldable",
-        "n",
-        "m",
-        "decoder",
-        "K",
-        "I",
-        "cycles",
-        "est steps",
-        "time s",
-        "peak MiB",
-        "ns/step"
-    );
-    let (mut worst_time, mut worst_peak, mut worst_ns) = (0.0f64, 0usize, 0.0f64);
-    for (label, kind, n, m, decoder, k, islands) in families {
-        let make = |v: u32| moldable_doc(kind, n, m, decoder, k, islands, v);
-        if !fits(&make(0)) {
-            println!("{label:<11} {n:>6} {m:>6} {decoder:>7} {k:>4} {islands:>3} refused even with 0 cycles");
-            continue;
-        }
-        let (mut lo, mut hi) = (0u32, MAX_CYCLES);
-        if fits(&make(hi)) {
-            lo = hi;
-        }
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if fits(&make(mid)) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let text = make(lo);
-        let p = prepare_moldable(&text).unwrap();
-        let est = placelab::moldable::scenario::estimate_work(&p.inst, &p.scenario);
-        let ((), secs, peak) = measured(|| {
-            api::run(&text, &mut NoProgress).unwrap();
-        });
-        worst_time = worst_time.max(secs);
-        worst_peak = worst_peak.max(peak);
-        worst_ns = worst_ns.max(secs * 1e9 / est);
-        println!(
-            "{label:<11} {n:>6} {m:>6} {decoder:>7} {k:>4} {islands:>3} {lo:>7} {est:>9.2e} {secs:>8.2} {:>9.1} {:>7.3}",
-            peak as f64 / 1048576.0,
-            secs * 1e9 / est
-        );
-    }
-    println!("slowest family: {worst_ns:.3} ns per estimated step");
-    (worst_time, worst_peak)
+    vec![
+        family(
+            "moldable",
+            "16 variants, efficiency 0.97, K = 256, 16 islands exchanging every cycle, G = 64",
+            "jobs (2 cycles)",
+            (2, 5136),
+            |m: u64| {
+                json!({"version": 1, "engine": "moldable", "seed": 1, "machines": 1024,
+                    "efficiency": 0.97, "jobs": variant_jobs(m),
+                    "ga": {"population": 256, "cycles": 2, "parts": 64, "islands": 16,
+                        "exchangeEvery": 1}})
+                .to_string()
+            },
+        ),
+        family(
+            "moldable",
+            "the source's scale, n = 1024, m = 3000, shelves",
+            "cycles",
+            (0, 100_000),
+            generated(1024, 3000, "shelf", 16, 1),
+        ),
+        family(
+            "moldable",
+            "one machine, m = 2000, shelves",
+            "cycles",
+            (0, 100_000),
+            generated(1, 2000, "shelf", 16, 1),
+        ),
+        family(
+            "moldable",
+            "tiny list set, m = 2, K = 256, 16 islands",
+            "cycles",
+            (0, 100_000),
+            generated(64, 2, "list", 256, 16),
+        ),
+        family(
+            "moldable",
+            "list decoder, n = 64, m = 3000",
+            "cycles",
+            (0, 100_000),
+            generated(64, 3000, "list", 16, 1),
+        ),
+    ]
 }
 
-/// A trace scenario: generated `program` of order `size` on `n` ranks and `n` nodes (ratios 1
-/// to about 6, links of three kinds, as `benches/trace.rs`), searched by `method`.
-fn trace_doc(program: &str, size: u64, n: usize, method: &str, budget: f64) -> String {
-    let nodes: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            let ratio =
-                1.0 + (i / 2 * 2) as f64 * 5.0 / n as f64 + if i % 4 == 3 { 0.5 } else { 0.0 };
-            serde_json::json!({"name": format!("n{i}"), "ratio": ratio})
-        })
-        .collect();
-    let mut links = Vec::new();
-    for u in 0..n {
-        for v in 0..n {
-            if u != v {
-                let rack = u / 4 == v / 4;
-                let a1 = if rack {
-                    4e-8
-                } else if (u + v) % 3 == 0 {
-                    3.4e-7
-                } else {
-                    1.7e-7
-                };
-                links.push(
-                    serde_json::json!({"from": format!("n{u}"), "to": format!("n{v}"),
-                    "a0": if rack { 5e-5 } else { 1.5e-4 }, "a1": a1}),
-                );
+fn trace() -> Vec<Family> {
+    let generated =
+        |program: &'static str, size: u64, ranks: u64, n: usize, method: &'static str| {
+            move |budget: u64| {
+                json!({"version": 1, "engine": "trace", "seed": 1,
+                "generate": {"program": program, "size": size, "ranks": ranks},
+                "nodes": nodes_json(n, 0.37), "defaultLink": {"a0": 1e-4, "a1": 1e-8},
+                "search": {"method": method, "budget": budget}})
+                .to_string()
             }
-        }
-    }
-    serde_json::json!({"version": 1, "engine": "trace", "seed": 1, "referenceRate": 5e8,
-        "generate": {"program": program, "size": size, "ranks": n, "width": 5, "iterations": 1},
-        "nodes": nodes, "links": links, "search": {"method": method, "budget": budget}})
-    .to_string()
-}
-
-/// The worst admitted trace scenarios; returns the worst time and peak.
-fn trace_bounds() -> (f64, usize) {
-    let cases: [(&str, usize, &str, f64); 4] = [
-        ("luUneven", 16, "branchAndBound", 1.99e9),
-        ("luCyclic", 16, "branchAndBound", 1.99e9),
-        ("luUneven", 12, "branchAndBound", 1.99e9),
-        ("luUneven", 8, "exhaustive", 1.0),
-    ];
-    println!(
-        "\n{:<9} {:>5} {:<15} {:>9} {:>6} {:>9} {:>8} {:>6} {:>8} {:>9}",
-        "trace",
-        "nodes",
-        "method",
-        "budget",
-        "size",
-        "events",
-        "time s",
-        "proven",
-        "gap %",
-        "peak MiB"
-    );
-    let (mut worst_time, mut worst_peak) = (0.0f64, 0usize);
-    for (program, n, method, budget) in cases {
-        let make = |size: u64| trace_doc(program, size, n, method, budget);
-        let Some(size) = largest_in(2, 100_000, &make) else {
-            println!("{program:<9} {n:>5} {method:<15} refused even at order 2");
-            continue;
         };
-        let text = make(size);
-        let (report, secs, peak) = measured(|| api::run(&text, &mut NoProgress).unwrap());
-        let v: serde_json::Value = serde_json::from_str(&report).unwrap();
-        let r = &v["report"];
-        worst_time = worst_time.max(secs);
-        worst_peak = worst_peak.max(peak);
-        println!(
-            "{program:<9} {n:>5} {method:<15} {budget:>9.2e} {size:>6} {:>9} {secs:>8.2} {:>6} {:>8.2} {:>9.1}",
-            r["trace"]["events"],
-            r["search"]["proven"],
-            r["search"]["gap"].as_f64().unwrap_or(0.0) * 100.0,
-            peak as f64 / 1048576.0
-        );
-    }
-    (worst_time, worst_peak)
+    vec![
+        family(
+            "trace",
+            "matmul 1000, 16 ranks on 64 unequal nodes, branch and bound",
+            "budget",
+            (1000, 2_000_000_000),
+            generated("matmul", 1000, 16, 64, "branchAndBound"),
+        ),
+        family(
+            "trace",
+            "matmul 1000, 32 ranks on 64 unequal nodes, branch and bound",
+            "budget",
+            (1000, 2_000_000_000),
+            generated("matmul", 1000, 32, 64, "branchAndBound"),
+        ),
+        family(
+            "trace",
+            "LU uneven 2000, 16 ranks on 16 unequal nodes, branch and bound",
+            "budget",
+            (1000, 2_000_000_000),
+            generated("luUneven", 2000, 16, 16, "branchAndBound"),
+        ),
+        family(
+            "trace",
+            "LU uneven, 8 ranks on 8 nodes, exhaustive",
+            "size",
+            (2, 100_000),
+            |size: u64| {
+                json!({"version": 1, "engine": "trace", "seed": 1,
+                    "generate": {"program": "luUneven", "size": size, "ranks": 8},
+                    "nodes": nodes_json(8, 0.37), "defaultLink": {"a0": 1e-4, "a1": 1e-8},
+                    "search": {"method": "exhaustive"}})
+                .to_string()
+            },
+        ),
+    ]
+}
+
+/// One measured family.
+struct Row {
+    engine: &'static str,
+    label: &'static str,
+    est: Estimate,
+    m: Measured,
 }
 
 fn main() {
-    if let Ok(path) = std::env::var("BOUNDS_SCENARIO") {
-        return run_file(&path);
-    }
-    let only = std::env::var("BOUNDS_ONLY").unwrap_or_default();
-    if only == "trace" {
-        print_worst("trace", trace_bounds());
-        return;
-    }
-    if only == "partition" {
-        print_worst(
-            "partitioning",
-            partition_bounds(std::env::var("BOUNDS_QUICK").is_ok()),
-        );
-        return;
-    }
-    if only == "moldable" {
-        print_worst("moldable", moldable_bounds());
-        return;
-    }
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     let quick = std::env::var("BOUNDS_QUICK").is_ok();
-    let mut systems: Vec<(&str, serde_json::Value, usize)> = vec![(
-        "mesh 141x141",
-        serde_json::json!({"kind": "mesh", "width": 141, "height": 141}),
-        141 * 141,
-    )];
-    if !quick {
-        systems.insert(
-            0,
-            (
-                "mesh 512x512",
-                serde_json::json!({"kind": "mesh", "width": 512, "height": 512}),
-                512 * 512,
-            ),
-        );
-        systems.push((
-            "mesh 32x32",
-            serde_json::json!({"kind": "mesh", "width": 32, "height": 32}),
-            1024,
-        ));
-        systems.push((
-            "tree [8,8,8,8]",
-            serde_json::json!({"kind": "tree", "arities": [8, 8, 8, 8]}),
-            4096,
-        ));
-    }
-    let (policies, fallbacks) = (PolicyId::ALL, Fallback::ALL);
+    let engines: [(&str, fn() -> Vec<Family>); 6] = [
+        ("allocation", allocation),
+        ("partition", partition),
+        ("place", place),
+        ("select", select),
+        ("moldable", moldable),
+        ("trace", trace),
+    ];
     println!(
-        "{:<16} {:<14} {:<15} {:>7} {:>9} {:>9} {:>8} {:>9} {:>8}",
-        "policy",
-        "fallback",
-        "machine",
-        "jobs",
-        "est steps",
-        "measured",
-        "time s",
-        "peak MiB",
-        "rep MiB"
+        "budget: {MAX_SECONDS} s natively, {:.0} MiB; times are the child's CPU seconds",
+        MAX_BYTES / 1048576.0
     );
-    let mut worst_time: f64 = 0.0;
-    let mut worst_peak: usize = 0;
-    for policy in policies {
-        for fallback in fallbacks {
-            if !policy.is_closed() && fallback != Fallback::Wait {
-                continue; // the fallback only applies to closed-min policies
-            }
-            for (label, system, nodes) in &systems {
-                let make = |c: usize| doc(system, *nodes, policy.id(), fallback.id(), c);
-                let Some(count) = largest_admitted(&make) else {
-                    println!(
-                        "{:<16} {:<14} {:<15} refused even with one job",
-                        policy.id(),
-                        fallback.id(),
-                        label
-                    );
-                    continue;
-                };
-                let text = make(count);
-                let s = scenario_of(&text);
-                let topo = s.system.build().unwrap();
-                let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
-                let (report, secs, peak) = measured(|| api::run(&text, &mut NoProgress).unwrap());
-                // the work counters of the same run (run again without the envelope)
-                let r = placelab::alloc::run(&s, 1, &mut NoProgress);
-                let w = r.runs[0].work;
-                let measured =
-                    estimate::ROUTE_STEP_WEIGHT * w.route_steps as f64 + w.search_steps as f64;
-                worst_time = worst_time.max(secs);
-                worst_peak = worst_peak.max(peak);
-                println!(
-                    "{:<16} {:<14} {:<15} {:>7} {:>9.2e} {:>9.2e} {:>8.2} {:>9.1} {:>8.2}",
-                    policy.id(),
-                    fallback.id(),
-                    label,
-                    count,
-                    est.steps(),
-                    measured,
-                    secs,
-                    peak as f64 / 1048576.0,
-                    report.len() as f64 / 1048576.0
-                );
-            }
+    let mut rows: Vec<Row> = Vec::new();
+    for (id, families) in engines {
+        if !wanted.is_empty() && !wanted.iter().any(|w| w == id) {
+            continue;
+        }
+        println!(
+            "\n{:<10} {:<70} {:>12} {:>8} {:>8} {:>8} {:>8} {:>7} {:>7}",
+            "engine",
+            "family (free parameter)",
+            "largest",
+            "est s",
+            "cpu s",
+            "est MiB",
+            "peak MiB",
+            "t ratio",
+            "m ratio"
+        );
+        let mut fams = families();
+        if quick {
+            fams.truncate(1);
+        }
+        for f in fams {
+            let label = format!("{} ({})", f.label, f.param);
+            let Some(x) = largest_admitted(&f) else {
+                println!("{:<10} {label:<70} refused even at {}", f.engine, f.lo);
+                continue;
+            };
+            let text = (f.make)(x);
+            let est = api::estimate(&text).expect("admitted scenarios estimate");
+            let m = run_child(&text);
+            println!(
+                "{:<10} {label:<70} {x:>12} {:>8.2} {:>8.2} {:>8.0} {:>8.0} {:>7.2} {:>7.2}{}",
+                f.engine,
+                est.seconds(),
+                m.cpu,
+                est.mib(),
+                m.peak / 1048576.0,
+                m.cpu / est.seconds(),
+                m.peak / est.bytes,
+                if m.ok { "" } else { "  (run failed)" }
+            );
+            rows.push(Row {
+                engine: f.engine,
+                label: f.label,
+                est,
+                m,
+            });
         }
     }
-    print_worst("allocation", (worst_time, worst_peak));
-    print_worst("partitioning", partition_bounds(quick));
-    print_worst("moldable", moldable_bounds());
-    print_worst("trace", trace_bounds());
-}
-
-/// Admits moldable scenario text as the dispatcher does and prepares its islands.
-fn prepare_moldable(text: &str) -> placelab::error::Result<placelab::moldable::parallel::Prepared> {
-    let (meta, scenario) = placelab::engines::admit_text::<placelab::moldable::Moldable>(text)?;
-    placelab::moldable::parallel::prepare(meta, scenario)
+    println!("\nper engine: worst admitted scenario, ratios measured / estimated");
+    let mut worst_ratios = Vec::new();
+    for (id, _) in engines {
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.engine == id).collect();
+        let Some(worst) = mine.iter().max_by(|a, b| a.m.cpu.total_cmp(&b.m.cpu)) else {
+            continue;
+        };
+        let ratios: Vec<f64> = mine.iter().map(|r| r.m.cpu / r.est.seconds()).collect();
+        let hi = ratios.iter().copied().fold(0.0, f64::max);
+        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let peak = mine.iter().map(|r| r.m.peak).fold(0.0, f64::max);
+        worst_ratios.push((id, hi));
+        println!(
+            "{id:<10} worst {:.2} s CPU (estimated {:.2} s), {:.0} MiB peak: {}; time ratio {lo:.2} to {hi:.2}",
+            worst.m.cpu,
+            worst.est.seconds(),
+            peak / 1048576.0,
+            worst.label
+        );
+    }
+    if let Some(best) = worst_ratios
+        .iter()
+        .map(|(_, r)| *r)
+        .filter(|r| *r > 0.0)
+        .reduce(f64::min)
+    {
+        for (id, r) in &worst_ratios {
+            println!(
+                "{id:<10} largest ratio {r:.2} = {:.1} x the best-calibrated engine's ({best:.2})",
+                r / best
+            );
+        }
+    }
 }

@@ -82,6 +82,25 @@ pub fn check(text: &str) -> Result<()> {
     (entry.check)(env)
 }
 
+/// What running a scenario would cost, estimated without running it
+/// ([`crate::engine::Estimate`]: work units, their calibrated native nanoseconds, peak bytes),
+/// for a scenario admission accepts or refuses alike. Cheap and pure: it parses the scenario
+/// and builds what admission builds (a trace's program, a moldable job set), nothing more, so
+/// a study may sum it over its points.
+///
+/// # Errors
+/// Malformed JSON, unknown fields, wrong types and impossible values, as [`check`]; never the
+/// estimate itself (compare it with [`crate::engine::MAX_SECONDS`] and
+/// [`crate::engine::MAX_BYTES`]).
+pub fn estimate(text: &str) -> Result<crate::engine::Estimate> {
+    let env = parse_envelope(text, &engine_ids())?;
+    let entry = ENGINES
+        .iter()
+        .find(|e| e.id == env.meta.engine)
+        .expect("engine checked by parser");
+    (entry.estimate)(env)
+}
+
 #[derive(Serialize)]
 struct EngineInfo {
     id: &'static str,

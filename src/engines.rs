@@ -25,6 +25,8 @@ pub struct EngineEntry {
     pub run_preview: fn(Envelope, &mut dyn Progress) -> Result<String>,
     /// Parses and validates only.
     pub check: fn(Envelope) -> Result<()>,
+    /// Parses, then [`Engine::estimate`] (the estimate of a scenario admission may refuse).
+    pub estimate: fn(Envelope) -> Result<crate::engine::Estimate>,
     /// [`Engine::sample_scenarios`].
     pub samples: fn() -> Vec<String>,
     /// Parses and validates, then [`Engine::split`], its report the JSON [`EngineEntry::run`]
@@ -83,6 +85,11 @@ fn check_entry<E: Engine>(env: Envelope) -> Result<()> {
     admit::<E>(env).map(|_| ())
 }
 
+fn estimate_entry<E: Engine>(env: Envelope) -> Result<crate::engine::Estimate> {
+    let scenario: E::Scenario = parse_engine_fields(env.fields, &E::params())?;
+    E::estimate(&scenario)
+}
+
 /// A split run whose report is the JSON of [`EngineEntry::run`].
 struct Enveloped<E: Engine> {
     meta: Meta,
@@ -129,6 +136,7 @@ pub const fn entry<E: Engine + 'static>() -> EngineEntry {
         run: run_entry::<E, false>,
         run_preview: run_entry::<E, true>,
         check: check_entry::<E>,
+        estimate: estimate_entry::<E>,
         samples: E::sample_scenarios,
         split: split_entry::<E>,
     }

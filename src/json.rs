@@ -431,8 +431,16 @@ impl<'a> Strict<'a> {
     fn err(&self, message: impl Into<String>) -> StrictError {
         StrictError::new(message).at(&self.cx.path.get())
     }
+    /// The field table's entry for the value being read: the entry at its path (list indices
+    /// written `[]`), else, for an item of a list, the entry of the list itself (a table that
+    /// states one range for `sweep.processes` ranges each of its items).
     fn param(&self) -> Option<&Param> {
-        self.cx.params.iter().find(|p| self.cx.path.is(p.path))
+        let params = self.cx.params;
+        params.iter().find(|p| self.cx.path.is(p.path)).or_else(|| {
+            let path = self.cx.path.1.borrow();
+            let list = path.strip_suffix("[]")?;
+            params.iter().find(|p| p.path == list && p.kind == "int")
+        })
     }
     /// "must be X, got Y".
     fn wrong(&self, what: &str) -> StrictError {
@@ -750,5 +758,71 @@ impl<'de> MapAccess<'de> for StrictMap<'_> {
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Job {
+        tasks: u64,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Doc {
+        count: Option<u64>,
+        jobs: Option<Vec<Job>>,
+        sizes: Option<Vec<u32>>,
+    }
+
+    fn table() -> Vec<Param> {
+        vec![
+            Param::new("count", "Count", "int", Value::Null).range(1.0, 1073741824.0),
+            Param::rule("jobs[].tasks", "int").range(1.0, 1073741824.0),
+            Param::new("sizes", "Sizes", "int", Value::Null).range(2.0, 64.0),
+        ]
+    }
+
+    fn refusal(text: &str) -> ScenarioError {
+        from_value::<Doc>(&parse(text).unwrap(), &table()).unwrap_err()
+    }
+
+    /// A value of the wrong type is told the field's range from the table, never the range of
+    /// the type that stores it (`0 to 18446744073709551615` for a `u64`).
+    #[test]
+    fn a_wrong_type_is_told_the_tables_range() {
+        for bad in [r#""4""#, "true", "4.5", "-1", "[1]", "{}", "0", "1e12"] {
+            for (text, path) in [
+                (format!(r#"{{"count": {bad}}}"#), "$.count"),
+                (
+                    format!(r#"{{"jobs": [{{"tasks": 2}}, {{"tasks": {bad}}}]}}"#),
+                    "$.jobs[1].tasks",
+                ),
+            ] {
+                let e = refusal(&text);
+                assert_eq!(e.path, path, "{e}");
+                assert!(
+                    e.message
+                        .starts_with("must be a whole number from 1 to 1073741824, got "),
+                    "{text}: {e}"
+                );
+            }
+        }
+        // an item of a list whose table entry is the list's
+        let e = refusal(r#"{"sizes": [4, "x"]}"#);
+        assert!(
+            e.message.starts_with("must be a whole number from 2 to 64"),
+            "{e}"
+        );
+        // without a table entry, the type's range
+        let e = from_value::<Doc>(&parse(r#"{"count": "x"}"#).unwrap(), &[]).unwrap_err();
+        assert!(e.message.contains("from 0 to 18446744073709551615"), "{e}");
     }
 }

@@ -8,6 +8,11 @@
 //!   within the byte cap whose counts are complete.
 //! - Progress ticks are monotone, end at the total, and move through every phase of the run (each
 //!   policy's simulation and report) in proportion to its estimated work.
+//! - Every engine's estimate counts what its run does: four families an adversarial search once
+//!   found admitted yet far over the budget (trace branch and bound on a short trace over many
+//!   nodes, allocation's deep EASY queue on a large tree, moldable sets of many variants under a
+//!   tight efficiency constraint, selection's four parts at once) are refused, and the
+//!   estimate's model matches the run's counters on admitted neighbours.
 
 use placelab::alloc::scenario::{self, AllocScenario};
 use placelab::alloc::{self, estimate};
@@ -196,7 +201,8 @@ fn too_much_work_is_refused_before_running_with_the_estimate() {
     let e = api::check(&doc.to_string()).unwrap_err().to_string();
     assert!(e.contains("$.workload"), "{e}");
     assert!(e.contains("refused before running: estimated"), "{e}");
-    assert!(e.contains("steps of work (limit 1e10"), "{e}");
+    assert!(e.contains("s natively ("), "{e}");
+    assert!(e.contains("the limit is 10 s"), "{e}");
 }
 
 /// Large admitted runs peak within their memory estimate, which admission keeps under the
@@ -377,4 +383,244 @@ fn progress_moves_through_every_phase_in_proportion_to_its_work() {
         .collect();
     assert!(before_last.iter().all(|&d| d <= last_start));
     assert!(before_last.len() < ticks.len());
+}
+
+/// `n` nodes of unequal ratios 1.0, 1.37, 1.74, ... with one default link.
+fn unequal_nodes(n: usize) -> Value {
+    Value::Array(
+        (0..n)
+            .map(|i| json!({"name": format!("n{i}"), "ratio": 1.0 + 0.37 * i as f64}))
+            .collect(),
+    )
+}
+
+fn matmul_on_64(search: Value) -> String {
+    json!({"version": 1, "engine": "trace", "seed": 1,
+        "generate": {"program": "matmul", "size": 1000, "ranks": 16},
+        "nodes": unequal_nodes(64), "defaultLink": {"a0": 1e-4, "a1": 1e-8}, "search": search})
+    .to_string()
+}
+
+/// Trace, branch and bound on a short trace over many nodes: the default budget's replay steps
+/// are few, its search nodes many (each fills the relaxed tables of 64 x 64 node pairs), and
+/// the estimate counts them: refused. On an admitted budget the run's counters stay within
+/// the estimate's model: children replayed (exactly or relaxed) at most its search nodes,
+/// replay steps at most its work.
+#[test]
+fn branch_and_bound_over_many_nodes_counts_its_search_nodes() {
+    use placelab::trace::scenario::{build_unadmitted, estimate, search_nodes};
+    let refused = matmul_on_64(json!({"method": "branchAndBound"}));
+    let e = api::check(&refused).unwrap_err();
+    assert_eq!(e.path, "$.search", "{e}");
+    assert!(e.message.contains("search nodes"), "{e}");
+    assert!(api::estimate(&refused).unwrap().seconds() > placelab::engine::MAX_SECONDS);
+    // the largest budget, 32 ranks: refused too
+    let big = refused.replace("\"ranks\":16", "\"ranks\":32").replace(
+        "\"method\":\"branchAndBound\"",
+        "\"method\":\"branchAndBound\",\"budget\":2e9",
+    );
+    assert!(api::check(&big).is_err());
+
+    let text = matmul_on_64(json!({"method": "branchAndBound", "budget": 200000}));
+    api::check(&text).unwrap();
+    let (meta, s) =
+        placelab::engines::admit_text::<placelab::trace::TracePrediction>(&text).unwrap();
+    let b = build_unadmitted(&s).unwrap();
+    let est = estimate(&s, &b);
+    let out = placelab::trace::search(&s, &b, meta.seed, &mut |_| {});
+    let children = (out.stats.replays + out.stats.bound_replays) as f64;
+    assert!(children > 100.0, "{:?}", out.stats);
+    assert!(
+        children <= search_nodes(&s, &b),
+        "{children} children, model {}",
+        search_nodes(&s, &b)
+    );
+    assert!((out.stats.steps as f64) <= est.work, "{:?}", out.stats);
+}
+
+fn deep_easy_tree(policies: Value, count: u64) -> String {
+    json!({"version": 1, "engine": "allocation", "seed": 1,
+        "system": {"kind": "tree", "arities": [8, 8, 8, 8, 8, 8]}, "policies": policies,
+        "fallback": "wait", "frames": 0,
+        "workload": {"kind": "generated", "count": count, "backfill": "easy", "minTasks": 1,
+            "maxTasks": 262144, "sizeDistribution": "powersOfTwo", "meanInterarrival": 0.0,
+            "meanDuration": 1000.0, "backfillDepth": 100000}})
+    .to_string()
+}
+
+/// Allocation, EASY with a deep queue on a 262,144-node tree: the footprints of big jobs are
+/// capped by the tree's routers and links, their sorts are not, and the estimate counts the
+/// sorts: refused with both policies and with each alone. An admitted neighbour's estimate
+/// holds the sort term of every job's footprints and bounds the run's counters.
+#[test]
+fn a_deep_easy_queue_on_a_large_tree_counts_its_footprint_sorts() {
+    for policies in [
+        json!(["hilbert", "sequential"]),
+        json!(["hilbert"]),
+        json!(["sequential"]),
+    ] {
+        let text = deep_easy_tree(policies, 1293);
+        let e = api::check(&text).unwrap_err();
+        assert_eq!(e.path, "$.workload", "{e}");
+        assert!(e.message.contains("the limit is 10 s"), "{e}");
+    }
+    let text = deep_easy_tree(json!(["sequential"]), 8);
+    api::check(&text).unwrap();
+    let s = scenario_of(&text);
+    let topo = s.system.build().unwrap();
+    let sizes = scenario::sizes_of(&s);
+    let est = estimate::estimate(&s, &topo, &sizes);
+    let sorts = 4.0 * sizes.sum(|k| estimate::tree_footprint_sort(k, 6.0));
+    assert!(sorts > 0.0);
+    assert!(est.policies[0].search_steps >= sorts);
+    let r = alloc::run(&s, 1, &mut NoProgress);
+    let w = r.runs[0].work;
+    assert!(w.route_steps as f64 <= est.policies[0].route_steps);
+    assert!(w.search_steps as f64 <= est.policies[0].search_steps);
+}
+
+/// `m` jobs of 16 variants each (seeded), weights 0.5 to 1.
+fn sixteen_variant_jobs(m: usize) -> Value {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    Value::Array(
+        (0..m)
+            .map(|_| {
+                let vs: Vec<Value> = (0..16)
+                    .map(|v| {
+                        json!({"ranks": 1 + r.below(1024), "time": 1.0 + r.below(99_000) as f64 / 1000.0,
+                            "weight": if v == 0 { 1.0 } else { 0.5 + r.below(500) as f64 / 1000.0 }})
+                    })
+                    .collect();
+                json!({"variants": vs})
+            })
+            .collect(),
+    )
+}
+
+fn many_variants(m: usize, cycles: u64, efficiency: Option<f64>) -> String {
+    let mut doc = json!({"version": 1, "engine": "moldable", "seed": 1, "machines": 1024,
+        "jobs": sixteen_variant_jobs(m),
+        "ga": {"population": 256, "cycles": cycles, "parts": 64, "islands": 16,
+            "exchangeEvery": 1}});
+    if let Some(w) = efficiency {
+        doc["efficiency"] = json!(w);
+    }
+    doc.to_string()
+}
+
+/// Moldable, the shelf decoder with 16 variants per job under a 0.97 efficiency constraint,
+/// a population of 256 on 16 islands exchanging every cycle: each child's repair sorts the jobs
+/// by relative weight, each comparison scanning the variants, and the estimate counts it:
+/// refused. The repair term is exactly the difference the constraint makes, per evaluation.
+#[test]
+fn many_variants_under_an_efficiency_constraint_count_their_repairs() {
+    use placelab::moldable::scenario::{estimate_work, evaluations, instance, repair_steps};
+    let text = many_variants(5136, 1000, Some(0.97));
+    let e = api::check(&text).unwrap_err();
+    assert!(
+        e.message.contains("refused before running: estimated"),
+        "{e}"
+    );
+    assert!(e.message.contains("the limit is 10 s"), "{e}");
+    // the estimate's model: the constraint adds one repair per evaluation
+    let with = many_variants(300, 10, Some(0.97));
+    let without = many_variants(300, 10, None);
+    let (_, sw) = placelab::engines::admit_text::<placelab::moldable::Moldable>(&with).unwrap();
+    let (_, so) = placelab::engines::admit_text::<placelab::moldable::Moldable>(&without).unwrap();
+    let (iw, io) = (instance(&sw, 0).unwrap(), instance(&so, 0).unwrap());
+    let repair = repair_steps(&iw);
+    // 16 variants, 300 jobs, a constraint above a random choice's mean: V m + 2 V m log2 m + V m
+    let m = 300.0f64;
+    assert!((repair - (32.0 * m * m.log2() + 32.0 * m)).abs() < 1e-6 * repair);
+    assert_eq!(repair_steps(&io), 0.0);
+    let diff = estimate_work(&iw, &sw) - estimate_work(&io, &so);
+    assert!((diff - evaluations(&sw) as f64 * repair).abs() < 1e-9 * diff.abs().max(1.0));
+}
+
+/// The four parts of a selection, each at a size admitted alone.
+fn select_parts(stations: bool, subsystem: bool, layouts: bool, reservation: bool) -> String {
+    let mut doc = json!({"version": 1, "engine": "select", "seed": 1});
+    if stations {
+        let f = "sqrt(P + 3) * log(P + 2) / (P + 1) + ".repeat(45) + "1";
+        doc["stations"] = Value::Array(
+            (0..3000)
+                .map(|i| json!({"name": format!("W{i}"), "load": [0.01 * (i % 50) as f64, 0.01 * (i % 50) as f64 + 0.05]}))
+                .collect(),
+        );
+        doc["model"] = json!({"preset": "custom", "N": 1000, "ts": f, "tc": f, "tr": f, "to": f});
+    }
+    let mut all = json!({});
+    if subsystem {
+        all["subsystem"] = json!({"objective": "distance", "m": 24,
+            "hierarchy": {"arities": [2, 2, 4, 8], "values": [8, 4, 2, 1]},
+            "exactNodes": 100_000_000u64});
+    }
+    if layouts {
+        all["layouts"] = json!({"ranks": [2400, 2399, 2398, 2397], "nodes": 4096,
+            "socketsPerNode": 2, "coresPerSocket": 8});
+    }
+    if subsystem || layouts {
+        doc["alltoall"] = all;
+    }
+    if reservation {
+        doc["reservation"] = json!({"stations": 1000,
+            "initiators": (0..100).map(|i| json!({"start": i, "wants": 8, "threshold": 0.5, "holdFor": 60})).collect::<Vec<_>>(),
+            "delay": {"min": 1, "max": 8}, "loss": 0.05, "maxSteps": 20_000_000u64,
+            "maxTime": 1_000_000_000u64});
+    }
+    doc.to_string()
+}
+
+/// Selection, all four parts at once: each part is admitted alone, and admission sums them (a
+/// scenario runs every part it asks for, one after another): refused together, with every part
+/// named; the whole estimate is exactly the sum of the parts' alone.
+#[test]
+fn a_selection_of_four_parts_sums_their_estimates() {
+    let alone = [
+        select_parts(true, false, false, false),
+        select_parts(false, true, false, false),
+        select_parts(false, false, true, false),
+        select_parts(false, false, false, true),
+    ];
+    let mut sum = placelab::engine::Estimate::zero();
+    for text in &alone {
+        api::check(text).unwrap();
+        sum = sum.plus(api::estimate(text).unwrap());
+    }
+    let together = select_parts(true, true, true, true);
+    let est = api::estimate(&together).unwrap();
+    assert!((est.seconds() - sum.seconds()).abs() <= 1e-9 * sum.seconds());
+    assert_eq!(est.work, sum.work);
+    assert!(est.seconds() > placelab::engine::MAX_SECONDS);
+    let e = api::check(&together).unwrap_err();
+    for part in [
+        "stations",
+        "alltoall.subsystem",
+        "alltoall.layouts",
+        "reservation",
+    ] {
+        assert!(e.message.contains(part), "{part}: {e}");
+    }
+}
+
+/// The estimate is cheap, pure and the same as admission sees it: every example and every
+/// engine's sample is admitted, with an estimate within the budget; estimating twice gives the
+/// same numbers.
+#[test]
+fn every_example_and_sample_is_admitted_within_the_budget() {
+    let mut texts = api::sample_scenarios();
+    for entry in std::fs::read_dir("playground-examples").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            texts.push(std::fs::read_to_string(path).unwrap());
+        }
+    }
+    assert!(texts.len() > 40);
+    for text in &texts {
+        api::check(text).unwrap_or_else(|e| panic!("{e}: {}", &text[..text.len().min(200)]));
+        let est = api::estimate(text).unwrap();
+        assert!(est.seconds() <= placelab::engine::MAX_SECONDS, "{est:?}");
+        assert!(est.bytes <= placelab::engine::MAX_BYTES, "{est:?}");
+        assert_eq!(api::estimate(text).unwrap(), est);
+    }
 }

@@ -32,9 +32,9 @@ use super::scenario::{AllocScenario, Fallback, PolicyId, SizeDistribution, Workl
 use crate::topology::Topology;
 
 /// Most steps a scenario may need over all its policies, a route step counting
-/// [`ROUTE_STEP_WEIGHT`] steps: about 20 s of native work on a 2-core machine of 2026 (the
-/// worst admitted cases are timed by `cargo bench --bench bounds`).
-pub const MAX_STEPS: f64 = 1.0e10;
+/// [`ROUTE_STEP_WEIGHT`] steps: the budget ([`crate::engine::MAX_SECONDS`]) at
+/// [`NS_PER_STEP`].
+pub const MAX_STEPS: f64 = crate::engine::MAX_SECONDS * 1e9 / NS_PER_STEP;
 /// A route step touches scattered per-router memory (a cache miss on large machines), a search
 /// step is a word operation or a sequential scan: measured, one costs about 8 of the other.
 pub const ROUTE_STEP_WEIGHT: f64 = 8.0;
@@ -46,8 +46,30 @@ pub const ROUTE_STEP_WEIGHT: f64 = 8.0;
 pub const NETSIM_LINK_BYTES: f64 = 256.0;
 pub const CONTENTION_WORK_WEIGHT: f64 = 32.0;
 /// Most memory (bytes) a scenario's run may need by the estimate: the report budget plus per
-/// job, per node and per link state.
-pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
+/// job, per node and per link state ([`crate::engine::MAX_BYTES`]).
+pub const MAX_MEMORY: f64 = crate::engine::MAX_BYTES;
+
+/// Native nanoseconds per weighted step ([`Estimate::steps`]), the allocation engine's work unit.
+/// The estimate is an upper bound 1.5 to 25 times the counted work, so the unit's cost is set
+/// by the families where it is tightest: the deep EASY queue on the 262,144-node tree, whose
+/// footprint sorts dominate (1,293 jobs, two policies: 45 s measured against 1.4e11 estimated
+/// steps, 0.32 ns each), and the saturating stream on a 4,096-node tree (6.6 s for at most 1e10
+/// steps, 0.66 ns each); `cargo bench --bench bounds -- allocation` prints the worst admitted
+/// scenario of each family against this constant (`docs/benchmarks.md`, "Bounds").
+pub const NS_PER_STEP: f64 = 0.7;
+
+/// Steps of building one job's footprint on a tree beyond the ids it yields: the `k l` router
+/// and `k l` link ids of its `k` nodes' paths up `l` levels, sorted and deduplicated
+/// (`Tree::all_pairs_footprint`): `2 k l log2(k l)`. On a large tree a big job's footprint is
+/// capped by the routers and links, its sort is not (a 262,144-node job on 6 levels sorts
+/// 1.6 million ids).
+pub fn tree_footprint_sort(k: usize, levels: f64) -> f64 {
+    let ids = k as f64 * levels;
+    if k < 2 || ids < 2.0 {
+        return 0.0;
+    }
+    2.0 * ids * libm::log2(ids)
+}
 
 /// The sizes of the jobs, in nodes, as the estimate sees them.
 pub enum Sizes {
@@ -274,6 +296,25 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
         // traffic at start, the sweep's start and end, and either the region at commit and
         // release (closed) or the final router load of jobs still running (the others)
         let sim_passes = if closed { 3.0 } else { 2.0 };
+        // on a tree, each footprint also sorts its ids (`tree_footprint_sort`)
+        let sorts = match d.mesh {
+            Some(_) => 0.0,
+            None => (sim_passes + 2.0) * sizes.sum(|k| tree_footprint_sort(k, d.levels)),
+        };
+        // EASY with a list policy: a feasibility summary (`easy::Fit::of`, a scan of the nodes
+        // and routers) of the machine as it is and one with the reservation held, per release
+        // (at most one per job end and new head, `2 n + 1`)
+        let easy_list = stream
+            && s.workload.backfill == Backfill::Easy
+            && !closed
+            && s.workload.backfill_depth() > 0;
+        let search = search
+            + sorts
+            + if easy_list {
+                (2.0 * n + 1.0) * 2.0 * (d.nodes + d.routers)
+            } else {
+                0.0
+            };
         policies.push(PolicyEstimate {
             policy,
             route_steps: (sim_passes + 2.0) * fp,

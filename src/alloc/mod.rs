@@ -50,6 +50,10 @@ impl Engine for Allocation {
         scenario::validate(s)
     }
 
+    fn estimate(s: &AllocScenario) -> Result<crate::engine::Estimate> {
+        scenario::engine_estimate(s)
+    }
+
     fn run(s: &AllocScenario, meta: &Meta, progress: &mut dyn Progress) -> AllocReport {
         run_capped(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
     }

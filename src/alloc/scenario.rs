@@ -384,58 +384,66 @@ pub fn sizes_of(s: &AllocScenario) -> super::estimate::Sizes {
     }
 }
 
-/// Refuses, before running, a scenario whose estimated work or memory is over the limits
-/// (`docs/format.md`, "Limits and admission").
+/// Refuses, before running, a scenario whose estimate ([`engine_estimate`]) is over the budget
+/// ([`crate::engine::MAX_SECONDS`], [`crate::engine::MAX_BYTES`]; `docs/format.md`, "Limits and
+/// admission").
 fn admit(s: &AllocScenario, topo: &crate::topology::Topology) -> Result<()> {
-    use super::estimate::{estimate, MAX_MEMORY, MAX_STEPS};
+    use super::estimate::{estimate, CONTENTION_WORK_WEIGHT, NS_PER_STEP};
     let est = estimate(s, topo, &sizes_of(s));
-    let parts = || {
-        est.policies
-            .iter()
-            .map(|p| format!("{} {:.1e}", p.policy.id(), p.steps()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let parts = est
+        .policies
+        .iter()
+        .map(|p| format!("{} {:.1e}", p.policy.id(), p.steps()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let total = crate::engine::Estimate::new(est.steps(), NS_PER_STEP, est.memory);
     let contention: f64 = est
         .policies
         .iter()
-        .map(|p| super::estimate::CONTENTION_WORK_WEIGHT * p.contention_work)
+        .map(|p| CONTENTION_WORK_WEIGHT * p.contention_work)
         .sum();
-    if est.steps() > MAX_STEPS && contention > 0.0 && est.steps() - contention <= MAX_STEPS {
-        return Err(ScenarioError::at(
+    let without = crate::engine::Estimate::new(est.steps() - contention, NS_PER_STEP, 0.0);
+    if contention > 0.0
+        && total.admit("", "", "", "").is_err()
+        && without.admit("", "", "", "").is_ok()
+    {
+        return total.admit(
             "contention",
-            format!(
-                "refused before running: estimated {:.1e} steps of work (limit {MAX_STEPS:.0e}), of which {contention:.1e} for the run time under contention (its budget); per policy: {}; use fewer policies, a smaller machine or fewer jobs, or leave the model off",
-                est.steps(),
-                parts()
-            ),
-        ));
+            "steps",
+            &format!("of which {contention:.1e} for the run time under contention (its budget); per policy: {parts}"),
+            "use fewer policies, a smaller machine or fewer jobs, or leave the model off",
+        );
     }
-    if est.steps() > MAX_STEPS {
-        return Err(ScenarioError::at(
-            "workload",
-            format!(
-                "refused before running: estimated {:.1e} steps of work (limit {MAX_STEPS:.0e}; per policy: {}); use a smaller machine, fewer or smaller jobs, or fewer policies",
-                est.steps(),
-                parts()
-            ),
-        ));
-    }
-    if est.memory > MAX_MEMORY {
-        return Err(ScenarioError::at(
-            "workload",
-            format!(
-                "refused before running: estimated {:.0} MiB of memory (limit {:.0} MiB); use a smaller machine or fewer or smaller jobs",
-                est.memory / 1048576.0,
-                MAX_MEMORY / 1048576.0
-            ),
-        ));
-    }
-    Ok(())
+    total.admit(
+        "workload",
+        "steps",
+        &format!("per policy: {parts}"),
+        "use a smaller machine, fewer or smaller jobs, or fewer policies",
+    )
 }
 
-/// Checks the whole scenario before any work starts.
+/// The admission estimate of a scenario whose fields are valid ([`validate_fields`]): the
+/// weighted steps of every policy ([`super::estimate`]) at [`super::estimate::NS_PER_STEP`],
+/// and the peak memory.
+pub fn engine_estimate(s: &AllocScenario) -> Result<crate::engine::Estimate> {
+    let topo = validate_fields(s)?;
+    let est = super::estimate::estimate(s, &topo, &sizes_of(s));
+    Ok(crate::engine::Estimate::new(
+        est.steps(),
+        super::estimate::NS_PER_STEP,
+        est.memory,
+    ))
+}
+
+/// Checks the whole scenario before any work starts: its fields ([`validate_fields`]), then
+/// admission.
 pub fn validate(s: &AllocScenario) -> Result<()> {
+    let topo = validate_fields(s)?;
+    admit(s, &topo)
+}
+
+/// Checks every field and rule of the scenario, admission aside; returns its machine.
+pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
     let topo = s.system.build()?;
     if s.policies.is_empty() || s.policies.len() > MAX_POLICIES {
         return Err(ScenarioError::at(
@@ -618,7 +626,7 @@ pub fn validate(s: &AllocScenario) -> Result<()> {
             }
         }
     }
-    admit(s, &topo)
+    Ok(topo)
 }
 
 /// Checks the `contention` option: a known model, link parameters netsim accepts, a stream

@@ -52,6 +52,11 @@ impl Engine for Moldable {
         scenario::validate(s)
     }
 
+    fn estimate(s: &MoldableScenario) -> Result<crate::engine::Estimate> {
+        let inst = scenario::instance(s, 0)?;
+        Ok(scenario::estimate(&inst, s))
+    }
+
     fn run(s: &MoldableScenario, meta: &Meta, progress: &mut dyn Progress) -> MoldableReport {
         // validated (admission on the set of seed 0): build the set of this seed without it
         let inst = scenario::instance(s, meta.seed).expect("validated scenario");

@@ -30,9 +30,10 @@ pub const MAX_WORKERS: u32 = 8;
 /// scale (m = 3000, K = 16, V = 1000, shelves) is admitted at every n.
 pub const MAX_WORK: f64 = 1e10;
 /// What one step of the list decoder's estimate costs against a shelf step: its `2 m` profile
-/// segments per job are an upper bound rarely approached (measured by `bounds`: 0.18 to 0.29 ns
-/// per list step against 1.6 to 2.5 ns per shelf step).
-pub const LIST_STEP_WEIGHT: f64 = 0.25;
+/// segments per job are an upper bound rarely approached (`cargo bench --bench bounds --
+/// moldable`: the list decoder with n = 64, m = 3,000 at its largest admitted cycles ran in a
+/// twentieth of its estimate with a weight of 0.25).
+pub const LIST_STEP_WEIGHT: f64 = 0.1;
 
 /// The cost of one step of a shelf packing (a comparison of the sort, a level of the shelf
 /// search) in estimate steps. With 4, `bounds` measures at most 1.41 ns per estimated step on
@@ -225,20 +226,34 @@ pub fn validate(s: &MoldableScenario) -> Result<()> {
 /// The first problem, at its JSON path (TORQUE and SWF errors name the line and column).
 pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     let inst = instance(s, seed)?;
-    let work = estimate_work(&inst, s);
-    if work > MAX_WORK {
-        return Err(ScenarioError::at(
-            "",
-            format!(
-                "refused before running: estimated {} steps of work (m = {}, {} GA evaluations); the limit is {}",
-                crate::error::compact_number(work.round()),
-                inst.jobs.len(),
-                evaluations(s),
-                crate::error::compact_number(MAX_WORK)
-            ),
-        ));
-    }
+    estimate(&inst, s).admit(
+        "",
+        "steps",
+        &format!("m = {}, {} GA evaluations", inst.jobs.len(), evaluations(s)),
+        "use fewer jobs, cycles, islands or a smaller population",
+    )?;
     Ok(inst)
+}
+
+/// Native nanoseconds per estimated step ([`estimate_work`]), the moldable engine's work unit:
+/// measured by `cargo bench --bench moldable`'s neighbour `cargo bench --bench bounds --
+/// moldable` on the families that stress the estimate (one machine, the list decoder, tiny sets
+/// at the largest population and islands, the source's scale, many variants under a tight
+/// efficiency constraint) on our shared 2-core machine.
+pub const NS_PER_STEP: f64 = 1.5;
+
+/// The engine-wide estimate of an instance: [`estimate_work`] at [`NS_PER_STEP`]; memory: the
+/// jobs and variants, and every island's population (variants and order per individual).
+pub fn estimate(inst: &Instance, s: &MoldableScenario) -> crate::engine::Estimate {
+    let m = inst.jobs.len() as f64;
+    let variants: f64 = inst.jobs.iter().map(|j| j.variants.len() as f64).sum();
+    let individuals = if s.methods.contains(&Method::Ga) {
+        f64::from(s.ga.population) * f64::from(s.ga.islands) * 2.0
+    } else {
+        0.0
+    };
+    let bytes = 96.0 * m + 24.0 * variants + individuals * (8.0 * m + 64.0) + 8.0 * 1048576.0;
+    crate::engine::Estimate::new(estimate_work(inst, s), NS_PER_STEP, bytes)
 }
 
 /// The instance of a scenario with every check but admission. Admission ([`validate`]) sees no
@@ -410,6 +425,44 @@ pub fn per_evaluation_overhead(m: f64) -> f64 {
     16.0 * m + 1000.0
 }
 
+/// Steps of one repair of a child's variants under an efficiency constraint `w`
+/// (`Instance::repair`): the check of the mean relative weight, `V m` (each relative weight scans
+/// the job's `V` variants); when the constraint is above what a uniformly random choice of
+/// variants averages (so children of repaired parents usually miss it), the jobs sorted by
+/// relative weight, two relative weights per comparison, `2 V m log2 m`, then up to `m` switches.
+/// With 16 variants under a 0.97 constraint a repair costs several shelf packings: without this
+/// term such a set ran 4.5 ns per estimated step, three times the others. 0 without a
+/// constraint.
+pub fn repair_steps(inst: &Instance) -> f64 {
+    let Some(w) = inst.efficiency else {
+        return 0.0;
+    };
+    let m = inst.jobs.len() as f64;
+    let v = inst
+        .jobs
+        .iter()
+        .map(|j| j.variants.len())
+        .max()
+        .unwrap_or(1) as f64;
+    let check = v * m;
+    let random_mean = inst
+        .jobs
+        .iter()
+        .map(|j| {
+            (0..j.variants.len())
+                .map(|k| j.relative_weight(k))
+                .sum::<f64>()
+                / j.variants.len().max(1) as f64
+        })
+        .sum::<f64>()
+        / m.max(1.0);
+    if w <= random_mean {
+        check
+    } else {
+        check + 2.0 * v * m * libm::log2(m.max(2.0)) + v * m
+    }
+}
+
 /// Steps of one shelf packing, weighted by [`SHELF_STEP_WEIGHT`]: `m log2 m` to sort, then per
 /// job the shelf search over at most `S` = [`shelf_bound`] shelves, `log2 S + 1` for the indexed
 /// search (`super::shelf`) or `S` when release times make BFDH scan.
@@ -435,7 +488,8 @@ pub fn estimate_work(inst: &Instance, s: &MoldableScenario) -> f64 {
     let per_eval = match s.ga.decoder {
         Decoder::Shelf => shelf,
         Decoder::List => list + shelf,
-    } + per_evaluation_overhead(m);
+    } + per_evaluation_overhead(m)
+        + repair_steps(inst);
     4.0 * shelf + evaluations(s) as f64 * per_eval
 }
 

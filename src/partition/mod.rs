@@ -81,6 +81,10 @@ impl Engine for Partitioning {
         scenario::validate(s)
     }
 
+    fn estimate(s: &PartScenario) -> Result<crate::engine::Estimate> {
+        scenario::engine_estimate(s)
+    }
+
     fn run(s: &PartScenario, meta: &Meta, progress: &mut dyn Progress) -> PartReport {
         run_capped(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
     }

@@ -28,9 +28,9 @@ pub const MAX_METHODS: usize = 5;
 /// Largest `ufactor` (thousandths of allowed imbalance: 1000 lets a part weigh twice its target).
 pub const MAX_UFACTOR: u64 = 1_000;
 /// Estimated steps of work a scenario may need (see [`estimate`]).
-pub const MAX_STEPS: f64 = 1e9;
+pub const MAX_STEPS: f64 = crate::engine::MAX_SECONDS * 1e9 / NS_PER_STEP;
 /// Estimated bytes of memory a scenario may need (see [`estimate`]).
-pub const MAX_MEMORY: f64 = 768.0 * 1024.0 * 1024.0;
+pub const MAX_MEMORY: f64 = crate::engine::MAX_BYTES;
 /// Tolerance of the sum of `targets` around 1.
 pub const TARGET_SUM_TOLERANCE: f64 = 1e-6;
 
@@ -440,10 +440,21 @@ pub fn estimate(n: u64, m: u64, k: u64, methods: &[MethodId], kind: GraphKind) -
     }
     let method_steps = methods
         .iter()
-        .map(|m| m.steps_per_element(n, k) * elements + 20.0 * kf)
+        .map(|m| {
+            let pairs = if *m == MethodId::Strong {
+                STRONG_PAIR_STEPS * kf * kf
+            } else {
+                0.0
+            };
+            m.steps_per_element(n, k) * elements + 20.0 * kf + pairs
+        })
         .collect();
     let graph_bytes = 4.0 * (nf + 1.0) + 16.0 * mf + 8.0 * nf;
-    let memory = 4.0 * graph_bytes + 24.0 * nf + 8.0 * nf * methods.len() as f64 + 16.0 * kf;
+    // measured peaks (`cargo bench --bench bounds -- partition`) reach 1.9 times the arrays
+    // counted here, plus the process's own few MiB
+    let memory = 2.0
+        * (4.0 * graph_bytes + 24.0 * nf + 8.0 * nf * methods.len() as f64 + 16.0 * kf)
+        + 8.0 * 1048576.0;
     Estimate {
         build_steps: build,
         method_steps,
@@ -494,36 +505,60 @@ pub fn validate_fields(s: &PartScenario) -> Result<()> {
     Ok(())
 }
 
-/// Refuses, before running, a scenario whose estimate is over the limits.
+/// The quality mode's steps per pair of parts, `32 k^2` besides its steps per element: with
+/// parts of a few vertices (k = 4,096 on a 10,503-vertex Delaunay mesh) the per-element count
+/// alone estimated 10 s where the run took 18.6 s (`cargo bench --bench bounds -- partition`);
+/// on the 100,000-vertex mesh at k <= 1,024 the term adds under 2 %.
+pub const STRONG_PAIR_STEPS: f64 = 32.0;
+
+/// Native nanoseconds per estimated step ([`Estimate::steps`]), the partitioning engine's work
+/// unit: measured by `cargo bench --bench bounds -- partition` on the largest admitted graphs
+/// of every generated kind (all five methods at k = 64, the quality mode alone, k-way at
+/// k = 4,096) on our shared 2-core machine.
+pub const NS_PER_STEP: f64 = 10.0;
+
+impl Estimate {
+    /// The engine-wide estimate ([`crate::engine::Estimate`]): steps at [`NS_PER_STEP`].
+    pub fn shared(&self) -> crate::engine::Estimate {
+        crate::engine::Estimate::new(self.steps(), NS_PER_STEP, self.memory)
+    }
+}
+
+/// Refuses, before running, a scenario whose estimate is over the budget
+/// ([`crate::engine::MAX_SECONDS`], [`crate::engine::MAX_BYTES`]).
 fn admit(est: &Estimate, s: &PartScenario, n: u64, m: u64) -> Result<()> {
-    if est.steps() > MAX_STEPS {
-        let per = s
-            .methods
-            .iter()
-            .zip(&est.method_steps)
-            .map(|(m, st)| format!("{} {st:.1e}", m.id()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(ScenarioError::at(
-            "graph",
-            format!(
-                "refused before running: estimated {:.1e} steps of work for {n} vertices and {m} edges (limit {MAX_STEPS:.0e}; building and drawing {:.1e}, per method: {per}); use a smaller graph or fewer methods",
-                est.steps(),
-                est.build_steps
-            ),
-        ));
-    }
-    if est.memory > MAX_MEMORY {
-        return Err(ScenarioError::at(
-            "graph",
-            format!(
-                "refused before running: estimated {:.0} MiB of memory for {n} vertices and {m} edges (limit {:.0} MiB); use a smaller graph",
-                est.memory / 1048576.0,
-                MAX_MEMORY / 1048576.0
-            ),
-        ));
-    }
-    Ok(())
+    let per = s
+        .methods
+        .iter()
+        .zip(&est.method_steps)
+        .map(|(m, st)| format!("{} {st:.1e}", m.id()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    est.shared().admit(
+        "graph",
+        "steps",
+        &format!(
+            "{n} vertices and {m} edges; building and drawing {:.1e}, per method: {per}",
+            est.build_steps
+        ),
+        "use a smaller graph or fewer methods",
+    )
+}
+
+/// The admission estimate of a scenario ([`estimate`] of its graph's size bound, or of the
+/// file's graph as read).
+///
+/// # Errors
+/// What [`validate`] refuses besides the estimate.
+pub fn engine_estimate(s: &PartScenario) -> Result<crate::engine::Estimate> {
+    validate_fields(s)?;
+    let (n, m) = if s.graph.kind.is_file() {
+        let built = build_graph(&s.graph, 0)?;
+        (u64::from(built.graph.n()), built.graph.m())
+    } else {
+        s.graph.size_bound()
+    };
+    Ok(estimate(n, m, s.k, &s.methods, s.graph.kind).shared())
 }
 
 /// Checks the whole scenario before any work starts: the fields, the estimate from the graph's

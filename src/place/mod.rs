@@ -39,6 +39,10 @@ impl Engine for Placement {
         scenario::validate(s)
     }
 
+    fn estimate(s: &PlaceScenario) -> Result<crate::engine::Estimate> {
+        scenario::engine_estimate(s)
+    }
+
     fn run(s: &PlaceScenario, meta: &Meta, progress: &mut dyn Progress) -> PlaceReport {
         run::run(s, meta.seed, progress, meta.report_budget(REPORT_BYTE_CAP))
     }

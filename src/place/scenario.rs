@@ -31,7 +31,7 @@ pub const MAX_CASES: usize = 64;
 /// Largest share of the hosts the background jobs may fill.
 pub const MAX_FILL: f64 = 0.95;
 /// Estimated steps of work a scenario may need (see [`estimate`]).
-pub const MAX_STEPS: f64 = 2e10;
+pub const MAX_STEPS: f64 = crate::engine::MAX_SECONDS * 1e9 / NS_PER_STEP;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -402,7 +402,7 @@ pub fn validate_system(s: &SystemSpec) -> Result<System> {
 /// `rounds x F x D x 8` where `F` is the messages of a round (control and background jobs) and
 /// `D` the longest route, `R` the rounds simulated (1 without a background: every round is the
 /// same): `R x F x D x 8 x min(F, 100)` (an event recomputes the rates of the flows sharing
-/// links with the flows it starts or ends, at most all of them).
+/// links with the flows it starts or ends, at most all of them), `min(F, 250)` on trees.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     pub steps: f64,
@@ -432,14 +432,61 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         1.0
     };
     let flows = 2.0 * e + bg_flows;
-    let sim = rounds * flows * diameter * 8.0 * flows.min(100.0);
+    // a tree's few top links are shared by many more flows than a torus's: an event there
+    // recomputes more of them (measured: a 16,384-host fat tree ran 2.1 times its estimate
+    // with the torus's cap of 100)
+    let sharing = match &sys.shape {
+        Shape::Grid { .. } => 100.0,
+        Shape::Tree { .. } => 250.0,
+    };
+    let sim = rounds * flows * diameter * 8.0 * flows.min(sharing);
     Estimate {
         steps: cases * strategies * (place + sim),
     }
 }
 
-/// Checks the whole scenario before any work starts.
+/// Native nanoseconds per estimated step ([`Estimate::steps`]), the placement engine's work
+/// unit: measured by `cargo bench --bench bounds -- place` on the largest admitted scenarios
+/// (fat trees and tori at the largest message size and process count) on our shared 2-core
+/// machine.
+pub const NS_PER_STEP: f64 = 0.5;
+
+/// Bytes per host and per task edge of a run (the platform's links and routes, the flows of
+/// one round), for the memory estimate.
+const HOST_BYTES: f64 = 2048.0;
+const EDGE_BYTES: f64 = 2048.0;
+
+/// Checks the whole scenario before any work starts: its fields, then the estimate within the
+/// budget ([`crate::engine::MAX_SECONDS`]).
 pub fn validate(s: &PlaceScenario) -> Result<()> {
+    let est = engine_estimate(s)?;
+    est.admit(
+        "job",
+        "steps",
+        "",
+        "use fewer processes, rounds, cases or strategies",
+    )
+}
+
+/// The admission estimate of a scenario whose fields are valid: [`estimate`]'s steps at
+/// [`NS_PER_STEP`]; memory: the platform and the largest case's flows.
+///
+/// # Errors
+/// What [`validate`] refuses besides the estimate.
+pub fn engine_estimate(s: &PlaceScenario) -> Result<crate::engine::Estimate> {
+    let (sys, procs, edges) = validate_fields(s)?;
+    let est = estimate(s, &sys, procs, edges);
+    let hosts = f64::from(sys.shape.hosts());
+    Ok(crate::engine::Estimate::new(
+        est.steps,
+        NS_PER_STEP,
+        HOST_BYTES * hosts + EDGE_BYTES * edges as f64 + 4.0 * 1048576.0,
+    ))
+}
+
+/// Checks every field and rule, admission aside; returns the system, the most processes and
+/// the most task edges of a case.
+fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
     let sys = validate_system(&s.system)?;
     // the simulator's own limits (tree sizes, links) are checked by building the platform
     let link = crate::netsim::LinkParams {
@@ -542,17 +589,7 @@ pub fn validate(s: &PlaceScenario) -> Result<()> {
         }
         edges = edges.max(e);
     }
-    let est = estimate(s, &sys, procs, edges);
-    if est.steps > MAX_STEPS {
-        return Err(ScenarioError::at(
-            "job",
-            format!(
-                "refused before running: estimated {:.1e} steps of work (limit {MAX_STEPS:.0e}); use fewer processes, rounds, cases or strategies",
-                est.steps
-            ),
-        ));
-    }
-    Ok(())
+    Ok((sys, procs, edges))
 }
 
 const GRIDS: &[&str] = &["torus2d", "torus3d", "mesh2d", "mesh3d"];

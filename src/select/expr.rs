@@ -493,7 +493,7 @@ impl Parser {
             if self.peek() != Some(')') {
                 return Err(ExprError {
                     offset: self.pos,
-                    message: format!("missing ')' to close the '(' at character {start}"),
+                    message: format!("missing ')' to close {}", self.opened(start)),
                 });
             }
             self.pos += 1;
@@ -600,7 +600,7 @@ impl Parser {
                 _ => {
                     return Err(ExprError {
                         offset: self.pos,
-                        message: format!("missing ')' to close {name}( at character {at}"),
+                        message: format!("missing ')' to close {}", self.opened(at)),
                     })
                 }
             }
@@ -626,6 +626,17 @@ impl Parser {
         let mut it = args.into_iter();
         let first = it.next().expect("two arguments");
         Ok(it.fold(first, |acc, a| Expr::Bin(op, Box::new(acc), Box::new(a))))
+    }
+}
+
+impl Parser {
+    /// The formula from an unclosed `(` (or the function name before it) at `start` up to the
+    /// parse position, quoted and shortened, so that a message on it states one position only:
+    /// the error's own (`missing ')' to close '(P + 1' at character 6`).
+    fn opened(&self, start: usize) -> String {
+        let end = self.pos.min(self.chars.len());
+        let text: String = self.chars[start..end].iter().collect();
+        format!("'{}'", truncate(text.trim_end(), 24))
     }
 }
 
@@ -717,5 +728,18 @@ mod tests {
         assert_eq!(parse("  ").unwrap_err().offset, 0);
         assert!(parse(&"(".repeat(1000)).is_err());
         assert!(parse("1e999").is_err());
+    }
+
+    #[test]
+    fn an_unclosed_parenthesis_states_one_position() {
+        for (text, shown) in [
+            ("(P + 1", "missing ')' to close '(P + 1' at character 6"),
+            ("min(P, 2", "missing ')' to close 'min(P, 2' at character 8"),
+            ("(P 1)", "missing ')' to close '(P' at character 3"),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.to_string(), shown);
+            assert_eq!(e.to_string().matches("at character").count(), 1, "{e}");
+        }
     }
 }

@@ -48,6 +48,11 @@ impl Engine for Selection {
         scenario::validate(s)
     }
 
+    fn estimate(s: &SelectScenario) -> Result<crate::engine::Estimate> {
+        scenario::validate_fields(s)?;
+        Ok(scenario::estimate(s))
+    }
+
     fn run(s: &SelectScenario, meta: &Meta, progress: &mut dyn Progress) -> SelectReport {
         run(s, meta.seed, progress)
     }

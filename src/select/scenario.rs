@@ -495,8 +495,145 @@ pub fn p_set_of(m: &ModelSpec) -> PSet {
 
 pub const TERM_NAMES: [&str; 4] = ["ts", "tc", "tr", "to"];
 
-/// Checks values and limits (see `docs/format.md`, "Limits").
+/// Native nanoseconds per unit of each part's work, measured by `cargo bench --bench bounds --
+/// select` on each part alone at its largest admitted size, on our shared 2-core machine:
+/// a formula instruction of T(P) (or a pair of prefix sizes compared under uncertainty),
+pub const NS_PER_CURVE_STEP: f64 = 2.0;
+/// a neighbour scanned by the subsystem searches (`nodes x N x M` for the exact search),
+pub const NS_PER_SUBSYSTEM_STEP: f64 = 1.5;
+/// a step of the layouts' rank-by-rank estimate (`layouts x R^2`),
+pub const NS_PER_LAYOUT_STEP: f64 = 15.0;
+/// and a step of the reservation protocol's simulation (`maxSteps`, each an event delivered).
+pub const NS_PER_PROTOCOL_STEP: f64 = 300.0;
+
+/// The estimate of each part the scenario asks for, by its JSON path, in the order they run
+/// (workstation selection, subsystem, layouts, reservation): a scenario runs them all, one
+/// after another, so admission sums them ([`estimate`]).
+///
+/// - `stations`: T(P) for `P = 1..Q`, each its four compiled formulas (`I` instructions in
+///   all) and the sort, `Q (I + 8) + 4 Q log2 Q`; with a load range the choice under
+///   uncertainty compares every pair of prefix sizes, `24 Q^2` more (each pair's regret over
+///   the load ranges);
+/// - `alltoall.subsystem`: the exact search's node budget times `N M` ([`exact_budget`], when
+///   `N` is at most [`MAX_EXACT_MACHINES`]) and the greedy searches, `4 N^2 M`;
+/// - `alltoall.layouts`: `sum over ranks of (divisors + 1) R^2`;
+/// - `reservation`: its `maxSteps` and one step per channel (stations x initiators) set up.
+///
+/// Memory: the report's rows (about 300 bytes per station and point of the curve, 100 per
+/// protocol event kept) and each part's tables.
+pub fn estimate_parts(s: &SelectScenario) -> Vec<(&'static str, crate::engine::Estimate)> {
+    use crate::engine::Estimate;
+    let mut parts = Vec::new();
+    if !s.stations.is_empty() {
+        let q = s.stations.len() as f64;
+        let constants = constants_of(&s.model);
+        let instructions: f64 = formulas_of(&s.model)
+            .iter()
+            .map(|f| super::expr::compile(f, &constants).map_or(1, |p| p.len()) as f64)
+            .sum();
+        let mut work = q * (instructions + 8.0) + 4.0 * q * libm::log2(q.max(2.0));
+        if s.stations.iter().any(|st| st.load.is_range()) {
+            work += 24.0 * q * q;
+        }
+        parts.push((
+            "stations",
+            Estimate::new(work, NS_PER_CURVE_STEP, 600.0 * q + 65536.0),
+        ));
+    }
+    if let Some(a) = &s.alltoall {
+        if let Some(sub) = &a.subsystem {
+            let n = machines_of(sub).unwrap_or(0) as f64;
+            let m = sub.m as f64;
+            let exact = if (n as usize) <= MAX_EXACT_MACHINES {
+                exact_budget(sub, n as usize) as f64 * n * m
+            } else {
+                0.0
+            };
+            parts.push((
+                "alltoall.subsystem",
+                Estimate::new(
+                    exact + 4.0 * n * n * m,
+                    NS_PER_SUBSYSTEM_STEP,
+                    64.0 * n * n + 65536.0,
+                ),
+            ));
+        }
+        if let Some(l) = &a.layouts {
+            parts.push((
+                "alltoall.layouts",
+                Estimate::new(
+                    layout_work(l) as f64,
+                    NS_PER_LAYOUT_STEP,
+                    64.0 * f64::from(l.nodes) * f64::from(l.sockets_per_node * l.cores_per_socket)
+                        + 65536.0,
+                ),
+            ));
+        }
+    }
+    if let Some(r) = &s.reservation {
+        let channels = f64::from(r.stations) * r.initiators.len() as f64;
+        parts.push((
+            "reservation",
+            Estimate::new(
+                r.max_steps as f64 + channels,
+                NS_PER_PROTOCOL_STEP,
+                64.0 * channels + 100.0 * f64::from(r.max_events) + 65536.0,
+            ),
+        ));
+    }
+    parts
+}
+
+/// The whole scenario's estimate: its parts' ([`estimate_parts`]) summed, plus the process's
+/// own few MiB (measured peaks of the smallest parts: 4 to 8 MiB).
+pub fn estimate(s: &SelectScenario) -> crate::engine::Estimate {
+    total(&estimate_parts(s))
+}
+
+fn total(parts: &[(&'static str, crate::engine::Estimate)]) -> crate::engine::Estimate {
+    parts.iter().fold(
+        crate::engine::Estimate::new(0.0, 0.0, 6.0 * 1048576.0),
+        |a, (_, e)| a.plus(*e),
+    )
+}
+
+/// The layouts' estimated steps: `sum over ranks of (divisors + 1) R^2`.
+fn layout_work(l: &LayoutsSpec) -> u64 {
+    l.ranks
+        .iter()
+        .map(|&r| {
+            let divisors = (1..=r).filter(|d| r % d == 0).count() as u64 + 1;
+            divisors * u64::from(r) * u64::from(r)
+        })
+        .sum()
+}
+
+/// Checks values and limits (see `docs/format.md`, "Limits"), then admission: the sum of the
+/// parts' estimates ([`estimate`]) within the budget ([`crate::engine::MAX_SECONDS`]).
 pub fn validate(s: &SelectScenario) -> Result<()> {
+    validate_fields(s)?;
+    let parts = estimate_parts(s);
+    let total = total(&parts);
+    let what = parts
+        .iter()
+        .map(|(p, e)| format!("{p} {} s", crate::engine::seconds_words(e.seconds())))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // the refusal names the most expensive part's path
+    let path = parts
+        .iter()
+        .max_by(|a, b| a.1.seconds().total_cmp(&b.1.seconds()))
+        .map_or("", |(p, _)| p);
+    total.admit(
+        path,
+        "work units",
+        &format!("parts run one after another: {what}"),
+        "ask for fewer parts, or smaller ones",
+    )
+}
+
+/// Checks every value and limit, admission aside.
+pub fn validate_fields(s: &SelectScenario) -> Result<()> {
     if s.stations.is_empty() && s.alltoall.is_none() && s.reservation.is_none() {
         return Err(ScenarioError::at(
             "stations",

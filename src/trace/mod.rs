@@ -48,6 +48,11 @@ impl Engine for TracePrediction {
         build(s).map(|_| ())
     }
 
+    fn estimate(s: &TraceScenario) -> Result<crate::engine::Estimate> {
+        let b = scenario::build_unadmitted(s)?;
+        Ok(scenario::estimate(s, &b))
+    }
+
     fn run(s: &TraceScenario, meta: &Meta, progress: &mut dyn Progress) -> TraceReport {
         let b = build(s).expect("validated scenario");
         run(s, &b, meta.seed, progress)

@@ -283,11 +283,117 @@ fn parse_error(path: &str, e: model::ParseError) -> ScenarioError {
 }
 
 /// Checks every value and limit, parses or generates the trace, compiles it, builds the
-/// platform and checks the admission estimate.
+/// platform and checks the admission estimate ([`estimate`] within the budget).
 ///
 /// # Errors
 /// The first problem at its JSON path; trace problems name their line.
 pub fn build(s: &TraceScenario) -> Result<Built> {
+    let b = build_unadmitted(s)?;
+    let est = estimate(s, &b);
+    let what = if b.method == Method::Exhaustive {
+        let all = search::assignments(b.platform.n, b.compiled.ranks);
+        format!(
+            "exhaustive search replays {} assignments of {} steps each",
+            compact_number(all),
+            compact_number(b.compiled.steps() as f64)
+        )
+    } else {
+        format!(
+            "a budget of {} steps, {} search nodes",
+            compact_number(s.search.budget),
+            compact_number(libm::round(search_nodes(s, &b)))
+        )
+    };
+    est.admit(
+        "search",
+        "replay steps",
+        &what,
+        "use branch and bound, a smaller budget, fewer nodes or a shorter trace",
+    )?;
+    Ok(b)
+}
+
+/// Native nanoseconds per replay step, the trace engine's work unit: `cargo bench --bench
+/// bounds -- trace` measures 0.9 to 1.9 ns per estimated step on the admitted worst cases
+/// (long LU traces at the largest budget, exhaustive search on 8 nodes) on our shared 2-core
+/// machine.
+pub const NS_PER_STEP: f64 = 2.0;
+
+/// What one opened search node of branch and bound costs besides the replay steps it
+/// counts, per pair of nodes `(u, v)` of the platform: its children's relaxed tables
+/// (`Bounds::partial`: the least link from each node to the free nodes and back, 4 minima per
+/// pair, for each of the [`replay::LANES`] lanes of a chunk whether filled or not), in replay
+/// steps. Measured by `cargo bench --bench bounds -- trace` on short traces (a 16-rank matrix
+/// multiply) over 64 unequal nodes, where these tables, not the replays, are the work.
+pub const RELAXED_PAIR_STEPS: f64 = 1.0;
+
+/// An upper bound of the search nodes branch and bound opens (and of the leaves local search
+/// replays): every one counts at least one replay of the trace against the budget, and the
+/// last may pass it by one node's children.
+pub fn search_nodes(s: &TraceScenario, b: &Built) -> f64 {
+    if b.method == Method::Exhaustive {
+        return 0.0;
+    }
+    let steps = (b.compiled.steps() as f64).max(1.0);
+    let n = b.platform.n as f64;
+    (s.search.budget + (n + 2.0) * steps) / steps + n
+}
+
+/// The admission estimate of a built scenario: its work in replay steps (the search's budget or
+/// exhaustive search's replays, the measured rows' and the report's replays) plus, for branch
+/// and bound, each search node's relaxed tables ([`RELAXED_PAIR_STEPS`] per pair of nodes
+/// and lane), at [`NS_PER_STEP`]; memory: the open list's cap, the trace (512 bytes a replay
+/// step) and the platform's tables.
+pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
+    let steps = b.compiled.steps() as f64;
+    let n = b.platform.n;
+    let all = search::assignments(n, b.compiled.ranks);
+    let search_work = match b.method {
+        Method::Exhaustive => all * steps,
+        _ => (s.search.budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
+    };
+    let replays = search_work + (b.measured.len() as f64 + 2.0) * steps;
+    // a chunk of children is replayed LANES wide: a node with fewer children than lanes still
+    // fills every lane's tables; with distinct nodes (no identical classes) and no bounds
+    // cutting children before replay, every node has at least `classes - ranks + 1` children
+    let relaxed = match b.method {
+        Method::Exhaustive | Method::LocalSearch => 0.0,
+        _ => {
+            let prob = search::Problem::new(&b.compiled, &b.platform);
+            let classes = 1 + prob.class.iter().copied().max().unwrap_or(0) as usize;
+            let fill = if prob.cheap_bounds {
+                1
+            } else {
+                (classes + 1)
+                    .saturating_sub(b.compiled.ranks)
+                    .clamp(1, replay::LANES)
+            };
+            // lanes filled per child, at worst over the children counts a node may have
+            let lanes = replay::LANES;
+            let padding = (fill..fill + lanes)
+                .map(|k| (k.div_ceil(lanes) * lanes) as f64 / k as f64)
+                .fold(1.0, f64::max);
+            let per_child = RELAXED_PAIR_STEPS * (n * n) as f64 * padding;
+            search_nodes(s, b) * per_child
+        }
+    };
+    let open = if b.method == Method::Exhaustive {
+        0.0
+    } else {
+        search::MAX_OPEN_BYTES as f64
+    };
+    // the trace as read or generated, compiled, and the report's timeline: measured 38 MiB for
+    // exhaustive search on a 130,000-step trace, about 300 bytes a step
+    let bytes = open + 512.0 * steps + 64.0 * (n * n) as f64 + 4.0 * 1048576.0;
+    crate::engine::Estimate::new(replays + relaxed, NS_PER_STEP, bytes)
+}
+
+/// [`build`] without admission: every value checked, the trace parsed or generated and
+/// compiled, the platform built, the search method chosen.
+///
+/// # Errors
+/// As [`build`], the estimate aside.
+pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
     let n = s.nodes.len();
     if n == 0 || n > MAX_NODES as usize {
         return Err(ScenarioError::at(
@@ -542,30 +648,6 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
         Method::Auto => Method::BranchAndBound,
         m => m,
     };
-    let search_work = match method {
-        Method::Exhaustive => all * steps,
-        _ => (s.search.budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
-    };
-    let work = search_work + (measured.len() as f64 + 2.0) * steps;
-    if work > MAX_WORK {
-        let what = if method == Method::Exhaustive {
-            format!(
-                "exhaustive search replays {} assignments of {} steps each",
-                compact_number(all),
-                compact_number(steps)
-            )
-        } else {
-            format!("a budget of {} steps", compact_number(s.search.budget))
-        };
-        return Err(ScenarioError::at(
-            "search",
-            format!(
-                "refused before running: estimated {} replay steps ({what}); the limit is {} (a few seconds): use branch and bound, a smaller budget or a shorter trace",
-                compact_number(work.round()),
-                compact_number(MAX_WORK)
-            ),
-        ));
-    }
     Ok(Built {
         source,
         program,

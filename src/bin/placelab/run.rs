@@ -20,8 +20,9 @@ fn read_input(path: &str) -> Result<String, (String, u8)> {
     text.map_err(|e| (format!("{path}: {e}"), 1))
 }
 
-/// `placelab run PATH` (`run`) or `placelab check PATH`: the report file on `out`, or `ok`, or
-/// the refusal on stderr.
+/// `placelab run PATH` (`run`) or `placelab check PATH`: the report file on `out`, or `ok` with
+/// the admission estimate (`ok: estimated 1.2 s natively, 40 MiB (...)`), or the refusal on
+/// stderr.
 pub fn run_or_check(run: bool, path: &str, out: &mut impl Write) -> ExitCode {
     let text = match read_input(path) {
         Ok(t) => t,
@@ -41,7 +42,17 @@ pub fn run_or_check(run: bool, path: &str, out: &mut impl Write) -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(None) => {
-            eprintln!("placelab: {path}: ok");
+            // admitted, so the estimate is within the budget; say how far
+            match placelab::api::estimate(&text) {
+                Ok(e) => eprintln!(
+                    "placelab: {path}: ok: estimated {} s natively, {:.0} MiB ({:.2e} work units of {:.3} ns)",
+                    placelab::engine::seconds_words(e.seconds()),
+                    e.mib().ceil(),
+                    e.work,
+                    e.ns_per_unit
+                ),
+                Err(_) => eprintln!("placelab: {path}: ok"),
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
