@@ -533,7 +533,7 @@ fn admission_estimate_bounds_the_contention_models_measured_work() {
         let s: scenario::AllocScenario =
             placelab::scenario::parse_engine_fields(env.fields, &scenario::params()).unwrap();
         let topo = s.system.build().unwrap();
-        let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+        let est = estimate::estimate(&s, &topo, &estimate::sizes_of(&s));
         let r = run(&v);
         for (k, run) in r["report"]["runs"].as_array().unwrap().iter().enumerate() {
             let work = run["contention"]["work"].as_u64().unwrap() as f64;

@@ -161,7 +161,7 @@ fn admission_estimate_bounds_measured_work_and_memory() {
         }
         let s = scenario_of(&text);
         let topo = s.system.build().unwrap();
-        let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+        let est = estimate::estimate(&s, &topo, &estimate::sizes_of(&s));
         let seed = doc["seed"].as_u64().unwrap();
         let base = reset_peak();
         let report = alloc::run(&s, seed, &mut NoProgress);
@@ -226,7 +226,7 @@ fn large_admitted_runs_peak_within_the_memory_budget() {
         api::check(&text).unwrap();
         let s = scenario_of(&text);
         let topo = s.system.build().unwrap();
-        let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+        let est = estimate::estimate(&s, &topo, &estimate::sizes_of(&s));
         assert!(est.memory <= estimate::MAX_MEMORY);
         let base = reset_peak();
         let out = api::run(&text, &mut NoProgress).unwrap();
@@ -345,7 +345,7 @@ fn progress_moves_through_every_phase_in_proportion_to_its_work() {
     let sum: u64 = phases.iter().map(|p| p.0 + p.1).sum();
     assert_eq!(sum, total);
     // the shares follow the estimate: random's footprints make its phases the largest
-    let est = estimate::estimate(&s, &topo, &scenario::sizes_of(&s));
+    let est = estimate::estimate(&s, &topo, &estimate::sizes_of(&s));
     for (p, e) in phases.iter().zip(&est.policies) {
         let share = (p.0 + p.1) as f64 / total as f64;
         let expected = e.steps() / est.steps();
@@ -468,7 +468,7 @@ fn a_deep_easy_queue_on_a_large_tree_counts_its_footprint_sorts() {
     api::check(&text).unwrap();
     let s = scenario_of(&text);
     let topo = s.system.build().unwrap();
-    let sizes = scenario::sizes_of(&s);
+    let sizes = estimate::sizes_of(&s);
     let est = estimate::estimate(&s, &topo, &sizes);
     let sorts = 4.0 * sizes.sum(|k| estimate::tree_footprint_sort(k, 6.0));
     assert!(sorts > 0.0);

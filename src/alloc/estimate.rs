@@ -26,9 +26,11 @@
 //! (a right-endpoint sum, an upper bound for terms that grow with `k`) plus a Hoeffding margin
 //! (exceeded with probability below 1e-9).
 
-use super::rect::search_work_bound;
+use super::rect::{relax_closed_steps, search_work_bound};
 use super::scenario::Backfill;
+use super::scenario::{validate_fields, MAX_JOBS, MAX_NAIVE_WORK};
 use super::scenario::{AllocScenario, Fallback, PolicyId, SizeDistribution, WorkloadKind};
+use crate::error::{Result, ScenarioError};
 use crate::topology::Topology;
 
 /// Most steps a scenario may need over all its policies, a route step counting
@@ -382,7 +384,102 @@ pub fn decisions_bound(s: &AllocScenario, jobs: usize) -> f64 {
     n + (2.0 * n + 1.0) * (1.0 + depth)
 }
 
-/// Counted steps of one `relax-closed` diameter search on a mesh with `W + H = side`.
-pub fn relax_closed_steps(side: f64) -> f64 {
-    2.0 * side * side * (libm::ceil(libm::log2(side)) + 2.0)
+/// The job sizes (nodes) the admission estimate sees, for a scenario whose workload fields are
+/// valid.
+pub fn sizes_of(s: &AllocScenario) -> Sizes {
+    let cores = s.system.cores_per_node as u64;
+    let w = &s.workload;
+    match w.kind {
+        WorkloadKind::Generated => Sizes::Drawn {
+            count: w.count.unwrap_or(0),
+            lo: w.min_tasks(),
+            hi: w.max_tasks(),
+            dist: w.size_distribution(),
+            cores: s.system.cores_per_node,
+        },
+        WorkloadKind::Swf => Sizes::Exact(
+            crate::formats::swf::parse(
+                w.swf.as_deref().unwrap_or(""),
+                w.max_jobs.unwrap_or(MAX_JOBS),
+            )
+            .map(|log| {
+                log.jobs
+                    .iter()
+                    .map(|j| j.processors.div_ceil(cores).min(u32::MAX as u64) as usize)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        ),
+        _ => Sizes::Exact(
+            w.jobs
+                .iter()
+                .map(|j| j.tasks.div_ceil(cores) as usize)
+                .collect(),
+        ),
+    }
+}
+
+/// Refuses, before running, a scenario whose fields are valid and whose estimate
+/// ([`engine_estimate`]) is over the budget, or whose naive rescan is over its own limit
+/// ([`crate::engine::MAX_SECONDS`], [`crate::engine::MAX_BYTES`]; `docs/format.md`, "Limits and
+/// admission").
+pub fn admit(s: &AllocScenario, topo: &Topology) -> Result<()> {
+    let sizes = sizes_of(s);
+    if let Some(i) = s
+        .policies
+        .iter()
+        .position(|&p| p == PolicyId::ClosedMinNaive)
+    {
+        let naive = topo.nodes() as f64 * decisions_bound(s, sizes.count());
+        if naive > MAX_NAIVE_WORK as f64 {
+            return Err(ScenarioError::at(
+                format!("policies[{i}]"),
+                format!("refused before running: the naive rescan is a benchmark baseline limited to nodes x decisions <= {MAX_NAIVE_WORK} (here {naive:.1e}); use closed-min-best, which makes the same choices"),
+            ));
+        }
+    }
+    let est = estimate(s, topo, &sizes);
+    let parts = est
+        .policies
+        .iter()
+        .map(|p| format!("{} {:.1e}", p.policy.id(), p.steps()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let total = crate::engine::Estimate::new(est.steps(), NS_PER_STEP, est.memory);
+    let contention: f64 = est
+        .policies
+        .iter()
+        .map(|p| CONTENTION_WORK_WEIGHT * p.contention_work)
+        .sum();
+    let without = crate::engine::Estimate::new(est.steps() - contention, NS_PER_STEP, 0.0);
+    if contention > 0.0
+        && total.admit("", "", "", "").is_err()
+        && without.admit("", "", "", "").is_ok()
+    {
+        return total.admit(
+            "contention",
+            "steps",
+            &format!("of which {contention:.1e} for the run time under contention (its budget); per policy: {parts}"),
+            "use fewer policies, a smaller machine or fewer jobs, or leave the model off",
+        );
+    }
+    total.admit(
+        "workload",
+        "steps",
+        &format!("per policy: {parts}"),
+        "use a smaller machine, fewer or smaller jobs, or fewer policies",
+    )
+}
+
+/// The admission estimate of a scenario whose fields are valid ([`validate_fields`]): the
+/// weighted steps of every policy at [`NS_PER_STEP`],
+/// and the peak memory.
+pub fn engine_estimate(s: &AllocScenario) -> Result<crate::engine::Estimate> {
+    let topo = validate_fields(s)?;
+    let est = estimate(s, &topo, &sizes_of(s));
+    Ok(crate::engine::Estimate::new(
+        est.steps(),
+        NS_PER_STEP,
+        est.memory,
+    ))
 }

@@ -46,12 +46,14 @@ impl Engine for Allocation {
         scenario::params()
     }
 
+    /// Every field and rule ([`scenario::validate_fields`]), then admission ([`estimate::admit`]).
     fn validate(s: &AllocScenario) -> Result<()> {
-        scenario::validate(s)
+        let topo = scenario::validate_fields(s)?;
+        estimate::admit(s, &topo)
     }
 
     fn estimate(s: &AllocScenario) -> Result<crate::engine::Estimate> {
-        scenario::engine_estimate(s)
+        estimate::engine_estimate(s)
     }
 
     fn run(s: &AllocScenario, meta: &Meta, progress: &mut dyn Progress) -> AllocReport {
@@ -153,7 +155,7 @@ impl Progress for SimProgress<'_, '_> {
 /// in proportion to the work (the simulation's placement searches and footprints; the sweep's
 /// footprints and the rows). The run ticks through each phase in turn and ends at the sum.
 pub fn progress_phases(s: &AllocScenario, topo: &Topology, jobs: usize) -> Vec<(u64, u64)> {
-    let est = estimate::estimate(s, topo, &scenario::sizes_of(s));
+    let est = estimate::estimate(s, topo, &estimate::sizes_of(s));
     let n = jobs as f64;
     let w = estimate::ROUTE_STEP_WEIGHT;
     est.policies

@@ -255,6 +255,11 @@ pub fn log2_ceil(v: usize) -> usize {
     (usize::BITS - v.saturating_sub(1).leading_zeros()) as usize
 }
 
+/// Counted steps of one `relax-closed` diameter search on a mesh with `W + H = side`.
+pub fn relax_closed_steps(side: f64) -> f64 {
+    2.0 * side * side * (libm::ceil(libm::log2(side)) + 2.0)
+}
+
 /// Work of one [`first_fit`] or per shape of [`best_fit`] on a `width x height` grid,
 /// at most (the admission estimate uses it): the run masks, the row windows, the column windows
 /// and the candidate scan, each `O(words)` per doubling step.

@@ -348,100 +348,6 @@ pub struct Job {
     pub walltime: f64,
 }
 
-/// The job sizes (nodes) the admission estimate sees, for a scenario whose workload fields are
-/// valid.
-pub fn sizes_of(s: &AllocScenario) -> super::estimate::Sizes {
-    use super::estimate::Sizes;
-    let cores = s.system.cores_per_node as u64;
-    let w = &s.workload;
-    match w.kind {
-        WorkloadKind::Generated => Sizes::Drawn {
-            count: w.count.unwrap_or(0),
-            lo: w.min_tasks(),
-            hi: w.max_tasks(),
-            dist: w.size_distribution(),
-            cores: s.system.cores_per_node,
-        },
-        WorkloadKind::Swf => Sizes::Exact(
-            crate::formats::swf::parse(
-                w.swf.as_deref().unwrap_or(""),
-                w.max_jobs.unwrap_or(MAX_JOBS),
-            )
-            .map(|log| {
-                log.jobs
-                    .iter()
-                    .map(|j| j.processors.div_ceil(cores).min(u32::MAX as u64) as usize)
-                    .collect()
-            })
-            .unwrap_or_default(),
-        ),
-        _ => Sizes::Exact(
-            w.jobs
-                .iter()
-                .map(|j| j.tasks.div_ceil(cores) as usize)
-                .collect(),
-        ),
-    }
-}
-
-/// Refuses, before running, a scenario whose estimate ([`engine_estimate`]) is over the budget
-/// ([`crate::engine::MAX_SECONDS`], [`crate::engine::MAX_BYTES`]; `docs/format.md`, "Limits and
-/// admission").
-fn admit(s: &AllocScenario, topo: &crate::topology::Topology) -> Result<()> {
-    use super::estimate::{estimate, CONTENTION_WORK_WEIGHT, NS_PER_STEP};
-    let est = estimate(s, topo, &sizes_of(s));
-    let parts = est
-        .policies
-        .iter()
-        .map(|p| format!("{} {:.1e}", p.policy.id(), p.steps()))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let total = crate::engine::Estimate::new(est.steps(), NS_PER_STEP, est.memory);
-    let contention: f64 = est
-        .policies
-        .iter()
-        .map(|p| CONTENTION_WORK_WEIGHT * p.contention_work)
-        .sum();
-    let without = crate::engine::Estimate::new(est.steps() - contention, NS_PER_STEP, 0.0);
-    if contention > 0.0
-        && total.admit("", "", "", "").is_err()
-        && without.admit("", "", "", "").is_ok()
-    {
-        return total.admit(
-            "contention",
-            "steps",
-            &format!("of which {contention:.1e} for the run time under contention (its budget); per policy: {parts}"),
-            "use fewer policies, a smaller machine or fewer jobs, or leave the model off",
-        );
-    }
-    total.admit(
-        "workload",
-        "steps",
-        &format!("per policy: {parts}"),
-        "use a smaller machine, fewer or smaller jobs, or fewer policies",
-    )
-}
-
-/// The admission estimate of a scenario whose fields are valid ([`validate_fields`]): the
-/// weighted steps of every policy ([`super::estimate`]) at [`super::estimate::NS_PER_STEP`],
-/// and the peak memory.
-pub fn engine_estimate(s: &AllocScenario) -> Result<crate::engine::Estimate> {
-    let topo = validate_fields(s)?;
-    let est = super::estimate::estimate(s, &topo, &sizes_of(s));
-    Ok(crate::engine::Estimate::new(
-        est.steps(),
-        super::estimate::NS_PER_STEP,
-        est.memory,
-    ))
-}
-
-/// Checks the whole scenario before any work starts: its fields ([`validate_fields`]), then
-/// admission.
-pub fn validate(s: &AllocScenario) -> Result<()> {
-    let topo = validate_fields(s)?;
-    admit(s, &topo)
-}
-
 /// Checks every field and rule of the scenario, admission aside; returns its machine.
 pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
     let topo = s.system.build()?;
@@ -545,19 +451,6 @@ pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
             "workload.jobs",
             format!("{count} jobs; the limit is {MAX_JOBS}"),
         ));
-    }
-    if let Some(i) = s
-        .policies
-        .iter()
-        .position(|&p| p == PolicyId::ClosedMinNaive)
-    {
-        let naive = topo.nodes() as f64 * super::estimate::decisions_bound(s, count);
-        if naive > MAX_NAIVE_WORK as f64 {
-            return Err(ScenarioError::at(
-                format!("policies[{i}]"),
-                format!("refused before running: the naive rescan is a benchmark baseline limited to nodes x decisions <= {MAX_NAIVE_WORK} (here {naive:.1e}); use closed-min-best, which makes the same choices"),
-            ));
-        }
     }
     if let Some(c) = &s.contention {
         validate_contention(c, s)?;

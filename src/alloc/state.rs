@@ -145,7 +145,7 @@ impl Sim<'_> {
         p.owned_idle.shrink_to_fit();
         if let (Topology::Mesh(mesh), Some("relax-closed")) = (&self.m.topo, p.fallback) {
             let side = (mesh.width + mesh.height) as f64;
-            self.work.search_steps += super::estimate::relax_closed_steps(side) as u64;
+            self.work.search_steps += super::rect::relax_closed_steps(side) as u64;
         }
         let traffic = self.busy(j, &p.nodes);
         let region = if self.placer.policy.is_closed() {
