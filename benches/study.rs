@@ -56,6 +56,7 @@ fn case(name: &str, base: &str, axis: &str) {
                 threads,
                 shard: (0, 1),
                 max_points: 1000,
+                max_seconds: placelab::study::DEFAULT_MAX_SECONDS,
             };
             runner::run(&s, &o, &|_, _| {}).expect("the bench study runs");
         })

@@ -34,6 +34,7 @@ fn opts(dir: &Path, threads: usize) -> runner::Options {
         threads,
         shard: (0, 1),
         max_points: study::DEFAULT_MAX_POINTS,
+        max_seconds: study::DEFAULT_MAX_SECONDS,
     }
 }
 
@@ -500,4 +501,36 @@ fn progress_counts_kept_points_and_ends_at_the_total() {
     .unwrap();
     let seen = seen.into_inner().unwrap();
     assert_eq!(seen, [(10, 12), (11, 12), (12, 12)]);
+}
+
+/// A study is admitted by its estimated work as well as its point count: the sum of the points'
+/// estimates ([`study::judge_point`]) against `max_seconds`, refused before anything runs with
+/// the total and the costliest point.
+#[test]
+fn admission_refuses_a_study_over_its_work_limit_with_the_estimate() {
+    let s = study::parse_inline(&study_text("")).unwrap();
+    let a = study::admit(&s, study::DEFAULT_MAX_POINTS, 0..s.points).unwrap();
+    let sum: f64 = (0..s.points)
+        .map(|i| study::judge_point(&s, i).unwrap())
+        .sum();
+    assert!(a.seconds > 0.0);
+    assert!(
+        (a.seconds - sum).abs() <= 1e-9 * sum,
+        "{} vs {sum}",
+        a.seconds
+    );
+    assert!(study::check_work_limit(&s, &a, a.seconds).is_ok());
+    let dir = temp_dir("work-limit");
+    let o = runner::Options {
+        max_seconds: a.seconds / 2.0,
+        ..opts(&dir, 1)
+    };
+    let e = runner::run(&s, &o, &|_, _| {}).unwrap_err().to_string();
+    assert!(e.contains("the study's points are estimated at"), "{e}");
+    assert!(e.contains("the costliest, point"), "{e}");
+    assert!(e.contains("raise it with --max-seconds"), "{e}");
+    assert!(
+        !dir.join("points.jsonl").exists(),
+        "nothing may run before admission"
+    );
 }

@@ -566,7 +566,17 @@ pub struct Admission {
     /// Points whose scenario [`crate::api::check`] refuses, with the error; they become error
     /// rows.
     pub invalid: Vec<(u64, ScenarioError)>,
+    /// The estimated native run time of the admitted points of the range on one core, seconds:
+    /// the sum of each point's [`crate::api::estimate`].
+    pub seconds: f64,
+    /// The costliest admitted point of the range and its estimated seconds.
+    pub costliest: Option<(u64, f64)>,
 }
+
+/// The CLI's default for the study-wide work limit (`--max-seconds`): 8 hours of estimated
+/// native run time on one core, a night's work for one machine. Each point is also bounded on
+/// its own by its engine's admission (10 s).
+pub const DEFAULT_MAX_SECONDS: f64 = 8.0 * 3600.0;
 
 /// Admits points `range` of a study: refuses it when the study has more than `max_points`
 /// points, then validates each point of `range` (all of them, or one shard's) with
@@ -576,29 +586,87 @@ pub struct Admission {
 /// At `$` with the total when over the limit; at `$` naming the first point's error when every
 /// point in `range` is refused (nothing would run).
 ///
+/// Also sums each admitted point's estimated run time ([`crate::api::estimate`]) for
+/// [`check_work_limit`].
+///
 /// # Complexity
-/// One [`crate::api::check`] per combination in `range`, not per point.
+/// One [`crate::api::check`] and [`crate::api::estimate`] per combination in `range`, not per
+/// point.
 pub fn admit(study: &Study, max_points: u64, range: std::ops::Range<u64>) -> Result<Admission> {
     check_limit(study, max_points)?;
     // A point's validity does not depend on its seed (an engine validates its scenario's
     // fields; the seed is the run's, not a field), so each combination is checked once, at its
     // first point in the range: the replicates of a combination are consecutive points.
-    let mut last: Option<(u64, std::result::Result<(), ScenarioError>)> = None;
-    let mut invalid: Vec<(u64, ScenarioError)> = Vec::new();
+    // The same holds for the work estimate.
+    let mut last: Option<(u64, std::result::Result<f64, ScenarioError>)> = None;
+    let mut admission = Admission {
+        points: study.points,
+        invalid: Vec::new(),
+        seconds: 0.0,
+        costliest: None,
+    };
     for i in range.clone() {
         let c = study.combination_of(i);
         if last.as_ref().map(|(lc, _)| *lc) != Some(c) {
-            last = Some((c, crate::api::check(&point_scenario(study, i))));
+            last = Some((c, judge_point(study, i)));
         }
-        if let Some((_, Err(e))) = &last {
-            invalid.push((i, e.clone()));
+        if let Some((_, judged)) = &last {
+            admission.add(i, judged);
         }
     }
-    refuse_if_all_invalid(study, &range, &invalid)?;
-    Ok(Admission {
-        points: study.points,
-        invalid,
-    })
+    refuse_if_all_invalid(study, &range, &admission.invalid)?;
+    Ok(admission)
+}
+
+/// Point `i`'s admission: its scenario's estimated native seconds ([`crate::api::estimate`]),
+/// or why the engine refuses it ([`crate::api::check`]). The same for every replicate of a
+/// combination: neither depends on the seed.
+pub fn judge_point(study: &Study, i: u64) -> std::result::Result<f64, ScenarioError> {
+    let text = point_scenario(study, i);
+    crate::api::check(&text)
+        .and_then(|()| crate::api::estimate(&text))
+        .map(|e| e.seconds())
+}
+
+impl Admission {
+    /// Counts point `i` with its judgement ([`judge_point`]).
+    pub fn add(&mut self, i: u64, judged: &std::result::Result<f64, ScenarioError>) {
+        match judged {
+            Err(e) => self.invalid.push((i, e.clone())),
+            Ok(t) => {
+                self.seconds += t;
+                if self.costliest.is_none_or(|(_, m)| *t > m) {
+                    self.costliest = Some((i, *t));
+                }
+            }
+        }
+    }
+}
+
+/// The study-wide work limit: refuses an admission whose estimated run time on one core is over
+/// `max_seconds`, with the total and the costliest point.
+///
+/// # Errors
+/// At `$`, naming the estimate, the costliest point and the limit.
+pub fn check_work_limit(study: &Study, admission: &Admission, max_seconds: f64) -> Result<()> {
+    if admission.seconds <= max_seconds {
+        return Ok(());
+    }
+    let costliest = admission.costliest.map_or(String::new(), |(i, t)| {
+        format!(
+            "; the costliest, point {i} ({}), {} s",
+            describe_point(study, i),
+            crate::engine::seconds_words(t)
+        )
+    });
+    Err(ScenarioError::at(
+        "",
+        format!(
+            "the study's points are estimated at {} s of one core{costliest}; the limit is {} s (raise it with --max-seconds, or run shards)",
+            crate::engine::seconds_words(admission.seconds),
+            crate::engine::seconds_words(max_seconds)
+        ),
+    ))
 }
 
 /// The admission limit alone.

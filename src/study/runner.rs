@@ -47,6 +47,9 @@ pub struct Options {
     pub shard: (u64, u64),
     /// The most points this run may compute (the admission limit).
     pub max_points: u64,
+    /// The most estimated native seconds of one core the run's points may need
+    /// ([`super::check_work_limit`]; the CLI's default [`super::DEFAULT_MAX_SECONDS`]).
+    pub max_seconds: f64,
 }
 
 /// What a run did.
@@ -172,21 +175,36 @@ fn admit_on(
     pool: &rayon::ThreadPool,
     study: &Study,
     range: &std::ops::Range<u64>,
+    max_seconds: f64,
 ) -> Result<Vec<(u64, ScenarioError)>, Error> {
-    let mut invalid: Vec<(u64, ScenarioError)> = pool.install(|| {
-        range
-            .clone()
-            .into_par_iter()
-            .filter_map(|i| {
-                crate::api::check(&super::point_scenario(study, i))
-                    .err()
-                    .map(|e| (i, e))
-            })
+    // Validity and the work estimate do not depend on the seed: one judgement per combination
+    // (at its first point in the range), in parallel, then spread over its replicates.
+    let firsts: Vec<u64> = range
+        .clone()
+        .filter(|&i| i == range.start || study.combination_of(i) != study.combination_of(i - 1))
+        .collect();
+    let judged: Vec<std::result::Result<f64, ScenarioError>> = pool.install(|| {
+        firsts
+            .par_iter()
+            .map(|&i| super::judge_point(study, i))
             .collect()
     });
-    invalid.sort_by_key(|(i, _)| *i);
-    refuse_if_all_invalid(study, range, &invalid).map_err(Error::Refused)?;
-    Ok(invalid)
+    let mut admission = super::Admission {
+        points: study.points,
+        invalid: Vec::new(),
+        seconds: 0.0,
+        costliest: None,
+    };
+    let mut k = 0;
+    for i in range.clone() {
+        if k + 1 < firsts.len() && firsts[k + 1] == i {
+            k += 1;
+        }
+        admission.add(i, &judged[k]);
+    }
+    refuse_if_all_invalid(study, range, &admission.invalid).map_err(Error::Refused)?;
+    super::check_work_limit(study, &admission, max_seconds).map_err(Error::Refused)?;
+    Ok(admission.invalid)
 }
 
 /// Every point's outcome, in point order, kept in memory.
@@ -226,7 +244,7 @@ pub fn run_in_memory(
     check_limit(study, max_points).map_err(Error::Refused)?;
     let pool = thread_pool(threads)?;
     let range = 0..study.points;
-    let invalid = admit_on(&pool, study, &range)?;
+    let invalid = admit_on(&pool, study, &range, super::DEFAULT_MAX_SECONDS)?;
     let done = std::sync::Mutex::new(0u64);
     let outcomes: Option<Vec<Outcome>> = pool.install(|| {
         range
@@ -287,7 +305,7 @@ pub fn run(
         check_limit(study, opts.max_points).map_err(Error::Refused)?;
     }
     let pool = thread_pool(opts.threads)?;
-    let invalid = admit_on(&pool, study, &range)?;
+    let invalid = admit_on(&pool, study, &range, opts.max_seconds)?;
 
     let dir = &opts.dir;
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
@@ -667,6 +685,7 @@ mod tests {
             threads: 2,
             shard: (0, 1),
             max_points: 100,
+            max_seconds: crate::study::DEFAULT_MAX_SECONDS,
         };
         run(&study, &opts, &|_, _| {}).unwrap();
         let files = ["tidy.csv", "tidy.jsonl", "aggregate.csv", "aggregate.jsonl"]

@@ -9,12 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub const USAGE: &str =
-    "  placelab study STUDY.json [-o DIR] [--threads N] [--max-points N] [--shard K/N]
+    "  placelab study STUDY.json [-o DIR] [--threads N] [--max-points N] [--max-seconds S] [--shard K/N]
                              run a study (docs/format.md, 'Studies'): every point on N threads
                              (default: all cores), into DIR (default: STUDY.results beside the
                              study file): tidy.csv/.jsonl, aggregate.csv/.jsonl, points.jsonl,
                              study.json. Rerunning into DIR resumes. --max-points: admission
-                             limit (default 100000); --shard K/N: run the K-th of N shards
+                             limit (default 100000); --max-seconds: the most estimated work of
+                             the points, seconds of one core (default 28800, 8 h); --shard K/N:
+                             run the K-th of N shards
   placelab study STUDY.json --slurm DIR [--shards N] [--partition P] [--time T]
                  [--cpus-per-task C] [--account A] [--placelab PATH] [--submit]
                              write a Slurm job array (one task per shard, N default
@@ -47,6 +49,7 @@ pub fn main(args: &[String]) -> ExitCode {
     let mut dir: Option<PathBuf> = None;
     let mut threads = 0usize;
     let mut max_points = study::DEFAULT_MAX_POINTS;
+    let mut max_seconds = study::DEFAULT_MAX_SECONDS;
     let mut max_points_given = false;
     let mut shard = (0u64, 1u64);
     let mut cluster = Cluster::default();
@@ -71,6 +74,13 @@ pub fn main(args: &[String]) -> ExitCode {
             "--threads" => match value().and_then(|v| v.parse().ok()).filter(|&t| t >= 1) {
                 Some(t) => threads = t,
                 None => return usage("--threads needs a whole number from 1"),
+            },
+            "--max-seconds" => match value()
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|t| *t > 0.0)
+            {
+                Some(t) => max_seconds = t,
+                None => return usage("--max-seconds needs a number of seconds above 0"),
             },
             "--max-points" => match value().and_then(|v| v.parse().ok()) {
                 Some(m) => {
@@ -187,6 +197,7 @@ pub fn main(args: &[String]) -> ExitCode {
         threads,
         shard,
         max_points,
+        max_seconds,
     };
     let bar = progress_bar();
     let result = runner::run(&study, &opts, &|done, total| {
