@@ -24,11 +24,10 @@ pub const MAX_POPULATION: u32 = 256;
 pub const MAX_ISLANDS: u32 = 16;
 /// Most Web Workers the page runs the islands in.
 pub const MAX_WORKERS: u32 = 8;
-/// Admission: the estimated work ([`estimate_work`]) must stay under this many steps. `cargo
-/// bench --bench bounds` measures 0.12 to 1.41 ns per estimated step on our shared 2-core
-/// machine, so the largest admitted scenario runs in at most 14.1 s there, and the source's
-/// scale (m = 3000, K = 16, V = 1000, shelves) is admitted at every n.
-pub const MAX_WORK: f64 = 1e10;
+/// The estimated work ([`estimate_work`]) the budget ([`crate::engine::MAX_SECONDS`]) admits at
+/// [`NS_PER_STEP`]; the source's scale (m = 3000, K = 16, V = 1000, shelves) is admitted at
+/// every n.
+pub const MAX_WORK: f64 = crate::engine::MAX_SECONDS * 1e9 / NS_PER_STEP;
 /// What one step of the list decoder's estimate costs against a shelf step: its `2 m` profile
 /// segments per job are an upper bound rarely approached (`cargo bench --bench bounds --
 /// moldable`: the list decoder with n = 64, m = 3,000 at its largest admitted cycles ran in a
@@ -236,10 +235,9 @@ pub fn build(s: &MoldableScenario, seed: u64) -> Result<Instance> {
 }
 
 /// Native nanoseconds per estimated step ([`estimate_work`]), the moldable engine's work unit:
-/// measured by `cargo bench --bench moldable`'s neighbour `cargo bench --bench bounds --
-/// moldable` on the families that stress the estimate (one machine, the list decoder, tiny sets
-/// at the largest population and islands, the source's scale, many variants under a tight
-/// efficiency constraint) on our shared 2-core machine.
+/// `cargo bench --bench bounds -- moldable` measured 0.15 (the list decoder) to 0.87 (16
+/// variants a job under a 0.97 constraint, 256 individuals on 16 islands) times the estimated
+/// time on the families that stress the estimate, on our shared 2-core machine.
 pub const NS_PER_STEP: f64 = 1.5;
 
 /// The engine-wide estimate of an instance: [`estimate_work`] at [`NS_PER_STEP`]; memory: the

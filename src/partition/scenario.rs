@@ -512,9 +512,10 @@ pub fn validate_fields(s: &PartScenario) -> Result<()> {
 pub const STRONG_PAIR_STEPS: f64 = 32.0;
 
 /// Native nanoseconds per estimated step ([`Estimate::steps`]), the partitioning engine's work
-/// unit: measured by `cargo bench --bench bounds -- partition` on the largest admitted graphs
-/// of every generated kind (all five methods at k = 64, the quality mode alone, k-way at
-/// k = 4,096) on our shared 2-core machine.
+/// unit (measured on the 100,000-vertex Delaunay mesh, see [`MethodId::steps_per_element`]):
+/// `cargo bench --bench bounds -- partition` measured 0.76 to 1.14 times the estimated time on
+/// the largest admitted graphs (the quality mode at k = 4,096, all five methods at k = 64,
+/// k-way on a binary tree at k = 4,096) on our shared 2-core machine.
 pub const NS_PER_STEP: f64 = 10.0;
 
 impl Estimate {

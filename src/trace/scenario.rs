@@ -313,18 +313,19 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
     Ok(b)
 }
 
-/// Native nanoseconds per replay step, the trace engine's work unit: `cargo bench --bench
-/// bounds -- trace` measures 0.9 to 1.9 ns per estimated step on the admitted worst cases
-/// (long LU traces at the largest budget, exhaustive search on 8 nodes) on our shared 2-core
-/// machine.
+/// Native nanoseconds per replay step, the trace engine's work unit: at 2 ns, `cargo bench
+/// --bench bounds -- trace` measured 0.68 to 1.12 times the estimated time on the admitted
+/// worst cases (short traces over 64 unequal nodes by branch and bound, a long LU trace at the
+/// largest budget, exhaustive search on 8 nodes) on our shared 2-core machine.
 pub const NS_PER_STEP: f64 = 2.0;
 
 /// What one opened search node of branch and bound costs besides the replay steps it
 /// counts, per pair of nodes `(u, v)` of the platform: its children's relaxed tables
 /// (`Bounds::partial`: the least link from each node to the free nodes and back, 4 minima per
 /// pair, for each of the [`replay::LANES`] lanes of a chunk whether filled or not), in replay
-/// steps. Measured by `cargo bench --bench bounds -- trace` on short traces (a 16-rank matrix
-/// multiply) over 64 unequal nodes, where these tables, not the replays, are the work.
+/// steps. Set by `cargo bench --bench bounds -- trace` on short traces (a 16- and a 32-rank
+/// matrix multiply) over 64 unequal nodes, where these tables, not the replays, are the work:
+/// 0.71 to 1.12 times the estimated time with 1.
 pub const RELAXED_PAIR_STEPS: f64 = 1.0;
 
 /// An upper bound of the search nodes branch and bound opens (and of the leaves local search
