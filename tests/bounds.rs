@@ -14,7 +14,7 @@
 //!   tight efficiency constraint, selection's four parts at once) are refused, and the
 //!   estimate's model matches the run's counters on admitted neighbours.
 
-use placelab::alloc::scenario::{self, AllocScenario};
+use placelab::alloc::scenario::AllocScenario;
 use placelab::alloc::{self, estimate};
 use placelab::api;
 use placelab::progress::{NoProgress, Progress};
