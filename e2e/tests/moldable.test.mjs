@@ -119,11 +119,14 @@ describe('moldable page', () => {
   it('shows the GA live while it runs, and Stop keeps the best schedule so far', async () => {
     const page = await readyPage(env);
     await pickExample(page, 'moldable-small.json');
+    // long, but admitted: about 9 s natively by its estimate (20,000 cycles would be refused)
     const long = { version: 1, engine: 'moldable', name: 'long GA', seed: 3, machines: 1024, efficiency: 0.75,
-      ga: { cycles: 20000 }, generate: { kind: 'random', jobs: 400 } };
+      ga: { cycles: 12000 }, generate: { kind: 'random', jobs: 400 } };
     await typeRawJson(page, JSON.stringify(long));
     await page.getByTestId('run').click();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=moldable-live]')?.dataset.cycle) > 0, null, { timeout: 0 });
+    await page.waitForFunction(() => document.body.dataset.status === 'error'
+      || Number(document.querySelector('[data-testid=moldable-live]')?.dataset.cycle) > 0, null, { timeout: 0 });
+    assert.notEqual(await page.evaluate(() => document.body.dataset.status), 'error', await page.getByTestId('error-text').textContent());
     const first = Number(await page.getByTestId('moldable-live').getAttribute('data-cycle'));
     await page.waitForFunction((c) => Number(document.querySelector('[data-testid=moldable-live]').dataset.cycle) > c, first, { timeout: 0 });
     await page.getByTestId('stop').click();
