@@ -9,50 +9,10 @@
 // Mail and answers are words (Uint32Array) only the engine reads: nothing here knows an engine.
 // Stop terminates the engine worker, and with it these workers.
 import { SplitRun } from './pkg/placelab.js';
+import { workerChannel } from './channel.js';
 
-/**
- * A part worker as a typed request/response channel: every message has a `type`, each request an
- * `id` that its reply repeats; `{type: 'error', id, error}` rejects that request. A reply of an
- * unknown type or id is logged and fails the run.
- */
-function spawn() {
-  const worker = new Worker(new URL('./partworker.js', import.meta.url), { type: 'module' });
-  let nextId = 1;
-  const waiting = new Map(); // id → {resolve, reject}
-  const failAll = (error) => {
-    for (const w of waiting.values()) w.reject(error);
-    waiting.clear();
-  };
-  worker.onmessage = ({ data }) => {
-    const w = waiting.get(data?.id);
-    if (!w) {
-      console.warn('placelab pool: a message from a part worker for no request', data);
-      failAll({ path: '', message: `a part worker answered a request it was not asked (${data?.type})`, internal: true });
-      return;
-    }
-    waiting.delete(data.id);
-    if (data.type === 'error') w.reject(data.error);
-    else if (data.type === 'ready' || data.type === 'answers') w.resolve(data);
-    else {
-      console.warn('placelab pool: unknown message type from a part worker', data.type);
-      w.reject({ path: '', message: `a part worker answered with an unknown message type (${data.type})`, internal: true });
-    }
-  };
-  worker.onerror = (event) => {
-    event.preventDefault();
-    failAll({ path: '', message: `a part worker failed (${event.message || 'worker error'})`, internal: true });
-  };
-  return {
-    ask(msg, transfer = []) {
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ ...msg, id }, transfer);
-      });
-    },
-    terminate: () => worker.terminate(),
-  };
-}
+/** A part worker as a typed request/response channel (replies: 'ready', 'answers'). */
+const spawn = () => workerChannel(new URL('./partworker.js', import.meta.url), { name: 'a part worker', types: ['ready', 'answers'] });
 
 /**
  * Runs `scenario` as `plan` (from wasm `plan`, `plan.workers` > 1) says; resolves the report JSON

@@ -6,6 +6,8 @@
 // of workers or on timing. Stop = terminate every worker (a point stops mid-run); the records
 // that arrived stay.
 
+import { workerChannel } from '../channel.js';
+
 /** Workers the pool uses by default: one per hardware thread, at most MAX_WORKERS. */
 export const MAX_WORKERS = 8;
 export const defaultWorkers = () => Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 1));
@@ -13,39 +15,9 @@ const BATCH_TARGET_MS = 40;
 const MAX_BATCH = 64;
 
 /** A study worker as a request/response channel: ask(msg) → Promise of the reply. */
-export function spawnStudyWorker() {
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  let nextId = 1;
-  const waiting = new Map(); // id → {resolve, reject}
-  const failAll = (error) => {
-    for (const w of waiting.values()) w.reject(error);
-    waiting.clear();
-  };
-  worker.onmessage = ({ data }) => {
-    const w = waiting.get(data?.id);
-    if (!w) { console.warn('placelab study: a message for no request', data); return; }
-    waiting.delete(data.id);
-    if (data.type === 'error') w.reject(data.error);
-    else w.resolve(data);
-  };
-  worker.onerror = (event) => {
-    event.preventDefault();
-    failAll({ path: '', message: `a study worker failed (${event.message || 'worker error'}); was the wasm built? Run scripts/build.sh`, internal: true });
-  };
-  return {
-    ask(msg) {
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ ...msg, id });
-      });
-    },
-    terminate() {
-      worker.terminate();
-      failAll({ path: '', message: 'stopped' });
-    },
-  };
-}
+export const spawnStudyWorker = () => workerChannel(new URL('./worker.js', import.meta.url), {
+  name: 'a study worker', hint: '; was the wasm built? Run scripts/build.sh',
+});
 
 /**
  * Runs the points `todo` (indices, in order) of `study` (text) on `workers` workers; calls
