@@ -7,6 +7,8 @@ the median of each printed with their ratio. Both must produce the same tidy.csv
 """
 
 import argparse
+import copy
+import importlib.util
 import json
 import os
 import pathlib
@@ -25,30 +27,14 @@ except ImportError:
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
-# The worked example's study (docs/python-example.py) with 16 replicates: 64 points.
-STUDY = {
-    "version": 1,
-    "name": "bench: waiting against arrival rate on a 16x16 mesh",
-    "base": {
-        "version": 1,
-        "engine": "allocation",
-        "seed": 1,
-        "system": {"kind": "mesh", "width": 16, "height": 16},
-        "policies": ["sequential", "hilbert", "closed-min-best"],
-        "workload": {
-            "kind": "generated",
-            "count": 120,
-            "minTasks": 1,
-            "maxTasks": 64,
-            "sizeDistribution": "logUniform",
-            "meanInterarrival": 1,
-            "meanDuration": 50,
-        },
-    },
-    "axes": [{"path": "workload.meanInterarrival", "from": 0.25, "to": 2, "count": 4, "scale": "log"}],
-    "replicates": {"count": 16, "baseSeed": 2024},
-    "metrics": ["report.runs[*].summary.meanWait", "report.runs[*].summary.meanHops"],
-}
+# The worked example's study (docs/python-example.py, loaded from the file) with 16 replicates:
+# 64 points.
+_spec = importlib.util.spec_from_file_location("python_example", REPO / "docs" / "python-example.py")
+_example = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_example)  # defines STUDY and main() only; main() is not run
+STUDY = copy.deepcopy(_example.STUDY)
+STUDY["name"] = "bench: " + STUDY["name"][0].lower() + STUDY["name"][1:]
+STUDY["replicates"]["count"] = 16
 
 
 def main():
