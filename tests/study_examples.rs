@@ -44,6 +44,24 @@ fn every_example_study_is_admitted_and_its_first_point_gives_every_metric() {
             admitted.invalid
         );
         assert!(s.points > 1, "{name}: a study of one point");
+        // point 0's report, pinned for the browser tests (wasm-tests/examples.rs)
+        let report = placelab::api::run(
+            &study::point_scenario(&s, 0),
+            &mut placelab::progress::NoProgress,
+        )
+        .unwrap();
+        let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/studies")
+            .join(format!("{name}.point0.fingerprint"));
+        let fp = placelab::api::fingerprint(&report);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+            std::fs::write(&golden, format!("{fp}\n")).unwrap();
+        } else {
+            let want = std::fs::read_to_string(&golden)
+                .unwrap_or_else(|_| panic!("{name}: no golden; run with UPDATE_GOLDEN=1"));
+            assert_eq!(fp, want.trim(), "{name}: point 0's report changed");
+        }
         match study::run_point(&s, 0) {
             Outcome::Error(e) => panic!("{name}: point 0 failed: {e}"),
             Outcome::Ok(rows) => {
