@@ -394,7 +394,7 @@ fn malformed_and_impossible_scenarios_name_the_json_path() {
             "$.job.colour",
             "unknown field",
         ),
-        (json!({"strategies": []}), "$.strategies", "1 to 5"),
+        (json!({"strategies": []}), "$.strategies", "1 to 6"),
         (
             json!({"strategies": ["simple", "simple"]}),
             "$.strategies[1]",
