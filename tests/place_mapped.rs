@@ -1,5 +1,6 @@
 //! Mapped (ours), the placement engine's own mapper: an exhaustive oracle finds no mapping of
-//! lower hop-bytes on small jobs; it is never worse than the strategies it starts from; it
+//! lower hop-bytes on small jobs; it is never worse than the strategies it starts from (by more
+//! than its 2 % slack for a faster round); it
 //! finds the exact embeddings of matching shapes; its congestion objective lowers the most
 //! loaded link, recounted from the simulator's routes; busy nodes stay untouched; the same seed
 //! gives the same mapping.
@@ -284,7 +285,8 @@ proptest! {
         for s in [StrategyId::Simple, StrategyId::Optimal, StrategyId::Advanced, StrategyId::Identity] {
             let opts = Options { seed: 7, ..Options::default() };
             if let Placement::Placed(other) = place(s, shape, &net, &busy, &job, opts) {
-                prop_assert!(ours <= route_hop_weight(&net, &job, &other), "{:?} beats mapped", s);
+                // ties within 2 % go to the faster round (Mapped's HOP_SLACK)
+                prop_assert!(ours as f64 <= 1.02 * route_hop_weight(&net, &job, &other) as f64, "{:?} beats mapped", s);
             }
         }
         // the same seed, the same mapping

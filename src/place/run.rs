@@ -167,6 +167,8 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                 seed,
                 source_quirks: quirks,
                 objective: s.objective,
+                message_bytes: c.message_bytes,
+                model: Some(model),
             };
             let placement = strategy::place(st, &sys.shape, &p, &busy, &job, opts);
             let source_ratio = report::source_ratio(

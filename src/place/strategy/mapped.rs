@@ -11,14 +11,18 @@
 //! 3. Small jobs: when every assignment of tasks to free hosts can be enumerated
 //!    ([`super::exhaustive::MAX_ASSIGNMENTS`]), branch and bound from the best cost so far
 //!    makes the answer optimal.
-//! 4. The objective `congestion`: each improved start is searched again on the sum of squared
-//!    directed-link loads over the simulator's routes, and the mapping with the least maximum
-//!    link load is kept (ties to the least hop-bytes).
+//! 4. The least hop-bytes found is also searched on the sum of squared directed-link loads over
+//!    the simulator's routes (with the objective `congestion`: every finalist is).
+//! 5. The pick among the finalists (the starts as they are, improved, exact, link-searched):
+//!    [`choose`]. Hop-bytes alone do not make a round fast (a 1 MB round waits for its busiest
+//!    link), so among the finalists within [`HOP_SLACK`] of the least hop-bytes the least
+//!    predicted round time wins; with `congestion`, the least maximum link load.
 //!
 //! # Guarantees
-//! Deterministic by seed (the seed reaches only Advanced's partitioner). Hop-bytes never above
-//! the best of Simple, Optimal, Advanced and Identity (the search only improves its starts);
-//! optimal when the exhaustive search runs. Every task on its own free host.
+//! Deterministic by seed (the seed reaches only Advanced's partitioner). Hop-bytes at most
+//! [`HOP_SLACK`] times the least found, so at most that times the best of Simple, Optimal,
+//! Advanced and Identity (the search only improves its starts); the least there is when the
+//! exhaustive search runs. Every task on its own free host.
 //!
 //! # Complexity
 //! The four starts, plus at most [`search_budget`] units of search work per start (and as many
@@ -26,9 +30,10 @@
 
 use super::super::jobs::TaskGraph;
 use super::exhaustive::exhaustive;
-use super::swap::{search, Cost, Metric};
+use super::swap::{profile, search, Cost, Metric, Profile};
 use super::{Options, Placement, Shape, StrategyId};
-use crate::netsim::Platform;
+use crate::netsim::maxmin::ModelParams;
+use crate::netsim::{Model, Platform};
 
 crate::params::choices! {
     /// What Mapped (ours) minimizes.
@@ -54,8 +59,8 @@ pub fn search_budget(tasks: u64, edges: u64) -> u64 {
     (SEARCH_WORK_PER_ENTRY * (tasks + 2 * edges)).min(MAX_SEARCH_WORK)
 }
 
-/// About thirty passes of the local search over a nearest-neighbour job.
-pub const SEARCH_WORK_PER_ENTRY: u64 = 2_000;
+/// About fifteen passes of the local search over a nearest-neighbour job.
+pub const SEARCH_WORK_PER_ENTRY: u64 = 1_000;
 /// The search work cap per start, whatever the job (dense task graphs reach it).
 pub const MAX_SEARCH_WORK: u64 = 60_000_000;
 
@@ -82,33 +87,112 @@ pub fn mapped(
         }
     }
     let budget = search_budget(u64::from(g.n()), g.m());
-    let mut improved: Vec<(u64, Vec<u32>)> = starts
-        .into_iter()
-        .map(|h| {
-            let r = search(g, &metric, busy, h, Cost::Hops, budget);
-            (r.hop_weight, r.host_of)
-        })
-        .collect();
-    // the best first; equal costs keep the order of the starts
-    improved.sort_by_key(|x| x.0);
-    if let Some((m, c)) = exhaustive(g, &metric, busy, improved[0].0) {
-        improved.insert(0, (c, m));
+    // finalists: the starts as they are, and improved on hop-bytes
+    let mut finalists: Vec<Vec<u32>> = starts.clone();
+    let n_starts = starts.len();
+    let mut least: Option<(u64, usize)> = None;
+    for h in starts {
+        let r = search(g, &metric, busy, h, Cost::Hops, budget);
+        if least.is_none_or(|l| r.hop_weight < l.0) {
+            least = Some((r.hop_weight, finalists.len()));
+        }
+        finalists.push(r.host_of);
     }
-    match opts.objective {
-        Objective::HopBytes => improved.swap_remove(0).1,
-        Objective::Congestion => {
-            let mut best: Option<(u64, u64, Vec<u32>)> = None;
-            for (_, h) in improved {
-                // the start as it is (a search of no work), then searched on link loads
-                for work in [0, budget] {
-                    let r = search(g, &metric, busy, h.clone(), Cost::Links(net), work);
-                    let key = (r.max_load, r.hop_weight);
-                    if best.as_ref().is_none_or(|b| key < (b.0, b.1)) {
-                        best = Some((key.0, key.1, r.host_of));
-                    }
-                }
+    let (least_cost, mut at) = least.expect("at least one start");
+    // when the exhaustive search runs the least hop-bytes is known: only mappings of that cost
+    // may be kept
+    let mut slack = HOP_SLACK;
+    if let Some((better, _)) = exhaustive(g, &metric, busy, least_cost) {
+        slack = 1.0;
+        if let Some(m) = better {
+            at = finalists.len();
+            finalists.push(m);
+        }
+    }
+    // the least hop-bytes improved on link loads (for the congestion objective: every finalist)
+    let link_searched: Vec<usize> = match opts.objective {
+        Objective::HopBytes => vec![at],
+        Objective::Congestion => (0..finalists.len()).collect(),
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for i in link_searched {
+        if seen.insert(i) {
+            let r = search(
+                g,
+                &metric,
+                busy,
+                finalists[i].clone(),
+                Cost::Links(net),
+                budget,
+            );
+            finalists.push(r.host_of);
+        }
+    }
+    let profiles: Vec<Profile> = finalists
+        .iter()
+        .map(|h| profile(g, &metric, net, h))
+        .collect();
+    // the best start's hop-bytes stay allowed: Mapped never loses to a strategy it starts from
+    let best_start = profiles[..n_starts]
+        .iter()
+        .map(|p| p.hop_weight)
+        .min()
+        .unwrap_or(0);
+    let pick = choose(&profiles, net, opts, slack, best_start);
+    finalists.swap_remove(pick)
+}
+
+/// Hop-bytes within this factor of the least found count as equal; among them the least
+/// predicted round time wins.
+pub const HOP_SLACK: f64 = 1.02;
+
+/// The finalist Mapped keeps.
+///
+/// - `hopBytes`: among the finalists whose hop-bytes are at most `slack` ([`HOP_SLACK`], or 1
+///   when the exhaustive search proved the least) times the least, or at most the best start's
+///   (unless the least is proved),
+///   the least predicted round time `max_load * messageBytes / (bandwidth * bw_factor) +
+///   max_hops * latency * latency_factor` (the busiest link's bytes at full bandwidth, plus the
+///   longest route's latency, under the scenario's model), then the least hop-bytes, then the
+///   first;
+/// - `congestion`: the least maximum link load, then the least hop-bytes, then the first.
+fn choose(
+    profiles: &[Profile],
+    net: &Platform,
+    opts: Options,
+    slack: f64,
+    best_start: u64,
+) -> usize {
+    let first_best = |key: &dyn Fn(&Profile) -> (f64, u64)| -> usize {
+        let mut best = 0;
+        for (i, p) in profiles.iter().enumerate() {
+            if key(p) < key(&profiles[best]) {
+                best = i;
             }
-            best.expect("at least one start").2
+        }
+        best
+    };
+    match opts.objective {
+        Objective::Congestion => first_best(&|p| (p.max_load as f64, p.hop_weight)),
+        Objective::HopBytes => {
+            let least = profiles.iter().map(|p| p.hop_weight).min().unwrap_or(0);
+            let allowed =
+                (least as f64 * slack).max(if slack > 1.0 { best_start as f64 } else { 0.0 });
+            let link = net.link_params();
+            let m = opts
+                .model
+                .map_or(ModelParams::of(Model::MaxMin), ModelParams::of);
+            let time = |p: &Profile| {
+                p.max_load as f64 * opts.message_bytes / (link.bandwidth * m.bandwidth_factor)
+                    + f64::from(p.max_hops) * link.latency * m.latency_factor
+            };
+            first_best(&|p| {
+                if p.hop_weight as f64 <= allowed {
+                    (time(p), p.hop_weight)
+                } else {
+                    (f64::INFINITY, p.hop_weight)
+                }
+            })
         }
     }
 }
