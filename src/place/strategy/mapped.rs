@@ -75,10 +75,11 @@ pub struct Finalists {
     /// Distinct placements: the starts as they are first, then the improved ones.
     pub hosts: Vec<Vec<u32>>,
     pub profiles: Vec<Profile>,
-    /// What the simulator judges with the objective `time`: every start, and every other
-    /// finalist whose hop-bytes are allowed ([`choose`]), in order of predicted round time.
+    /// What the simulator judges with the objective `time`: every start, and the other
+    /// finalists whose hop-bytes are allowed, fastest predicted first, [`MAX_FINALISTS`] in all;
+    /// in order of predicted round time.
     pub judged: Vec<usize>,
-    /// The pick without a simulator ([`choose`]).
+    /// The pick without a simulator (see [`finalists`]).
     pub pick: usize,
 }
 
@@ -199,17 +200,26 @@ pub fn finalists(
             pick = i;
         }
     }
-    let mut judged: Vec<usize> = match opts.objective {
-        Objective::Time => (0..hosts.len())
-            .filter(|&i| i < n_starts || profiles[i].hop_weight as f64 <= allowed)
-            .collect(),
+    // judged by the simulator (`time`): every start, then the others allowed, fastest predicted
+    // first, up to MAX_FINALISTS in all
+    let by_prediction = |a: &usize, b: &usize| {
+        (predicted(&profiles[*a]), *a)
+            .partial_cmp(&(predicted(&profiles[*b]), *b))
+            .expect("finite predictions")
+    };
+    let judged: Vec<usize> = match opts.objective {
+        Objective::Time => {
+            let mut others: Vec<usize> = (n_starts..hosts.len())
+                .filter(|&i| profiles[i].hop_weight as f64 <= allowed)
+                .collect();
+            others.sort_by(by_prediction);
+            let mut j: Vec<usize> = (0..n_starts).collect();
+            j.extend(others.into_iter().take(MAX_FINALISTS - n_starts));
+            j.sort_by(by_prediction);
+            j
+        }
         _ => vec![pick],
     };
-    judged.sort_by(|&a, &b| {
-        (predicted(&profiles[a]), a)
-            .partial_cmp(&(predicted(&profiles[b]), b))
-            .expect("finite predictions")
-    });
     Finalists {
         hosts,
         profiles,
@@ -218,9 +228,9 @@ pub fn finalists(
     }
 }
 
-/// Most placements the objective `time` has simulated: four starts, four improved, the
-/// exhaustive search's and the link-load search's.
-pub const MAX_FINALISTS: usize = 10;
+/// Most placements the objective `time` has simulated: the (at most four) starts and the
+/// fastest predicted of the others.
+pub const MAX_FINALISTS: usize = 6;
 
 /// Hop-bytes within this factor of the least found count as equal for the objective `time`.
 pub const HOP_SLACK: f64 = 1.02;
