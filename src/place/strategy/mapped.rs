@@ -6,9 +6,11 @@
 //!    switch), Advanced (recursive partitioning onto a nearest-neighbour tree) and Identity
 //!    (the task grid laid on a free block of its shape, when one fits), without the source's
 //!    quirks; duplicates dropped.
-//! 2. Each start improved by the swap-based local search ([`super::swap`]) on hop-bytes: tasks
+//! 2. Each start improved by the swap-based local search ([`super::swap`]) on hop-bytes (tasks
 //!    move to free hosts or swap with other tasks near their neighbours' hosts, so the job may
-//!    also change which nodes it occupies.
+//!    also change which nodes it occupies); none is searched when a start already lays every
+//!    edge on the fewest links possible (one hop on a grid, two on a tree): that start is
+//!    optimal.
 //! 3. Small jobs: when every assignment of tasks to free hosts can be enumerated
 //!    ([`super::exhaustive::MAX_ASSIGNMENTS`]), branch and bound from the best cost so far
 //!    finds the least hop-bytes there is.
@@ -144,8 +146,20 @@ pub fn finalists(
             }
         }
     };
+    // a start whose every edge spans the fewest links possible is optimal: nothing to search
+    let total: u64 = (0..g.n())
+        .flat_map(|v| g.edge_weights(v).iter())
+        .map(|&w| u64::from(w))
+        .sum::<u64>()
+        / 2;
+    let bound = total * u64::from(metric.min_hops());
+    let optimal_start = (0..n_starts).find(|&i| metric.hop_weight(g, &hosts[i]) == bound);
+    let searched: Vec<usize> = match optimal_start {
+        Some(i) => vec![i],
+        None => (0..n_starts).collect(),
+    };
     let mut least: Option<(u64, usize)> = None;
-    for i in 0..n_starts {
+    for i in searched {
         let r = search(g, &metric, busy, hosts[i].clone(), Cost::Hops, budget);
         let at = push(&mut hosts, r.host_of);
         if least.is_none_or(|l| r.hop_weight < l.0) {
