@@ -207,6 +207,9 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         }
         omitted.task_edges += g.m() - task_edges.len() as u64 / 2;
         let mut runs = Vec::with_capacity(s.strategies.len());
+        // each distinct placement of the case simulated once (Mapped's starts are the other
+        // strategies' placements)
+        let mut simulated: Vec<(Vec<u32>, Result<f64, String>)> = Vec::new();
         for (si, &st) in s.strategies.iter().enumerate() {
             progress.phase(st.id());
             let opts = Options {
@@ -229,7 +232,16 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                         span: share,
                         total,
                     };
-                    results.push(simulate(&p, &job, &f.hosts[i], c, s, bg.as_ref(), &mut sub));
+                    let h = &f.hosts[i];
+                    let r = match simulated.iter().find(|x| x.0 == *h) {
+                        Some(x) => x.1.clone(),
+                        None => {
+                            let r = simulate(&p, &job, h, c, s, bg.as_ref(), &mut sub);
+                            simulated.push((h.clone(), r.clone()));
+                            r
+                        }
+                    };
+                    results.push(r);
                 }
                 let times: Vec<Option<f64>> =
                     results.iter().map(|r| r.as_ref().ok().copied()).collect();
@@ -296,7 +308,14 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                     };
                     let time = match judged_time.take() {
                         Some(t) => t,
-                        None => simulate(&p, &job, &hosts, c, s, bg.as_ref(), &mut sub),
+                        None => match simulated.iter().find(|x| x.0 == hosts) {
+                            Some(x) => x.1.clone(),
+                            None => {
+                                let r = simulate(&p, &job, &hosts, c, s, bg.as_ref(), &mut sub);
+                                simulated.push((hosts.clone(), r.clone()));
+                                r
+                            }
+                        },
                     };
                     run.placed = true;
                     match time {
