@@ -449,9 +449,10 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
     let mapped = if s.strategies.contains(&StrategyId::Mapped) {
         use super::strategy::mapped::{search_budget, MAX_FINALISTS};
         let searches = match s.objective {
-            // four on hop-bytes, one on link loads per finalist (four starts, four improved, one exact)
-            Objective::Congestion => 13.0,
-            _ => 5.0,
+            // four on hop-bytes and one wider, one on link loads per finalist (four starts, five
+            // improved, one exact)
+            Objective::Congestion => 15.0,
+            _ => 6.0,
         };
         // a placement is simulated once per case: Mapped's starts that the scenario also runs
         // (the same placements unless the source's quirks change them) cost nothing more
