@@ -274,7 +274,7 @@ impl StudyHost {
 
 /// The statistics of each list of a JSON list of number lists ([`crate::study::page::summaries`]).
 /// A placement out of a report's text as a launcher's file (`placelab hostfile`'s formats):
-/// `{text, what, ranks, hosts, keepsOrder, label}`; `case` and `strategy` as the CLI's options
+/// the JSON text of `{text, what, ranks, hosts, keepsOrder, label}`; `case` and `strategy` as the CLI's options
 /// (unset: case 0, the fastest strategy or the first policy).
 #[wasm_bindgen]
 pub fn hostfile(
@@ -282,7 +282,7 @@ pub fn hostfile(
     format: &str,
     case: Option<u32>,
     strategy: Option<String>,
-) -> Result<JsValue, JsError> {
+) -> Result<String, JsError> {
     use crate::formats::hostfile::{from_report_text, keeps_rank_order, Format, Pick};
     let f = Format::from_id(format).ok_or_else(|| {
         JsError::new(&format!(
@@ -309,7 +309,7 @@ pub fn hostfile(
         "keepsOrder": keeps_rank_order(f, &picked.hosts),
         "label": f.label(),
     });
-    serde_wasm_bindgen::to_value(&out).map_err(|e| JsError::new(&e.to_string()))
+    Ok(out.to_string())
 }
 
 #[wasm_bindgen]

@@ -79,7 +79,7 @@ const HANDLERS = {
   /** A placement of the report as a launcher's file: {text, what, ranks, hosts, keepsOrder, label}. */
   async hostfile({ report, format, case: c, strategy }) {
     const wasm = await wasmReady();
-    return wasm.hostfile(await report.text(), format, c ?? undefined, strategy ?? undefined);
+    return JSON.parse(wasm.hostfile(await report.text(), format, c ?? undefined, strategy ?? undefined));
   },
   async valueAt({ text, path }) {
     return valueAt(text, path);
