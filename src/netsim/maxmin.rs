@@ -46,6 +46,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+mod slack;
+
 use super::eventq::EventQueue;
 use super::platform::Platform;
 use super::Model;
@@ -153,9 +155,17 @@ pub(crate) struct Net {
     /// The level at which the capacity saturated in the last recomputation that covered it
     /// (`INFINITY` if it did not): the flows frozen at it are the ones it bottlenecks.
     c_level: Vec<f64>,
-    /// Lazy recomputation: at least the highest level of a clean flow on a dirty capacity
-    /// (rule (a) of [`Net::lazy`] looks at its flows only when this is above its level).
+    /// At least the highest level of a flow on the capacity that is neither growing nor frozen
+    /// in the current recomputation (rule (a) of [`Net::lazy`] looks at its flows only when
+    /// this is above its level). Every freeze raises it to the flow's level on the flow's
+    /// capacities, so between recomputations it bounds every active flow's level on the
+    /// capacity (what [`slack`] relies on).
     c_maxclean: Vec<f64>,
+    /// The flows each capacity froze (their bottleneck): head of an intrusive doubly linked
+    /// list through `f_bnext`/`f_bprev` (`NONE`: empty), kept by every recomputation.
+    c_bhead: Vec<u32>,
+    /// Updates of `c_resid` since it was last summed from the capacity's flows ([`slack`]).
+    c_fresh: Vec<u32>,
     /// Payload bytes carried, per directed link.
     link_bytes: Vec<f64>,
     // Flows.
@@ -171,6 +181,11 @@ pub(crate) struct Net {
     f_last: Vec<f64>,
     f_state: Vec<State>,
     f_tag: Vec<u32>,
+    /// The capacity that froze the flow (`NONE`: its bound, or not frozen), and its
+    /// neighbours in that capacity's list (`c_bhead`).
+    f_bott: Vec<u32>,
+    f_bnext: Vec<u32>,
+    f_bprev: Vec<u32>,
     // Elements (flow x capacity).
     e_cap: Vec<u32>,
     e_coef: Vec<f64>,
@@ -198,7 +213,28 @@ pub(crate) struct Net {
     pub work: u64,
     /// Recompute whole components at every event (the oracle the tests compare with).
     pub always_full: bool,
+    /// How ends are recomputed (see [`Lazy`]).
+    pub lazy_method: Lazy,
 }
+
+/// How [`Net`] recomputes the rates after flows end (flows starting always recompute their
+/// component).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lazy {
+    /// [`Net::lazy`]: every capacity a recomputation touches is summed from its flows.
+    Scan,
+    /// [`slack`]: capacities keep their spare capacity between recomputations and name the
+    /// flows they bottleneck, so a recomputation reads only the flows whose rate may change.
+    Slack,
+    /// `Scan` until recomputations have covered [`AUTO_SWITCH`] flows, then `Slack`: the two
+    /// give the same rates but for the order of floating-point sums, and every result
+    /// pinned before `Slack` existed (all cheaper than that) stays the same to the last bit.
+    Auto,
+}
+
+/// [`Lazy::Auto`] switches to [`Lazy::Slack`] once recomputations have covered this many
+/// flows (the placement engine's former simulation budget).
+pub const AUTO_SWITCH: u64 = 500_000;
 
 impl Net {
     /// An empty engine on `p` with `model`.
@@ -224,6 +260,8 @@ impl Net {
             },
             c_level: vec![f64::INFINITY; nl],
             c_maxclean: vec![0.0; nl],
+            c_bhead: vec![NONE; nl],
+            c_fresh: vec![0; nl],
             link_bytes: vec![0.0; nl],
             f_elems: vec![0],
             f_links_fwd: Vec::new(),
@@ -236,6 +274,9 @@ impl Net {
             f_last: Vec::new(),
             f_state: Vec::new(),
             f_tag: Vec::new(),
+            f_bott: Vec::new(),
+            f_bnext: Vec::new(),
+            f_bprev: Vec::new(),
             e_cap: Vec::new(),
             e_coef: Vec::new(),
             events: EventQueue::default(),
@@ -255,6 +296,7 @@ impl Net {
             solved_flows: 0,
             work: 0,
             always_full: false,
+            lazy_method: Lazy::Auto,
         }
     }
 
@@ -326,6 +368,9 @@ impl Net {
         self.f_last.push(0.0);
         self.f_state.push(State::Idle);
         self.f_tag.push(tag);
+        self.f_bott.push(NONE);
+        self.f_bnext.push(NONE);
+        self.f_bprev.push(NONE);
         self.events.grow(self.fh.len());
         id
     }
@@ -433,6 +478,17 @@ impl Net {
 
     fn finish(&mut self, f: u32, done: &mut Vec<u32>) {
         let fi = f as usize;
+        // Its capacities' spare capacity grows by its load (`c_resid` stays the spare
+        // capacity left by the active flows, what [`slack`] reads).
+        let rate = self.fh[fi].rate;
+        if self.fh[fi].active && rate != 0.0 {
+            for e in self.f_elems[fi] as usize..self.f_elems[fi + 1] as usize {
+                let c = self.e_cap[e] as usize;
+                self.c_resid[c] += self.e_coef[e] * rate;
+                self.c_fresh[c] += 1;
+            }
+        }
+        self.set_bottleneck(f, NONE);
         self.f_state[fi] = State::Idle;
         self.fh[fi].active = false;
         self.f_rem[fi] = 0.0;
@@ -492,7 +548,16 @@ impl Net {
         }
         let st = self.stamp;
         if !(full || self.always_full) {
-            self.lazy(st, l_min);
+            let slack = match self.lazy_method {
+                Lazy::Scan => false,
+                Lazy::Slack => true,
+                Lazy::Auto => self.solved_flows >= AUTO_SWITCH,
+            };
+            if slack {
+                self.lazy_slack(st, l_min);
+            } else {
+                self.lazy(st, l_min);
+            }
             return;
         }
         self.set.clear();
@@ -577,6 +642,7 @@ impl Net {
                 }
             }
             self.c_resid[c] = resid;
+            self.c_fresh[c] = 0;
             self.c_usage[c] = usage;
             self.c_unfixed[c] = unfixed;
             self.c_level[c] = f64::INFINITY;
@@ -590,7 +656,7 @@ impl Net {
                 self.solve_heap.push(Reverse((key(lvl), f, NONE)));
             }
         }
-        self.drain(st, false);
+        self.drain(st, false, false);
         self.reschedule(st);
     }
 
@@ -636,7 +702,7 @@ impl Net {
             }
         }
         self.settle(st);
-        self.drain(st, true);
+        self.drain(st, true, false);
         self.solved_flows += self.set.len() as u64;
         self.work += self.set.len() as u64;
         self.reschedule(st);
@@ -731,6 +797,7 @@ impl Net {
         self.c_maxclean[c] = maxclean;
         // Flows perturbed just now are counted by `settle` (the capacity is dirty).
         self.c_resid[c] = resid;
+        self.c_fresh[c] = 0;
         self.c_usage[c] = usage;
         self.c_unfixed[c] = unfixed;
         self.rekey(c);
@@ -762,7 +829,7 @@ impl Net {
     /// Raises the level: pops saturating capacities and bounds in increasing level and freezes
     /// their growing flows (marked `st`); in `lazy` mode applies rule (a) of [`Net::lazy`]
     /// first.
-    fn drain(&mut self, st: u32, lazy: bool) {
+    fn drain(&mut self, st: u32, lazy: bool, slack: bool) {
         let fixed = st + 1;
         loop {
             // The lower of the next capacity and the next bound, capacities first on ties.
@@ -779,7 +846,7 @@ impl Net {
                 let level = f64::from_bits(k);
                 if self.fh[id as usize].mark == st {
                     self.cur_level = self.cur_level.max(level);
-                    self.freeze(id, level, fixed);
+                    self.freeze(id, level, fixed, NONE);
                 }
                 continue;
             }
@@ -824,10 +891,16 @@ impl Net {
                     }
                 }
                 if self.c_maxclean[c] > above {
-                    self.c_maxclean[c] = maxclean;
+                    // The flows frozen so far are at most at `level`, those still growing
+                    // raise it when they freeze: a bound for later recomputations too.
+                    self.c_maxclean[c] = maxclean.max(level);
                 }
                 if any {
-                    self.settle(st);
+                    if slack {
+                        self.settle_slack(st);
+                    } else {
+                        self.settle(st);
+                    }
                     self.rekey(c);
                     continue;
                 }
@@ -840,7 +913,7 @@ impl Net {
                 self.work += 1;
                 let g = self.c_flow[k];
                 if self.fh[g as usize].mark == st && self.c_coef[k] > 0.0 {
-                    self.freeze(g, level, fixed);
+                    self.freeze(g, level, fixed, cid);
                 }
             }
         }
@@ -859,24 +932,30 @@ impl Net {
                 self.fh[fi].rate = b;
                 self.fh[fi].level = b / self.fh[fi].phi;
                 self.fh[fi].mark = fixed;
+                self.set_bottleneck(f, NONE);
             }
             let t_end = now + self.f_rem[fi] / self.fh[fi].rate;
             self.events.set(f, t_end);
         }
     }
 
-    fn freeze(&mut self, f: u32, level: f64, fixed: u32) {
+    /// Freezes growing flow `f` at `level` (or its bound if lower), by capacity `by`
+    /// (`NONE`: its bound).
+    fn freeze(&mut self, f: u32, level: f64, fixed: u32, by: u32) {
         let fi = f as usize;
         let phi = self.fh[fi].phi;
         let mut rate = level * phi;
         let mut lvl = level;
+        let mut by = by;
         if rate > self.f_bound[fi] {
             rate = self.f_bound[fi];
             lvl = rate / phi;
+            by = NONE;
         }
         self.fh[fi].rate = rate;
         self.fh[fi].level = lvl;
         self.fh[fi].mark = fixed;
+        self.set_bottleneck(f, by);
         for e in self.f_elems[fi]..self.f_elems[fi + 1] {
             let eu = e as usize;
             let coef = self.e_coef[eu];
@@ -887,7 +966,42 @@ impl Net {
             self.c_usage[c] -= coef * phi;
             self.c_unfixed[c] -= 1;
             self.c_resid[c] -= coef * rate;
+            self.c_fresh[c] += 1;
+            if lvl > self.c_maxclean[c] {
+                self.c_maxclean[c] = lvl;
+            }
             self.rekey(c);
+        }
+    }
+
+    /// Moves `f` to the bottleneck list of capacity `c` (`NONE`: to none). `O(1)`.
+    fn set_bottleneck(&mut self, f: u32, c: u32) {
+        let fi = f as usize;
+        let old = self.f_bott[fi];
+        if old == c {
+            return;
+        }
+        if old != NONE {
+            let (p, n) = (self.f_bprev[fi], self.f_bnext[fi]);
+            if p == NONE {
+                self.c_bhead[old as usize] = n;
+            } else {
+                self.f_bnext[p as usize] = n;
+            }
+            if n != NONE {
+                self.f_bprev[n as usize] = p;
+            }
+        }
+        self.f_bott[fi] = c;
+        self.f_bprev[fi] = NONE;
+        self.f_bnext[fi] = NONE;
+        if c != NONE {
+            let h = self.c_bhead[c as usize];
+            self.f_bnext[fi] = h;
+            if h != NONE {
+                self.f_bprev[h as usize] = f;
+            }
+            self.c_bhead[c as usize] = f;
         }
     }
 
