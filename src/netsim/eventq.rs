@@ -78,6 +78,13 @@ impl EventQueue {
         }
     }
 
+    /// `f`'s queued time, if any.
+    #[inline]
+    pub fn time_of(&self, f: u32) -> Option<f64> {
+        let p = self.pos[f as usize];
+        (p != ABSENT).then(|| f64::from_bits(self.heap[p as usize].0))
+    }
+
     /// The earliest `(time, flow)`.
     pub fn peek(&self) -> Option<(f64, u32)> {
         self.heap.first().map(|&(t, f)| (f64::from_bits(t), f))

@@ -57,6 +57,7 @@ pub const EVENT_TOLERANCE: f64 = 1e-9;
 
 const NONE: u32 = u32::MAX;
 
+
 /// The numbers of a network model.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelParams {
@@ -164,8 +165,14 @@ pub(crate) struct Net {
     /// The flows each capacity froze (their bottleneck): head of an intrusive doubly linked
     /// list through `f_bnext`/`f_bprev` (`NONE`: empty), kept by every recomputation.
     c_bhead: Vec<u32>,
-    /// Updates of `c_resid` since it was last summed from the capacity's flows ([`slack`]).
-    c_fresh: Vec<u32>,
+    /// The rounding errors of the updates of `c_resid` since it was last summed from the
+    /// capacity's flows (Neumaier's compensated summation, [`slack`]): `c_resid + c_comp`
+    /// is the spare capacity to about one rounding.
+    c_comp: Vec<f64>,
+    /// Capacities changed by the current [`slack`] settling (`c_touch == touch_stamp`).
+    c_touch: Vec<u32>,
+    touch_stamp: u32,
+    touched: Vec<u32>,
     /// Payload bytes carried, per directed link.
     link_bytes: Vec<f64>,
     // Flows.
@@ -261,7 +268,10 @@ impl Net {
             c_level: vec![f64::INFINITY; nl],
             c_maxclean: vec![0.0; nl],
             c_bhead: vec![NONE; nl],
-            c_fresh: vec![0; nl],
+            c_comp: vec![0.0; nl],
+            c_touch: vec![0; nl],
+            touch_stamp: 1,
+            touched: Vec::new(),
             link_bytes: vec![0.0; nl],
             f_elems: vec![0],
             f_links_fwd: Vec::new(),
@@ -484,8 +494,7 @@ impl Net {
         if self.fh[fi].active && rate != 0.0 {
             for e in self.f_elems[fi] as usize..self.f_elems[fi + 1] as usize {
                 let c = self.e_cap[e] as usize;
-                self.c_resid[c] += self.e_coef[e] * rate;
-                self.c_fresh[c] += 1;
+                self.add_resid(c, self.e_coef[e] * rate);
             }
         }
         self.set_bottleneck(f, NONE);
@@ -642,7 +651,7 @@ impl Net {
                 }
             }
             self.c_resid[c] = resid;
-            self.c_fresh[c] = 0;
+            self.c_comp[c] = 0.0;
             self.c_usage[c] = usage;
             self.c_unfixed[c] = unfixed;
             self.c_level[c] = f64::INFINITY;
@@ -797,7 +806,7 @@ impl Net {
         self.c_maxclean[c] = maxclean;
         // Flows perturbed just now are counted by `settle` (the capacity is dirty).
         self.c_resid[c] = resid;
-        self.c_fresh[c] = 0;
+        self.c_comp[c] = 0.0;
         self.c_usage[c] = usage;
         self.c_unfixed[c] = unfixed;
         self.rekey(c);
@@ -806,9 +815,23 @@ impl Net {
     /// Queues dirty capacity `c` at its saturation level (not below the current level), or
     /// at the current level when it is overloaded with no growing flow (rule (a) then
     /// perturbs its clean flows).
+    ///
+    /// Lazily: a queued key is lowered at once but never raised here (a capacity without a
+    /// key is removed), so every queued key is at most the capacity's current one. The drain
+    /// pops the lowest queued key and re-queues the capacity when its key has risen (or skips
+    /// it when it has none): it acts on a capacity only when the popped key is its current
+    /// one, which is then the lowest current key, `(key, capacity)` ordered as in an eagerly
+    /// updated queue. So the order of saturations, hence every rate, is the eager queue's,
+    /// for fewer heap moves (a freeze only raises its capacities' keys).
+    #[inline]
     fn rekey(&mut self, c: usize) {
         match self.level_key(c) {
-            Some(k) => self.cap_heap.set(c as u32, f64::from_bits(k)),
+            Some(k) => {
+                let t = f64::from_bits(k);
+                if self.cap_heap.time_of(c as u32).map_or(true, |q| t < q) {
+                    self.cap_heap.set(c as u32, t);
+                }
+            }
             None => self.cap_heap.remove(c as u32),
         }
     }
@@ -965,13 +988,27 @@ impl Net {
             let c = self.e_cap[eu] as usize;
             self.c_usage[c] -= coef * phi;
             self.c_unfixed[c] -= 1;
-            self.c_resid[c] -= coef * rate;
-            self.c_fresh[c] += 1;
+            self.add_resid(c, -(coef * rate));
             if lvl > self.c_maxclean[c] {
                 self.c_maxclean[c] = lvl;
             }
             self.rekey(c);
         }
+    }
+
+    /// `c_resid[c] += x`, its rounding error added to `c_comp[c]` (Neumaier): the same
+    /// `c_resid` as a plain addition, so [`Net::lazy`] and [`Net::fill`], which sum
+    /// capacities afresh, are unchanged to the last bit.
+    #[inline(always)]
+    fn add_resid(&mut self, c: usize, x: f64) {
+        let s = self.c_resid[c];
+        let t = s + x;
+        self.c_comp[c] += if s.abs() >= x.abs() {
+            (s - t) + x
+        } else {
+            (x - t) + s
+        };
+        self.c_resid[c] = t;
     }
 
     /// Moves `f` to the bottleneck list of capacity `c` (`NONE`: to none). `O(1)`.

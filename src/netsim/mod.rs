@@ -51,7 +51,8 @@
 //! - [`Model`] (`parse("max-min" | "simgrid-lv08")`, `name()`).
 //! - [`Flow`], [`simulate`] -> [`SimResult`].
 //! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`] (a job alone is
-//!   simulated for one round and repeated; [`simulate_every_round`] simulates them all).
+//!   simulated for one round and repeated; [`simulate_every_round`] simulates them all;
+//!   [`simulate_every_round_with`] chooses how flow ends are recomputed, [`Lazy`]).
 //! - [`static_metrics`] -> [`StaticMetrics`].
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
@@ -71,9 +72,10 @@ pub use flow::Flow;
 pub use metrics::{static_metrics, StaticMetrics};
 pub use model::{LinkParams, Model, System};
 pub use platform::{LinkInfo, Platform};
+pub use maxmin::Lazy;
 pub use rounds::{
-    simulate_every_round, simulate_rounds, simulate_rounds_budgeted, simulate_rounds_within,
-    Budget, JobTraffic, Message, RoundsResult,
+    simulate_every_round, simulate_every_round_with, simulate_rounds, simulate_rounds_budgeted,
+    simulate_rounds_within, Budget, JobTraffic, Message, RoundsResult,
 };
 
 use crate::progress::Progress;

@@ -39,9 +39,6 @@
 
 use super::{Net, NONE};
 
-/// A capacity's spare capacity is summed again from its flows after this many updates.
-pub(super) const REFRESH: u32 = 32;
-
 impl Net {
     /// [`Net::lazy`] reading spare capacities and bottleneck lists (module doc).
     pub(super) fn lazy_slack(&mut self, st: u32, l_min: f64) {
@@ -85,14 +82,27 @@ impl Net {
                 }
                 self.work += 1;
                 let coef = self.e_coef[eu];
-                self.c_resid[c] += coef * rate;
-                self.c_fresh[c] += 1;
+                self.add_resid(c, coef * rate);
                 if coef > 0.0 {
                     self.c_usage[c] += coef * phi;
                     self.c_unfixed[c] += 1;
                 }
-                self.rekey(c);
+                if self.c_touch[c] != self.touch_stamp {
+                    self.c_touch[c] = self.touch_stamp;
+                    self.touched.push(c as u32);
+                }
             }
+        }
+        // Re-queue each changed capacity once (nothing is popped meanwhile).
+        for i in 0..self.touched.len() {
+            let c = self.touched[i] as usize;
+            self.rekey(c);
+        }
+        self.touched.clear();
+        self.touch_stamp = self.touch_stamp.wrapping_add(1);
+        if self.touch_stamp == 0 {
+            self.c_touch.iter_mut().for_each(|t| *t = 0);
+            self.touch_stamp = 1;
         }
     }
 
@@ -102,26 +112,9 @@ impl Net {
     fn make_dirty_slack(&mut self, c: usize, st: u32) {
         self.c_mark[c] = st;
         self.queue.push(c as u32);
-        if self.c_fresh[c] >= REFRESH {
-            // Every flow on `c` is clean or perturbed and not yet added: all at their rates.
-            let mut resid = self.cap[c];
-            let mut maxclean = 0.0f64;
-            for k in self.elems_of(c) {
-                self.work += 1;
-                let gi = self.c_flow[k] as usize;
-                if !self.active(gi) {
-                    continue;
-                }
-                let coef = self.c_coef[k];
-                resid -= coef * self.fh[gi].rate;
-                if coef > 0.0 && self.fh[gi].mark != st {
-                    maxclean = maxclean.max(self.fh[gi].level);
-                }
-            }
-            self.c_resid[c] = resid;
-            self.c_fresh[c] = 0;
-            self.c_maxclean[c] = maxclean;
-        }
+        // Every flow on `c` is clean or perturbed and not yet added: all at their rates.
+        self.c_resid[c] += self.c_comp[c];
+        self.c_comp[c] = 0.0;
         self.c_usage[c] = 0.0;
         self.c_unfixed[c] = 0;
         self.c_level[c] = f64::INFINITY;
