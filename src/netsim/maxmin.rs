@@ -57,7 +57,6 @@ pub const EVENT_TOLERANCE: f64 = 1e-9;
 
 const NONE: u32 = u32::MAX;
 
-
 /// The numbers of a network model.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelParams {
@@ -256,7 +255,7 @@ impl Net {
             c_flow: Vec::new(),
             c_coef: Vec::new(),
             stale_index: false,
-            c_resid: vec![0.0; nl],
+            c_resid: vec![bw; nl],
             c_usage: vec![0.0; nl],
             c_unfixed: vec![0; nl],
             c_mark: vec![0; nl],
@@ -1060,9 +1059,12 @@ mod tests {
     use crate::netsim::{LinkParams, System};
     use crate::rng::Rng;
 
-    fn run(p: &Platform, flows: &[(u32, u32, f64, f64)], m: Model, full: bool) -> Vec<f64> {
+    /// Completion times of `flows` (src, dst, bytes, start): `None` recomputes whole components
+    /// at every event (the oracle), else ends are recomputed by the given method.
+    fn run(p: &Platform, flows: &[(u32, u32, f64, f64)], m: Model, lazy: Option<Lazy>) -> Vec<f64> {
         let mut net = Net::new(p, ModelParams::of(m));
-        net.always_full = full;
+        net.always_full = lazy.is_none();
+        net.lazy_method = lazy.unwrap_or(Lazy::Scan);
         for &(s, d, b, _) in flows {
             net.add_flow(p, s, d, b, 0);
         }
@@ -1107,15 +1109,17 @@ mod tests {
                 })
                 .collect();
             for m in [Model::MaxMin, Model::SimgridLv08] {
-                let a = run(&p, &flows, m, false);
-                let b = run(&p, &flows, m, true);
-                for i in 0..flows.len() {
-                    assert!(
-                        (a[i] - b[i]).abs() <= 1e-9 * b[i].max(1.0),
-                        "seed {seed} {m:?} flow {i}: {} vs {}",
-                        a[i],
-                        b[i]
-                    );
+                let b = run(&p, &flows, m, None);
+                for lazy in [Lazy::Scan, Lazy::Slack] {
+                    let a = run(&p, &flows, m, Some(lazy));
+                    for i in 0..flows.len() {
+                        assert!(
+                            (a[i] - b[i]).abs() <= 1e-9 * b[i].max(1.0),
+                            "seed {seed} {m:?} {lazy:?} flow {i}: {} vs {}",
+                            a[i],
+                            b[i]
+                        );
+                    }
                 }
             }
         }
@@ -1144,11 +1148,16 @@ mod tests {
             }
         }
         for m in [Model::MaxMin, Model::SimgridLv08] {
-            let mut counts = [0u64; 2];
+            let mut counts = [0u64; 3];
+            let mut work = [0u64; 3];
             let mut times = Vec::new();
-            for (k, full) in [false, true].into_iter().enumerate() {
+            for (k, lazy) in [Some(Lazy::Scan), None, Some(Lazy::Slack)]
+                .into_iter()
+                .enumerate()
+            {
                 let mut net = Net::new(&p, ModelParams::of(m));
-                net.always_full = full;
+                net.always_full = lazy.is_none();
+                net.lazy_method = lazy.unwrap_or(Lazy::Scan);
                 for &(s, d, b, _) in &flows {
                     net.add_flow(&p, s, d, b, 0);
                 }
@@ -1164,17 +1173,154 @@ mod tests {
                     done.clear();
                 }
                 counts[k] = net.solved_flows;
+                work[k] = net.work;
                 times.push(finish);
             }
-            for (i, (&a, &b)) in times[0].iter().zip(&times[1]).enumerate() {
-                assert!((a - b).abs() <= 1e-9 * b, "{m:?} flow {i}: {a} vs {b}");
+            for k in [0, 2] {
+                for (i, (&a, &b)) in times[k].iter().zip(&times[1]).enumerate() {
+                    assert!((a - b).abs() <= 1e-9 * b, "{m:?} {k} flow {i}: {a} vs {b}");
+                }
+                assert!(
+                    counts[k] * 3 < counts[1],
+                    "{m:?}: lazy {} flows vs full {}",
+                    counts[k],
+                    counts[1]
+                );
             }
+            // The slack method reads only the flows that may change.
             assert!(
-                counts[0] * 3 < counts[1],
-                "{m:?}: lazy {} flows vs full {}",
-                counts[0],
-                counts[1]
+                work[2] < work[0],
+                "{m:?}: slack work {} vs scan {}",
+                work[2],
+                work[0]
             );
+        }
+    }
+
+    /// A random small platform: tori, meshes, a fat tree and a thin tree, some shared.
+    fn random_platform(rng: &mut Rng) -> Platform {
+        let sys = match rng.below(5) {
+            0 => System::Torus2d {
+                x: 2 + rng.below(4) as u32,
+                y: 2 + rng.below(4) as u32,
+            },
+            1 => System::Torus3d {
+                x: 2 + rng.below(3) as u32,
+                y: 2 + rng.below(3) as u32,
+                z: 2 + rng.below(3) as u32,
+            },
+            2 => System::Mesh2d {
+                x: 2 + rng.below(5) as u32,
+                y: 1 + rng.below(4) as u32,
+            },
+            3 => System::Mesh3d {
+                x: 2 + rng.below(3) as u32,
+                y: 2,
+                z: 1 + rng.below(3) as u32,
+            },
+            _ => System::FatTree(
+                crate::netsim::FatTreeSpec::k_ary_n_tree(
+                    2 + rng.below(3) as u32,
+                    1 + rng.below(2) as u32,
+                    2,
+                )
+                .unwrap(),
+            ),
+        };
+        let link = LinkParams {
+            bandwidth: 1e6 * (1 + rng.below(200)) as f64,
+            latency: 1e-6 * (1 + rng.below(100)) as f64,
+        };
+        if rng.below(3) == 0 {
+            Platform::build_shared(&sys, link).unwrap()
+        } else {
+            Platform::build(&sys, link).unwrap()
+        }
+    }
+
+    /// Property: on random platforms and random flows (sizes over three decades, starts
+    /// spread or together, repeated pairs), ends recomputed by the slack method complete
+    /// every flow when the full recomputation at every event does, to 1e-9.
+    #[test]
+    fn slack_recomputation_equals_full_recomputation_on_random_platforms() {
+        for seed in 0..150u64 {
+            let mut rng = Rng::seeded(1000 + seed);
+            let p = random_platform(&mut rng);
+            let n = p.hosts() as u64;
+            let count = 5 + rng.below(60) as usize;
+            let flows: Vec<(u32, u32, f64, f64)> = (0..count)
+                .map(|_| {
+                    let s = rng.below(n) as u32;
+                    let d = rng.below(n) as u32;
+                    let b = [1e3, 1e5, 1e6][rng.below(3) as usize] * (1 + rng.below(9)) as f64;
+                    let t = match rng.below(3) {
+                        0 => 0.0,
+                        _ => 1e-3 * rng.below(40) as f64,
+                    };
+                    (s, d, b, t)
+                })
+                .collect();
+            for m in [Model::MaxMin, Model::SimgridLv08] {
+                let full = run(&p, &flows, m, None);
+                let slack = run(&p, &flows, m, Some(Lazy::Slack));
+                for i in 0..flows.len() {
+                    assert!(
+                        (slack[i] - full[i]).abs() <= 1e-9 * full[i].max(1e-3),
+                        "seed {seed} {m:?} flow {i}: {} vs {}",
+                        slack[i],
+                        full[i]
+                    );
+                }
+            }
+        }
+    }
+
+    /// The facts the slack method keeps between events hold after every event: each
+    /// capacity's compensated residual is its capacity minus its active flows' loads, and
+    /// each flow in a capacity's bottleneck list is active and crosses it.
+    #[test]
+    fn slack_keeps_spare_capacities_and_bottleneck_lists_exact() {
+        let p = Platform::build(&System::Torus3d { x: 5, y: 5, z: 4 }, LinkParams::SOURCE).unwrap();
+        let mut rng = Rng::seeded(11);
+        for m in [Model::MaxMin, Model::SimgridLv08] {
+            let mut net = Net::new(&p, ModelParams::of(m));
+            net.lazy_method = Lazy::Slack;
+            for _ in 0..400 {
+                let s = rng.below(100) as u32;
+                let d = rng.below(100) as u32;
+                net.add_flow(&p, s, d, 1e4 * (1 + rng.below(100)) as f64, 0);
+            }
+            for f in 0..net.flows() {
+                net.launch(f);
+            }
+            let mut done = Vec::new();
+            let mut events = 0;
+            while net.step(f64::INFINITY, &mut done) {
+                events += 1;
+                for c in 0..net.cap.len() {
+                    let mut load = 0.0;
+                    for k in net.elems_of(c) {
+                        let g = net.c_flow[k] as usize;
+                        if net.fh[g].active {
+                            load += net.c_coef[k] * net.fh[g].rate;
+                        }
+                    }
+                    let spare = net.c_resid[c] + net.c_comp[c];
+                    assert!(
+                        (spare - (net.cap[c] - load)).abs() <= 1e-12 * net.cap[c],
+                        "{m:?} event {events} capacity {c}: {spare} vs {}",
+                        net.cap[c] - load
+                    );
+                    let mut g = net.c_bhead[c];
+                    while g != NONE {
+                        let gi = g as usize;
+                        assert!(net.fh[gi].active && net.f_bott[gi] == c as u32);
+                        assert!(net.elems_of(c).any(|k| net.c_flow[k] == g));
+                        g = net.f_bnext[gi];
+                    }
+                }
+            }
+            assert!(events > 300, "{events} events");
         }
     }
 }

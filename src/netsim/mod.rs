@@ -69,10 +69,10 @@ pub mod rounds;
 pub use fattree::{parse_fat_tree, FatTreeSpec};
 pub(crate) use flow::check_flow;
 pub use flow::Flow;
+pub use maxmin::Lazy;
 pub use metrics::{static_metrics, StaticMetrics};
 pub use model::{LinkParams, Model, System};
 pub use platform::{LinkInfo, Platform};
-pub use maxmin::Lazy;
 pub use rounds::{
     simulate_every_round, simulate_every_round_with, simulate_rounds, simulate_rounds_budgeted,
     simulate_rounds_within, Budget, JobTraffic, Message, RoundsResult,
