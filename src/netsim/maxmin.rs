@@ -172,6 +172,8 @@ pub(crate) struct Net {
     c_touch: Vec<u32>,
     touch_stamp: u32,
     touched: Vec<u32>,
+    /// A [`slack`] recomputation is running.
+    in_slack: bool,
     /// Payload bytes carried, per directed link.
     link_bytes: Vec<f64>,
     // Flows.
@@ -271,6 +273,7 @@ impl Net {
             c_touch: vec![0; nl],
             touch_stamp: 1,
             touched: Vec::new(),
+            in_slack: false,
             link_bytes: vec![0.0; nl],
             f_elems: vec![0],
             f_links_fwd: Vec::new(),
@@ -872,18 +875,24 @@ impl Net {
                 }
                 continue;
             }
-            let Some((level, cid)) = self.cap_heap.pop() else {
+            let Some((level, cid)) = self.cap_heap.peek() else {
                 break;
             };
             let k = level.to_bits();
             let c = cid as usize;
             match self.level_key(c) {
                 Some(nk) if nk > k => {
+                    // Its key rose (`rekey`): moved down in place.
                     self.cap_heap.set(cid, f64::from_bits(nk));
                     continue;
                 }
-                Some(_) => {}
-                None => continue,
+                Some(_) => {
+                    self.cap_heap.pop();
+                }
+                None => {
+                    self.cap_heap.pop();
+                    continue;
+                }
             }
             if lazy {
                 self.cur_level = self.cur_level.max(level);
@@ -991,7 +1000,13 @@ impl Net {
             if lvl > self.c_maxclean[c] {
                 self.c_maxclean[c] = lvl;
             }
-            self.rekey(c);
+            // The capacity's key rises (theorem of `rekey`: `(R - a r) / (U - a phi) >= R / U`
+            // when `r / phi <= R / U`), so while it has growing flows its queued key stays
+            // valid; [`slack`] leaves it (the eager update can lower it by a rounding, which
+            // the byte-for-byte results of [`Net::lazy`] keep).
+            if !(self.in_slack && self.c_unfixed[c] > 0) {
+                self.rekey(c);
+            }
         }
     }
 

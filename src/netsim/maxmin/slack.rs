@@ -62,7 +62,9 @@ impl Net {
             }
         }
         self.settle_slack(st);
+        self.in_slack = true;
         self.drain(st, true, true);
+        self.in_slack = false;
         self.solved_flows += self.set.len() as u64;
         self.work += self.set.len() as u64;
         self.reschedule(st);
