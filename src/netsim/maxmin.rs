@@ -119,6 +119,41 @@ struct Hot {
     active: bool,
 }
 
+/// A capacity's state: read and written together by recomputations, so one cache line.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Cap {
+    /// Capacity (bytes/s, times the bandwidth factor).
+    cap: f64,
+    /// During a recomputation: capacity minus the loads of the flows not growing; between
+    /// recomputations: the spare capacity left by the active flows ([`slack`]).
+    resid: f64,
+    /// The rounding errors of the updates of `resid` since it was last summed from the
+    /// capacity's flows (Neumaier's compensated summation, [`slack`]): `resid + comp` is
+    /// the spare capacity to about one rounding.
+    comp: f64,
+    /// Sum of `a * phi` over the growing flows.
+    usage: f64,
+    /// The level at which the capacity saturated in the last recomputation that covered it
+    /// (`INFINITY` if it did not): the flows frozen at it are the ones it bottlenecks.
+    level: f64,
+    /// At least the highest level of a flow on the capacity that is neither growing nor frozen
+    /// in the current recomputation (rule (a) of [`Net::lazy`] looks at its flows only when
+    /// this is above its level). Every freeze raises it to the flow's level on the flow's
+    /// capacities, so between recomputations it bounds every active flow's level on the
+    /// capacity (what [`slack`] relies on).
+    maxclean: f64,
+    /// Growing flows on it.
+    unfixed: u32,
+    /// Dirty in the recomputation of this stamp.
+    mark: u32,
+    /// The flows the capacity froze (their bottleneck): head of an intrusive doubly linked
+    /// list through `f_bnext`/`f_bprev` (`NONE`: empty), kept by every recomputation.
+    bhead: u32,
+    /// Changed by the [`slack`] settling of this stamp.
+    touch: u32,
+}
+
 /// Positive finite f64 ordered by its bits.
 #[inline]
 fn key(x: f64) -> u64 {
@@ -132,7 +167,8 @@ pub(crate) struct Net {
     params: ModelParams,
     now: f64,
     // Capacities.
-    cap: Vec<f64>,
+    /// Every capacity's state, one cache line each.
+    cs: Vec<Cap>,
     /// Capacity-major incidence of every flow template (built by [`Net::index`] after flows
     /// are added, in flow order): capacity `c`'s elements are `c_start[c]..c_start[c + 1]` of
     /// `c_flow` and `c_coef`. Contiguous, so a capacity's flows are read sequentially; flows
@@ -142,34 +178,13 @@ pub(crate) struct Net {
     c_coef: Vec<f64>,
     /// Flows were added since the index was built.
     stale_index: bool,
-    c_resid: Vec<f64>,
-    c_usage: Vec<f64>,
-    c_unfixed: Vec<u32>,
-    c_mark: Vec<u32>,
     /// Key of the capacity's live entry in the solve heap (`u64::MAX`: none); entries with
     /// another key are stale. A capacity's level only rises as flows freeze, so an entry
     /// whose key is too low is re-pushed when popped instead of at every freeze.
     /// Dirty capacities by the level at which they saturate (one entry each, moved in place
     /// when their level changes).
     cap_heap: EventQueue,
-    /// The level at which the capacity saturated in the last recomputation that covered it
-    /// (`INFINITY` if it did not): the flows frozen at it are the ones it bottlenecks.
-    c_level: Vec<f64>,
-    /// At least the highest level of a flow on the capacity that is neither growing nor frozen
-    /// in the current recomputation (rule (a) of [`Net::lazy`] looks at its flows only when
-    /// this is above its level). Every freeze raises it to the flow's level on the flow's
-    /// capacities, so between recomputations it bounds every active flow's level on the
-    /// capacity (what [`slack`] relies on).
-    c_maxclean: Vec<f64>,
-    /// The flows each capacity froze (their bottleneck): head of an intrusive doubly linked
-    /// list through `f_bnext`/`f_bprev` (`NONE`: empty), kept by every recomputation.
-    c_bhead: Vec<u32>,
-    /// The rounding errors of the updates of `c_resid` since it was last summed from the
-    /// capacity's flows (Neumaier's compensated summation, [`slack`]): `c_resid + c_comp`
-    /// is the spare capacity to about one rounding.
-    c_comp: Vec<f64>,
-    /// Capacities changed by the current [`slack`] settling (`c_touch == touch_stamp`).
-    c_touch: Vec<u32>,
+    /// Capacities changed by the current [`slack`] settling (`Cap::touch == touch_stamp`).
     touch_stamp: u32,
     touched: Vec<u32>,
     /// A [`slack`] recomputation is running.
@@ -190,7 +205,7 @@ pub(crate) struct Net {
     f_state: Vec<State>,
     f_tag: Vec<u32>,
     /// The capacity that froze the flow (`NONE`: its bound, or not frozen), and its
-    /// neighbours in that capacity's list (`c_bhead`).
+    /// neighbours in that capacity's list (`Cap::bhead`).
     f_bott: Vec<u32>,
     f_bnext: Vec<u32>,
     f_bprev: Vec<u32>,
@@ -252,25 +267,30 @@ impl Net {
         Net {
             params,
             now: 0.0,
-            cap: vec![bw; nl],
+            cs: vec![
+                Cap {
+                    cap: bw,
+                    resid: bw,
+                    comp: 0.0,
+                    usage: 0.0,
+                    level: f64::INFINITY,
+                    maxclean: 0.0,
+                    unfixed: 0,
+                    mark: 0,
+                    bhead: NONE,
+                    touch: 0,
+                };
+                nl
+            ],
             c_start: vec![0; nl + 1],
             c_flow: Vec::new(),
             c_coef: Vec::new(),
             stale_index: false,
-            c_resid: vec![bw; nl],
-            c_usage: vec![0.0; nl],
-            c_unfixed: vec![0; nl],
-            c_mark: vec![0; nl],
             cap_heap: {
                 let mut q = EventQueue::default();
                 q.grow(nl);
                 q
             },
-            c_level: vec![f64::INFINITY; nl],
-            c_maxclean: vec![0.0; nl],
-            c_bhead: vec![NONE; nl],
-            c_comp: vec![0.0; nl],
-            c_touch: vec![0; nl],
             touch_stamp: 1,
             touched: Vec::new(),
             in_slack: false,
@@ -490,7 +510,7 @@ impl Net {
 
     fn finish(&mut self, f: u32, done: &mut Vec<u32>) {
         let fi = f as usize;
-        // Its capacities' spare capacity grows by its load (`c_resid` stays the spare
+        // Its capacities' spare capacity grows by its load (`Cap::resid` stays the spare
         // capacity left by the active flows, what [`slack`] reads).
         let rate = self.fh[fi].rate;
         if self.fh[fi].active && rate != 0.0 {
@@ -554,7 +574,7 @@ impl Net {
         if self.stamp < 2 {
             // Wrapped: clear the marks once every 2^31 recomputations.
             self.fh.iter_mut().for_each(|h| h.mark = 0);
-            self.c_mark.iter_mut().for_each(|m| *m = 0);
+            self.cs.iter_mut().for_each(|x| x.mark = 0);
             self.stamp = 2;
         }
         let st = self.stamp;
@@ -582,8 +602,8 @@ impl Net {
             } as usize;
             for e in self.f_elems[f]..self.f_elems[f + 1] {
                 let c = self.e_cap[e as usize];
-                if self.c_mark[c as usize] != st {
-                    self.c_mark[c as usize] = st;
+                if self.cs[c as usize].mark != st {
+                    self.cs[c as usize].mark = st;
                     self.queue.push(c);
                 }
             }
@@ -601,8 +621,8 @@ impl Net {
                     self.set.push(g as u32);
                     for e2 in self.f_elems[g]..self.f_elems[g + 1] {
                         let c2 = self.e_cap[e2 as usize];
-                        if self.c_mark[c2 as usize] != st {
-                            self.c_mark[c2 as usize] = st;
+                        if self.cs[c2 as usize].mark != st {
+                            self.cs[c2 as usize].mark = st;
                             self.queue.push(c2);
                         }
                     }
@@ -633,7 +653,7 @@ impl Net {
         self.cur_level = 0.0;
         for qi in 0..self.queue.len() {
             let c = self.queue[qi] as usize;
-            let mut resid = self.cap[c];
+            let mut resid = self.cs[c].cap;
             let mut usage = 0.0;
             let mut unfixed = 0u32;
             for k in self.elems_of(c) {
@@ -652,11 +672,11 @@ impl Net {
                     resid -= coef * self.fh[g].rate;
                 }
             }
-            self.c_resid[c] = resid;
-            self.c_comp[c] = 0.0;
-            self.c_usage[c] = usage;
-            self.c_unfixed[c] = unfixed;
-            self.c_level[c] = f64::INFINITY;
+            self.cs[c].resid = resid;
+            self.cs[c].comp = 0.0;
+            self.cs[c].usage = usage;
+            self.cs[c].unfixed = unfixed;
+            self.cs[c].level = f64::INFINITY;
             self.rekey(c);
         }
         // Bounds are private capacities.
@@ -728,13 +748,13 @@ impl Net {
                 for e in self.f_elems[gi]..self.f_elems[gi + 1] {
                     let eu = e as usize;
                     let c = self.e_cap[eu] as usize;
-                    if self.c_mark[c] == st {
+                    if self.cs[c].mark == st {
                         // Dirty already, with `g` counted at its old rate: count it growing.
                         let coef = self.e_coef[eu];
-                        self.c_resid[c] += coef * self.fh[gi].rate;
+                        self.cs[c].resid += coef * self.fh[gi].rate;
                         if coef > 0.0 {
-                            self.c_usage[c] += coef * self.fh[gi].phi;
-                            self.c_unfixed[c] += 1;
+                            self.cs[c].usage += coef * self.fh[gi].phi;
+                            self.cs[c].unfixed += 1;
                         }
                         self.rekey(c);
                     } else {
@@ -743,7 +763,7 @@ impl Net {
                 }
             } else if let Some(c) = self.to_dirty.pop() {
                 let c = c as usize;
-                if self.c_mark[c] != st {
+                if self.cs[c].mark != st {
                     self.make_dirty(c, st);
                 }
             } else {
@@ -772,11 +792,11 @@ impl Net {
     /// Capacity `c` becomes dirty: its residual and growing usage from its flows, rule (b)
     /// of [`Net::lazy`] applied to its clean flows.
     fn make_dirty(&mut self, c: usize, st: u32) {
-        self.c_mark[c] = st;
+        self.cs[c].mark = st;
         self.queue.push(c as u32);
-        let thr = self.cur_floor.max(self.c_level[c] * (1.0 - 1e-9));
-        self.c_level[c] = f64::INFINITY;
-        let mut resid = self.cap[c];
+        let thr = self.cur_floor.max(self.cs[c].level * (1.0 - 1e-9));
+        self.cs[c].level = f64::INFINITY;
+        let mut resid = self.cs[c].cap;
         let mut usage = 0.0;
         let mut unfixed = 0u32;
         let mut maxclean = 0.0f64;
@@ -805,12 +825,12 @@ impl Net {
                 }
             }
         }
-        self.c_maxclean[c] = maxclean;
+        self.cs[c].maxclean = maxclean;
         // Flows perturbed just now are counted by `settle` (the capacity is dirty).
-        self.c_resid[c] = resid;
-        self.c_comp[c] = 0.0;
-        self.c_usage[c] = usage;
-        self.c_unfixed[c] = unfixed;
+        self.cs[c].resid = resid;
+        self.cs[c].comp = 0.0;
+        self.cs[c].usage = usage;
+        self.cs[c].unfixed = unfixed;
         self.rekey(c);
     }
 
@@ -841,10 +861,10 @@ impl Net {
     /// The key [`Net::rekey`] queues `c` at, if any.
     #[inline(always)]
     fn level_key(&self, c: usize) -> Option<u64> {
-        if self.c_unfixed[c] > 0 {
-            let usage = self.c_usage[c].max(f64::MIN_POSITIVE);
-            Some(key((self.c_resid[c] / usage).max(self.cur_level)))
-        } else if self.c_resid[c] < -1e-9 * self.cap[c] {
+        if self.cs[c].unfixed > 0 {
+            let usage = self.cs[c].usage.max(f64::MIN_POSITIVE);
+            Some(key((self.cs[c].resid / usage).max(self.cur_level)))
+        } else if self.cs[c].resid < -1e-9 * self.cs[c].cap {
             Some(key(self.cur_level))
         } else {
             None
@@ -899,7 +919,7 @@ impl Net {
                 let above = level * (1.0 + 1e-10);
                 let mut any = false;
                 let mut maxclean = 0.0f64;
-                let range = if self.c_maxclean[c] > above {
+                let range = if self.cs[c].maxclean > above {
                     self.elems_of(c)
                 } else {
                     0..0
@@ -921,10 +941,10 @@ impl Net {
                         }
                     }
                 }
-                if self.c_maxclean[c] > above {
+                if self.cs[c].maxclean > above {
                     // The flows frozen so far are at most at `level`, those still growing
                     // raise it when they freeze: a bound for later recomputations too.
-                    self.c_maxclean[c] = maxclean.max(level);
+                    self.cs[c].maxclean = maxclean.max(level);
                 }
                 if any {
                     if slack {
@@ -936,10 +956,10 @@ impl Net {
                     continue;
                 }
             }
-            if self.c_unfixed[c] == 0 {
+            if self.cs[c].unfixed == 0 {
                 continue;
             }
-            self.c_level[c] = level;
+            self.cs[c].level = level;
             for k in self.elems_of(c) {
                 self.work += 1;
                 let g = self.c_flow[k];
@@ -994,35 +1014,35 @@ impl Net {
                 continue;
             }
             let c = self.e_cap[eu] as usize;
-            self.c_usage[c] -= coef * phi;
-            self.c_unfixed[c] -= 1;
+            self.cs[c].usage -= coef * phi;
+            self.cs[c].unfixed -= 1;
             self.add_resid(c, -(coef * rate));
-            if lvl > self.c_maxclean[c] {
-                self.c_maxclean[c] = lvl;
+            if lvl > self.cs[c].maxclean {
+                self.cs[c].maxclean = lvl;
             }
             // The capacity's key rises (theorem of `rekey`: `(R - a r) / (U - a phi) >= R / U`
             // when `r / phi <= R / U`), so while it has growing flows its queued key stays
             // valid; [`slack`] leaves it (the eager update can lower it by a rounding, which
             // the byte-for-byte results of [`Net::lazy`] keep).
-            if !(self.in_slack && self.c_unfixed[c] > 0) {
+            if !(self.in_slack && self.cs[c].unfixed > 0) {
                 self.rekey(c);
             }
         }
     }
 
-    /// `c_resid[c] += x`, its rounding error added to `c_comp[c]` (Neumaier): the same
-    /// `c_resid` as a plain addition, so [`Net::lazy`] and [`Net::fill`], which sum
-    /// capacities afresh, are unchanged to the last bit.
+    /// `resid += x` for capacity `c`, its rounding error (exact, by Knuth's branch-free
+    /// two-sum) added to `comp` (Neumaier's compensated summation): the same `resid` as a
+    /// plain addition, so [`Net::lazy`] and [`Net::fill`], which sum capacities afresh, are
+    /// unchanged to the last bit.
     #[inline(always)]
     fn add_resid(&mut self, c: usize, x: f64) {
-        let s = self.c_resid[c];
+        let k = &mut self.cs[c];
+        let s = k.resid;
         let t = s + x;
-        self.c_comp[c] += if s.abs() >= x.abs() {
-            (s - t) + x
-        } else {
-            (x - t) + s
-        };
-        self.c_resid[c] = t;
+        let xp = t - s;
+        let sp = t - xp;
+        k.comp += (s - sp) + (x - xp);
+        k.resid = t;
     }
 
     /// Moves `f` to the bottleneck list of capacity `c` (`NONE`: to none). `O(1)`.
@@ -1035,7 +1055,7 @@ impl Net {
         if old != NONE {
             let (p, n) = (self.f_bprev[fi], self.f_bnext[fi]);
             if p == NONE {
-                self.c_bhead[old as usize] = n;
+                self.cs[old as usize].bhead = n;
             } else {
                 self.f_bnext[p as usize] = n;
             }
@@ -1047,12 +1067,12 @@ impl Net {
         self.f_bprev[fi] = NONE;
         self.f_bnext[fi] = NONE;
         if c != NONE {
-            let h = self.c_bhead[c as usize];
+            let h = self.cs[c as usize].bhead;
             self.f_bnext[fi] = h;
             if h != NONE {
                 self.f_bprev[h as usize] = f;
             }
-            self.c_bhead[c as usize] = f;
+            self.cs[c as usize].bhead = f;
         }
     }
 
@@ -1312,7 +1332,7 @@ mod tests {
             let mut events = 0;
             while net.step(f64::INFINITY, &mut done) {
                 events += 1;
-                for c in 0..net.cap.len() {
+                for c in 0..net.cs.len() {
                     let mut load = 0.0;
                     for k in net.elems_of(c) {
                         let g = net.c_flow[k] as usize;
@@ -1320,13 +1340,13 @@ mod tests {
                             load += net.c_coef[k] * net.fh[g].rate;
                         }
                     }
-                    let spare = net.c_resid[c] + net.c_comp[c];
+                    let spare = net.cs[c].resid + net.cs[c].comp;
                     assert!(
-                        (spare - (net.cap[c] - load)).abs() <= 1e-12 * net.cap[c],
+                        (spare - (net.cs[c].cap - load)).abs() <= 1e-12 * net.cs[c].cap,
                         "{m:?} event {events} capacity {c}: {spare} vs {}",
-                        net.cap[c] - load
+                        net.cs[c].cap - load
                     );
-                    let mut g = net.c_bhead[c];
+                    let mut g = net.cs[c].bhead;
                     while g != NONE {
                         let gi = g as usize;
                         assert!(net.fh[gi].active && net.f_bott[gi] == c as u32);

@@ -8,10 +8,10 @@
 //! levels for rule (b)), one cache miss each. This method reads only the flows whose rate may
 //! change, from two facts kept between recomputations:
 //!
-//! - *spare capacity*: `c_resid[c] = C_c - sum_{g active on c} a_{g,c} r_g`. It holds after
+//! - *spare capacity*: `resid = C_c - sum_{g active on c} a_{g,c} r_g`. It holds after
 //!   every recomputation (a recomputation ends with every touched capacity's residual minus
 //!   its frozen flows, and leaves the others' flows unchanged), a flow's end adds its load
-//!   back, a starting flow has rate 0. So a capacity becomes dirty with residual `c_resid[c]`
+//!   back, a starting flow has rate 0. So a capacity becomes dirty with residual `resid`
 //!   (every flow clean at its rate), and each perturbed flow adds back its load and joins the
 //!   growing usage, as the full sum would give;
 //! - *bottleneck lists*: the flows each capacity froze. A flow frozen by capacity `c` at level
@@ -22,7 +22,7 @@
 //!   bounded by that one, or are perturbed through it when it is dirty.
 //!
 //! Rule (a) (a clean flow above the level at which a dirty capacity saturates must fall) is
-//! [`Net::lazy`]'s, guarded by `c_maxclean`, which bounds the levels of a capacity's flows
+//! [`Net::lazy`]'s, guarded by `maxclean`, which bounds the levels of a capacity's flows
 //! across recomputations (every freeze raises it, every read of the capacity's flows resets
 //! it). So the perturbed flows, their levels and the result are those of [`Net::lazy`], hence
 //! the full water-filling's (theorem there), up to floating-point rounding: the spare capacity
@@ -56,7 +56,7 @@ impl Net {
             let f = self.ended[k] as usize;
             for e in self.f_elems[f]..self.f_elems[f + 1] {
                 let c = self.e_cap[e as usize] as usize;
-                if self.c_mark[c] != st {
+                if self.cs[c].mark != st {
                     self.make_dirty_slack(c, st);
                 }
             }
@@ -79,18 +79,18 @@ impl Net {
             for e in self.f_elems[gi]..self.f_elems[gi + 1] {
                 let eu = e as usize;
                 let c = self.e_cap[eu] as usize;
-                if self.c_mark[c] != st {
+                if self.cs[c].mark != st {
                     self.make_dirty_slack(c, st);
                 }
                 self.work += 1;
                 let coef = self.e_coef[eu];
                 self.add_resid(c, coef * rate);
                 if coef > 0.0 {
-                    self.c_usage[c] += coef * phi;
-                    self.c_unfixed[c] += 1;
+                    self.cs[c].usage += coef * phi;
+                    self.cs[c].unfixed += 1;
                 }
-                if self.c_touch[c] != self.touch_stamp {
-                    self.c_touch[c] = self.touch_stamp;
+                if self.cs[c].touch != self.touch_stamp {
+                    self.cs[c].touch = self.touch_stamp;
                     self.touched.push(c as u32);
                 }
             }
@@ -103,7 +103,7 @@ impl Net {
         self.touched.clear();
         self.touch_stamp = self.touch_stamp.wrapping_add(1);
         if self.touch_stamp == 0 {
-            self.c_touch.iter_mut().for_each(|t| *t = 0);
+            self.cs.iter_mut().for_each(|x| x.touch = 0);
             self.touch_stamp = 1;
         }
     }
@@ -112,16 +112,16 @@ impl Net {
     /// (summed afresh after [`REFRESH`] updates), no growing flow; the flows it froze, of
     /// level at least the floor, are perturbed (rule (b)).
     fn make_dirty_slack(&mut self, c: usize, st: u32) {
-        self.c_mark[c] = st;
+        self.cs[c].mark = st;
         self.queue.push(c as u32);
         // Every flow on `c` is clean or perturbed and not yet added: all at their rates.
-        self.c_resid[c] += self.c_comp[c];
-        self.c_comp[c] = 0.0;
-        self.c_usage[c] = 0.0;
-        self.c_unfixed[c] = 0;
-        self.c_level[c] = f64::INFINITY;
+        self.cs[c].resid += self.cs[c].comp;
+        self.cs[c].comp = 0.0;
+        self.cs[c].usage = 0.0;
+        self.cs[c].unfixed = 0;
+        self.cs[c].level = f64::INFINITY;
         let fixed = st + 1;
-        let mut g = self.c_bhead[c];
+        let mut g = self.cs[c].bhead;
         while g != NONE {
             self.work += 1;
             let gi = g as usize;
