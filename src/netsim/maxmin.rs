@@ -26,6 +26,13 @@
 //! component (flows linked through shared capacities). Events closer than
 //! [`EVENT_TOLERANCE`] seconds are handled together (SimGrid's `surf/precision` is 1e-9 too).
 //!
+//! Ends are recomputed by [`Net::lazy`], which sums every capacity it touches from its flows,
+//! or by the [`slack`] method, which keeps each capacity's spare capacity and the flows it
+//! bottlenecks between recomputations and so reads only the flows whose rate may change; both
+//! give the full water-filling's rates but for the order of floating-point sums ([`Lazy`]
+//! chooses; by default a simulation switches to [`slack`] after [`AUTO_SWITCH`] recomputed
+//! flows, so smaller ones keep their results to the last bit).
+//!
 //! # Complexity
 //! A recomputation over a set `S` of flows touching capacities `C_S` costs
 //! `O(sum_{c in C_S} deg(c) + |S| * h * log |C_S|)` (`h` the route length with ACKs); a flow's
