@@ -196,6 +196,9 @@ pub(crate) struct Net {
     touched: Vec<u32>,
     /// A [`slack`] recomputation is running.
     in_slack: bool,
+    /// The highest bound level `b_f / phi_f` of any flow template (`INFINITY` if one has
+    /// no bound): every flow freezes at or below it.
+    max_bound_level: f64,
     /// Payload bytes carried, per directed link.
     link_bytes: Vec<f64>,
     // Flows.
@@ -301,6 +304,7 @@ impl Net {
             touch_stamp: 1,
             touched: Vec::new(),
             in_slack: false,
+            max_bound_level: 0.0,
             link_bytes: vec![0.0; nl],
             f_elems: vec![0],
             f_links_fwd: Vec::new(),
@@ -401,6 +405,8 @@ impl Net {
             active: false,
         });
         self.f_bound.push(bound);
+        // Above `bound / phi` whatever its rounding.
+        self.max_bound_level = self.max_bound_level.max(bound * penalty * (1.0 + 1e-12));
         self.f_lat.push(raw_lat * prm.latency_factor);
         self.f_bytes.push(bytes);
         self.f_rem.push(0.0);
@@ -852,11 +858,18 @@ impl Net {
     /// one, which is then the lowest current key, `(key, capacity)` ordered as in an eagerly
     /// updated queue. So the order of saturations, hence every rate, is the eager queue's,
     /// for fewer heap moves (a freeze only raises its capacities' keys).
+    ///
+    /// In a [`slack`] recomputation a capacity whose key is above every flow's bound level
+    /// is not queued: its growing flows all freeze (at their bounds at the latest) before it
+    /// could saturate, and its key only rises until a flow joins it, which re-keys it.
     #[inline]
     fn rekey(&mut self, c: usize) {
         match self.level_key(c) {
             Some(k) => {
                 let t = f64::from_bits(k);
+                if self.in_slack && t > self.max_bound_level {
+                    return;
+                }
                 if self.cap_heap.time_of(c as u32).map_or(true, |q| t < q) {
                     self.cap_heap.set(c as u32, t);
                 }

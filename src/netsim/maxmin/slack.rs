@@ -43,6 +43,7 @@ impl Net {
     /// [`Net::lazy`] reading spare capacities and bottleneck lists (module doc).
     pub(super) fn lazy_slack(&mut self, st: u32, l_min: f64) {
         self.solves += 1;
+        self.in_slack = true;
         self.set.clear();
         self.queue.clear();
         self.solve_heap.clear();
@@ -62,7 +63,6 @@ impl Net {
             }
         }
         self.settle_slack(st);
-        self.in_slack = true;
         self.drain(st, true, true);
         self.in_slack = false;
         self.solved_flows += self.set.len() as u64;
