@@ -48,7 +48,10 @@
 //! fields a scan reads per flow are one 32-byte record, and the dirty capacities wait in an
 //! indexed heap whose entries move in place (before: a binary heap that kept every superseded
 //! entry). 19.0 s -> 10.6 s of CPU for that round, the same completion times to the last bits
-//! but for the order of floating-point sums.
+//! but for the order of floating-point sums. The [`slack`] method then reads 112 M elements
+//! instead of 340 M and takes about half the time (2.06x in the same run), with the same
+//! simulated time to the last bit; each capacity's state is one 64-byte record, so a perturbed
+//! flow's capacity costs one cache miss.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -41,8 +41,9 @@
 //! the same simulated time (0.046551 s); the wrapped 2D grid of the same size: SimGrid 31.1 s
 //! and 213 MiB, ours 0.50 s and 10.8 MiB. Slow case: scattered (random) placements under
 //! `simgrid-lv08` on thousands of hosts (every end changes the rates of hundreds of flows): one
-//! round of the 4,096-task 2D grid takes 10.6 s of CPU; a 484-task one on an 8x8x8 torus, 5
-//! rounds, 1.98 s against SimGrid's 38.0 s (README, "Placement").
+//! round of the 4,096-task 2D grid took 10.6 s of CPU by scanning capacities, about half that
+//! with the slack method ([`maxmin`], 2.06x in the same run); a 484-task one on an 8x8x8
+//! torus, 5 rounds, 1.98 s against SimGrid's 38.0 s (README, "Placement").
 //!
 //! # API for the placement engine (stable; additions only)
 //! - [`System`], [`FatTreeSpec`], [`parse_fat_tree`], [`LinkParams`], [`Platform`] (`build`,

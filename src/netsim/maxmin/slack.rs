@@ -8,34 +8,39 @@
 //! levels for rule (b)), one cache miss each. This method reads only the flows whose rate may
 //! change, from two facts kept between recomputations:
 //!
-//! - *spare capacity*: `resid = C_c - sum_{g active on c} a_{g,c} r_g`. It holds after
-//!   every recomputation (a recomputation ends with every touched capacity's residual minus
-//!   its frozen flows, and leaves the others' flows unchanged), a flow's end adds its load
-//!   back, a starting flow has rate 0. So a capacity becomes dirty with residual `resid`
-//!   (every flow clean at its rate), and each perturbed flow adds back its load and joins the
-//!   growing usage, as the full sum would give;
+//! - *spare capacity*: `resid = C_c - sum_{g active on c} a_{g,c} r_g`. It holds after every
+//!   recomputation (a recomputation ends with every touched capacity's residual minus its
+//!   frozen flows, and leaves the others' flows unchanged), a flow's end adds its load back,
+//!   a starting flow has rate 0. So a capacity becomes dirty with residual `resid` (every flow
+//!   clean at its rate), and each perturbed flow adds back its load and joins the growing
+//!   usage, as the full sum would give;
 //! - *bottleneck lists*: the flows each capacity froze. A flow frozen by capacity `c` at level
 //!   `L` can rise only if `c` gains spare capacity at `L`, hence only if `c` is dirty: while
-//!   no flow on `c` changes, `c` stays saturated with the same flows. Rule (b) of
-//!   [`Net::lazy`] perturbs exactly these (at least `L_min`): the clean flows of level at
-//!   least `c`'s last saturation level that another capacity froze at the same level stay
-//!   bounded by that one, or are perturbed through it when it is dirty.
+//!   no flow on `c` changes, `c` stays saturated with the same flows. So rule (b) of
+//!   [`Net::lazy`] perturbs the listed flows of level at least `L_min` when `c` becomes dirty;
+//!   a clean flow that another capacity froze at the same level stays bounded by that one, or
+//!   is perturbed through it when it is dirty.
 //!
 //! Rule (a) (a clean flow above the level at which a dirty capacity saturates must fall) is
 //! [`Net::lazy`]'s, guarded by `maxclean`, which bounds the levels of a capacity's flows
 //! across recomputations (every freeze raises it, every read of the capacity's flows resets
-//! it). So the perturbed flows, their levels and the result are those of [`Net::lazy`], hence
-//! the full water-filling's (theorem there), up to floating-point rounding: the spare capacity
-//! is updated by additions instead of summed afresh; it is summed again from the flows after
-//! [`REFRESH`] updates (and by every full recomputation), which bounds its drift to that many
-//! roundings of the capacity (`REFRESH * 2^-53 * C_c`, below 4e-15 of it), the size of the
-//! sum's own rounding over a capacity's flows.
+//! it). So a flow keeps its rate exactly when [`Net::lazy`]'s argument says it may, and the
+//! rates are the full water-filling's (theorem there) up to floating-point rounding: the spare
+//! capacity is updated by additions, not summed afresh, but each addition's rounding error is
+//! kept (an exact two-sum) and folded in when the capacity is next read (Neumaier's
+//! compensated summation), so it stays within about one rounding of the fresh sum however many
+//! updates it has seen (the tests check 1e-12 of the capacity after every event).
+//!
+//! Two more savings, both exact: a freeze leaves the queued keys of the capacities that still
+//! have growing flows (their keys only rise, [`Net::rekey`]), and a capacity whose key is above
+//! every flow's bound level is not queued at all (every growing flow on it freezes, at its
+//! bound at the latest, before it could saturate).
 //!
 //! # Complexity
 //! `O(P * h * log H + B + R)` for `P` perturbed flows of `h` capacities (heap of `H`
 //! capacities), `B` the bottleneck-list entries read and `R` the flows on capacities read
-//! in full (rule (a), saturation, refresh): against [`Net::lazy`]'s `O(sum of the degrees of
-//! the dirty capacities + P * h * log H)`.
+//! in full (rule (a) and saturation): against [`Net::lazy`]'s `O(sum of the degrees of the
+//! dirty capacities + P * h * log H)`.
 
 use super::{Net, NONE};
 
@@ -109,8 +114,8 @@ impl Net {
     }
 
     /// Capacity `c` becomes dirty with every flow on it clean: residual its spare capacity
-    /// (summed afresh after [`REFRESH`] updates), no growing flow; the flows it froze, of
-    /// level at least the floor, are perturbed (rule (b)).
+    /// (its compensation folded in), no growing flow; the flows it froze, of level at least
+    /// the floor, are perturbed (rule (b)).
     fn make_dirty_slack(&mut self, c: usize, st: u32) {
         self.cs[c].mark = st;
         self.queue.push(c as u32);
