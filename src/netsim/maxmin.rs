@@ -873,7 +873,7 @@ impl Net {
                 if self.in_slack && t > self.max_bound_level {
                     return;
                 }
-                if self.cap_heap.time_of(c as u32).map_or(true, |q| t < q) {
+                if self.cap_heap.time_of(c as u32).is_none_or(|q| t < q) {
                     self.cap_heap.set(c as u32, t);
                 }
             }
