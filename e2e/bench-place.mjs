@@ -1,6 +1,6 @@
 // Browser benchmark of the placement engine on the simulator's slow case (not a test; the figures in
 // docs/benchmarks.md): a 16x16x16 torus3d, a 4,096-task wrapped GRID, 1 MB messages, 5 rounds, LV08, the
-// five strategies side by side (Random's scattered placement stops at the simulation budget),
+// five strategies side by side (Random's scattered placement is the slow one),
 // in the page's worker and by `placelab run` natively in the same run; reports compared by hash.
 // Usage: node e2e/bench-place.mjs [--runs N]   (after scripts/build.sh)
 import { workerAndNative, withBenchPage } from './lib/samerun.mjs';
