@@ -1,6 +1,6 @@
 //! The placement engine's sample matrix: small scenarios that together use every system kind,
-//! job kind (METIS and edge-list files included), strategy, model, the source quirks and the
-//! background of experiment 2, for several seeds (one above 2^53). The native tests pin their
+//! job kind (METIS and edge-list files included), strategy, Mapped's objectives, model, the source
+//! quirks and the background of experiment 2, for several seeds (one above 2^53). The native tests pin their
 //! reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm
 //! reports with them.
 
@@ -50,6 +50,37 @@ pub fn sample_scenarios() -> Vec<String> {
             }
             out.push(s.to_string());
         }
+    }
+    // Mapped (ours) under each objective, on an empty torus, a busy fat tree and a thin tree
+    let mapped = [
+        (
+            "time",
+            json!({"kind": "torus2d", "x": 6, "y": 5}),
+            "GRID",
+            None,
+        ),
+        (
+            "hopBytes",
+            json!({"kind": "fatTree", "levels": 3, "down": 3}),
+            "TREE",
+            Some(0.4),
+        ),
+        (
+            "congestion",
+            json!({"kind": "thinTree", "simgrid": "2;4,8;1,2;1,2"}),
+            "CUBE",
+            None,
+        ),
+    ];
+    for (i, (objective, sys, kind, fill)) in mapped.into_iter().enumerate() {
+        let mut s = json!({"version": 1, "engine": "place", "seed": SEEDS[i],
+                           "system": sys,
+                           "job": {"kind": kind, "processes": 12, "rounds": 2, "messageBytes": 1e6},
+                           "strategies": ["simple", "advanced", "mapped"], "objective": objective});
+        if let Some(fill) = fill {
+            s["background"] = json!({"fill": fill, "processes": 4});
+        }
+        out.push(s.to_string());
     }
     out
 }
