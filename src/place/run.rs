@@ -43,7 +43,14 @@ pub struct Background {
 /// Fills `fill` of the hosts with jobs of `processes` tasks, kinds STAR/GRID/CUBE/TREE (wrapped
 /// GRID and CUBE) and strategies Simple/Random/Optimal/Advanced drawn from the seed, each placed
 /// by its strategy on what the earlier ones left free.
-pub fn background(shape: &Shape, fill: f64, processes: u32, seed: u64, quirks: bool) -> Background {
+pub fn background(
+    shape: &Shape,
+    net: &Platform,
+    fill: f64,
+    processes: u32,
+    seed: u64,
+    quirks: bool,
+) -> Background {
     let hosts = shape.hosts();
     let count = (fill * f64::from(hosts) / f64::from(processes.max(1))) as u32;
     let mut busy = vec![false; hosts as usize];
@@ -63,8 +70,9 @@ pub fn background(shape: &Shape, fill: f64, processes: u32, seed: u64, quirks: b
         let opts = Options {
             seed: seed.wrapping_add(u64::from(i) + 1),
             source_quirks: quirks,
+            ..Options::default()
         };
-        match strategy::place(st, shape, &busy, &job, opts) {
+        match strategy::place(st, shape, net, &busy, &job, opts) {
             Placement::Placed(h) => {
                 for &x in &h {
                     busy[x as usize] = true;
@@ -122,7 +130,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     let bg = s
         .background
         .as_ref()
-        .map(|b| background(&sys.shape, b.fill, b.processes as u32, seed, quirks));
+        .map(|b| background(&sys.shape, &p, b.fill, b.processes as u32, seed, quirks));
     let busy = bg
         .as_ref()
         .map_or_else(|| vec![false; p.hosts() as usize], |b| b.busy.clone());
@@ -158,8 +166,9 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
             let opts = Options {
                 seed,
                 source_quirks: quirks,
+                objective: s.objective,
             };
-            let placement = strategy::place(st, &sys.shape, &busy, &job, opts);
+            let placement = strategy::place(st, &sys.shape, &p, &busy, &job, opts);
             let source_ratio = report::source_ratio(
                 experiment,
                 sys.kind.id(),

@@ -9,7 +9,7 @@
 //! ```
 
 use super::jobs::{self, JobKind, TaskGraph};
-use super::strategy::{Shape, StrategyId};
+use super::strategy::{Objective, Shape, StrategyId};
 use crate::error::{check_range, Result, ScenarioError};
 use crate::netsim::{parse_fat_tree, FatTreeSpec, System as NetSystem};
 use crate::params::{choices, static_table, table_defaults, Param};
@@ -49,6 +49,9 @@ pub struct PlaceScenario {
     /// The source's half shuffle and power-of-two 3D Hilbert curve.
     #[serde(default = "d::source_quirks")]
     pub source_quirks: bool,
+    /// What Mapped (ours) minimizes.
+    #[serde(default = "d::objective")]
+    pub objective: Objective,
 }
 
 /// Serde's defaults, read from the field table ([`params`]).
@@ -58,6 +61,7 @@ pub mod d {
         strategies: Vec<StrategyId> = "strategies",
         model: ModelId = "model",
         source_quirks: bool = "sourceQuirks",
+        objective: Objective = "objective",
         bandwidth: f64 = "system.bandwidth",
         latency: f64 = "system.latency",
         speed: f64 = "system.speed",
@@ -514,7 +518,10 @@ fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
         ));
     }
     if s.strategies.is_empty() || s.strategies.len() > StrategyId::ALL.len() {
-        return Err(ScenarioError::at("strategies", "give 1 to 5 strategies"));
+        return Err(ScenarioError::at(
+            "strategies",
+            format!("give 1 to {} strategies", StrategyId::ALL.len()),
+        ));
     }
     for (i, st) in s.strategies.iter().enumerate() {
         if s.strategies[..i].contains(st) {
@@ -658,11 +665,14 @@ fn build_table() -> Vec<Param> {
             "strategies",
             "Strategies (side by side)",
             "multi",
-            json!(StrategyId::IDS),
+            json!(super::strategy::DEFAULT.map(StrategyId::id)),
         )
         .options(StrategyId::options()),
         Param::new("model", "Network model", "enum", json!("simgrid-lv08"))
             .options(ModelId::options()),
+        Param::new("objective", "Mapped's objective", "enum", json!("hopBytes"))
+            .options(Objective::options())
+            .help("what Mapped (ours) minimizes: hop-bytes, or the most bytes on one link"),
         Param::new("sourceQuirks", "Source quirks", "bool", json!(false)).help(
             "the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve",
         ),

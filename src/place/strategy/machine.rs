@@ -52,6 +52,8 @@ pub struct Options {
     pub seed: u64,
     /// Reproduce the source's half shuffle and power-of-two 3D Hilbert curve.
     pub source_quirks: bool,
+    /// What Mapped (ours) minimizes.
+    pub objective: super::Objective,
 }
 
 /// Positions of every host along the machine's curve: the generalized Hilbert curve on grids

@@ -1,0 +1,432 @@
+//! Swap-based local search for task mappings: moves and pairwise swaps that lower the
+//! objective, until none does or the work budget is spent.
+//!
+//! The neighbourhood (in the manner of the communication neighbourhood of multilevel process
+//! mapping, made geometric): for a task `u`, the candidate hosts are the hosts of `u`'s task-graph
+//! neighbours and the hosts *near* them ([`Metric::near`]: the one-hop neighbours on a torus or
+//! mesh, the hosts under the same leaf switch on a tree). A candidate host is skipped when busy
+//! (another job's); when free, `u` may move there; when it holds task `t`, `u` and `t` may swap.
+//! The best strictly improving candidate of `u` is applied (ties to the first found, candidates in
+//! a fixed order), and `u`, `t` and their neighbours are queued again.
+//!
+//! # Invariants
+//! Every task stays on exactly one host, no host gets two tasks, busy hosts are never used
+//! (each move keeps `task_at` and `host_of` inverse); the objective never increases (only
+//! strictly improving steps are applied, the gains computed exactly in integers).
+//!
+//! # Objectives
+//! - hop-bytes: `sum over edges of w(u,v) * hops(host u, host v)` (half the report's hop-bytes in
+//!   units of `messageBytes`: the report counts both directions). Gain of swapping `u` (at `a`)
+//!   and `t` (at `b`): `sum_{v in N(u), v != t} w (d(b, h_v) - d(a, h_v)) + sum_{v in N(t), v !=
+//!   u} w (d(a, h_v) - d(b, h_v))` (the edge `u-t`, if any, keeps its length).
+//! - link load: `sum over directed links of load^2`, a link's load the volume of the messages
+//!   routed over it (both directions of every edge, by the simulator's routes): lowering the sum
+//!   of squares spreads traffic off the most loaded links; the maximum (the congestion) is what
+//!   the caller compares.
+//!
+//! # Complexity
+//! One evaluation of a task costs `O(C (deg u + deg t))` for `C <= MAX_CANDIDATES` candidate
+//! hosts (hop-bytes), times the route lengths for link load. The search stops after `budget`
+//! units of that work (counted in adjacency entries read), so it is bounded whatever the input.
+
+use crate::graph::Graph;
+use crate::netsim::Platform;
+
+use super::Shape;
+
+/// Most candidate hosts examined per task and step.
+pub const MAX_CANDIDATES: usize = 96;
+
+const NONE: u32 = u32::MAX;
+
+/// Hop distances and nearby hosts of a machine, precomputed for the search.
+pub struct Metric {
+    kind: MetricKind,
+    hosts: u32,
+}
+
+enum MetricKind {
+    Grid {
+        dims: [u32; 3],
+        wrap: bool,
+        coords: Vec<[u16; 3]>,
+    },
+    Tree {
+        /// `size[l]`: hosts under one group of level `l` (`size[0] = down[0]`).
+        size: Vec<u32>,
+    },
+}
+
+impl Metric {
+    pub fn new(shape: &Shape) -> Metric {
+        let hosts = shape.hosts();
+        let kind = match shape {
+            Shape::Grid { dims, wrap } => MetricKind::Grid {
+                dims: *dims,
+                wrap: *wrap,
+                coords: (0..hosts)
+                    .map(|h| {
+                        let c = Shape::coords(*dims, h);
+                        [c[0] as u16, c[1] as u16, c[2] as u16]
+                    })
+                    .collect(),
+            },
+            Shape::Tree { down } => {
+                let mut size = Vec::with_capacity(down.len());
+                let mut s = 1u32;
+                for &d in down {
+                    s *= d;
+                    size.push(s);
+                }
+                MetricKind::Tree { size }
+            }
+        };
+        Metric { kind, hosts }
+    }
+
+    /// Hosts of the machine.
+    pub fn hosts(&self) -> u32 {
+        self.hosts
+    }
+
+    /// Links on the route between two distinct hosts (the simulator's route length).
+    #[inline]
+    pub fn hops(&self, a: u32, b: u32) -> u32 {
+        match &self.kind {
+            MetricKind::Grid { dims, wrap, coords } => {
+                let (ca, cb) = (coords[a as usize], coords[b as usize]);
+                let mut h = 0;
+                for k in 0..3 {
+                    let d = u32::from(ca[k].abs_diff(cb[k]));
+                    h += if *wrap { d.min(dims[k] - d) } else { d };
+                }
+                h
+            }
+            MetricKind::Tree { size } => {
+                if a == b {
+                    return 0;
+                }
+                let mut l = 0;
+                while a / size[l] != b / size[l] {
+                    l += 1;
+                }
+                2 * (l as u32 + 1)
+            }
+        }
+    }
+
+    /// Appends the hosts near `h` (not `h` itself): its one-hop neighbours on a grid, the other
+    /// hosts of its leaf switch on a tree.
+    pub fn near(&self, h: u32, out: &mut Vec<u32>) {
+        match &self.kind {
+            MetricKind::Grid { dims, wrap, coords } => {
+                let c = coords[h as usize];
+                let mut stride = 1u32;
+                for k in 0..3 {
+                    let d = dims[k];
+                    let x = u32::from(c[k]);
+                    if d > 1 {
+                        if x + 1 < d {
+                            out.push(h + stride);
+                        } else if *wrap && d > 2 {
+                            out.push(h - x * stride);
+                        }
+                        if x > 0 {
+                            out.push(h - stride);
+                        } else if *wrap && d > 2 {
+                            out.push(h + (d - 1) * stride);
+                        }
+                    }
+                    stride *= d;
+                }
+            }
+            MetricKind::Tree { size } => {
+                let s = size[0];
+                let first = h / s * s;
+                out.extend((first..first + s).filter(|&x| x != h));
+            }
+        }
+    }
+
+    /// Hop-bytes of a mapping in edge-weight units, each undirected edge once.
+    pub fn hop_weight(&self, g: &Graph, host_of: &[u32]) -> u64 {
+        let mut c = 0u64;
+        for v in 0..g.n() {
+            for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
+                if v < u {
+                    c += u64::from(w)
+                        * u64::from(self.hops(host_of[v as usize], host_of[u as usize]));
+                }
+            }
+        }
+        c
+    }
+}
+
+/// The objective the search lowers.
+pub enum Cost<'a> {
+    /// Hop-bytes.
+    Hops,
+    /// Sum of squared directed-link loads on `net`'s routes.
+    Links(&'a Platform),
+}
+
+/// The search's state: the mapping both ways.
+struct State<'a> {
+    g: &'a Graph,
+    metric: &'a Metric,
+    host_of: Vec<u32>,
+    /// Task on each host, `NONE` when free, `BUSY` when another job's.
+    task_at: Vec<u32>,
+    /// Work done, in adjacency entries read (and route links, for link load).
+    work: u64,
+}
+
+const BUSY: u32 = u32::MAX - 1;
+
+impl State<'_> {
+    /// `sum_{v in N(u), v != skip} w * hops(x, host v)`.
+    fn pull(&mut self, u: u32, x: u32, skip: u32) -> i64 {
+        let mut c = 0i64;
+        let nb = self.g.neighbors(u);
+        self.work += nb.len() as u64;
+        for (&v, &w) in nb.iter().zip(self.g.edge_weights(u)) {
+            if v != skip {
+                c += i64::from(w) * i64::from(self.metric.hops(x, self.host_of[v as usize]));
+            }
+        }
+        c
+    }
+
+    /// Moves `u` to host `b`, swapping with the task there if any.
+    fn apply(&mut self, u: u32, b: u32) {
+        let a = self.host_of[u as usize];
+        let t = self.task_at[b as usize];
+        self.host_of[u as usize] = b;
+        self.task_at[b as usize] = u;
+        self.task_at[a as usize] = t;
+        if t != NONE {
+            self.host_of[t as usize] = a;
+        }
+    }
+}
+
+/// Directed-link loads of a mapping and their sum of squares, kept up to date by the search.
+struct Loads<'a> {
+    net: &'a Platform,
+    load: Vec<u64>,
+    route: Vec<u32>,
+}
+
+impl Loads<'_> {
+    fn new<'a>(net: &'a Platform, g: &Graph, host_of: &[u32]) -> Loads<'a> {
+        let mut l = Loads {
+            net,
+            load: vec![0; net.links() as usize],
+            route: Vec::new(),
+        };
+        for v in 0..g.n() {
+            for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
+                l.add(host_of[v as usize], host_of[u as usize], i64::from(w));
+            }
+        }
+        l
+    }
+
+    /// Adds `w` (may be negative) on the route `a -> b`; returns the change of the sum of
+    /// squares.
+    fn add(&mut self, a: u32, b: u32, w: i64) -> i128 {
+        self.route.clear();
+        self.net.route(a, b, &mut self.route);
+        let mut d = 0i128;
+        for &l in &self.route {
+            let x = self.load[l as usize] as i128;
+            let y = x + i128::from(w);
+            d += y * y - x * x;
+            self.load[l as usize] = y as u64;
+        }
+        d
+    }
+
+    fn max(&self) -> u64 {
+        self.load.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// What one search gives back.
+pub struct Searched {
+    pub host_of: Vec<u32>,
+    /// Hop-bytes in edge-weight units (each undirected edge once).
+    pub hop_weight: u64,
+    /// The most loaded directed link's load, in edge-weight units (link-load search only;
+    /// 0 otherwise).
+    pub max_load: u64,
+    /// Work spent.
+    pub work: u64,
+}
+
+/// Improves the mapping `host_of` of `g` (hosts distinct, none busy) by moves and swaps until no
+/// candidate improves `cost` or `budget` units of work are spent.
+pub fn search(
+    g: &Graph,
+    metric: &Metric,
+    busy: &[bool],
+    host_of: Vec<u32>,
+    cost: Cost,
+    budget: u64,
+) -> Searched {
+    let n = g.n();
+    let mut task_at = vec![NONE; metric.hosts() as usize];
+    for (h, &b) in busy.iter().enumerate() {
+        if b {
+            task_at[h] = BUSY;
+        }
+    }
+    for (t, &h) in host_of.iter().enumerate() {
+        debug_assert_eq!(task_at[h as usize], NONE, "host {h} given twice or busy");
+        task_at[h as usize] = t as u32;
+    }
+    let mut st = State {
+        g,
+        metric,
+        host_of,
+        task_at,
+        work: 0,
+    };
+    let mut loads = match cost {
+        Cost::Links(net) => Some(Loads::new(net, g, &st.host_of)),
+        Cost::Hops => None,
+    };
+    // FIFO of tasks to examine, each at most once in the queue
+    let mut queued = vec![true; n as usize];
+    let mut queue: std::collections::VecDeque<u32> = (0..n).collect();
+    let mut seen = vec![u32::MAX; metric.hosts() as usize];
+    let mut cands: Vec<u32> = Vec::new();
+    let mut near = Vec::new();
+    let mut stamp = 0u32;
+    while let Some(u) = queue.pop_front() {
+        queued[u as usize] = false;
+        if st.work >= budget {
+            break;
+        }
+        let a = st.host_of[u as usize];
+        // candidate hosts: the neighbours' hosts and the hosts near them
+        stamp += 1;
+        cands.clear();
+        seen[a as usize] = stamp;
+        'collect: for &v in g.neighbors(u) {
+            let hv = st.host_of[v as usize];
+            near.clear();
+            near.push(hv);
+            metric.near(hv, &mut near);
+            for &h in &near {
+                if seen[h as usize] != stamp {
+                    seen[h as usize] = stamp;
+                    if st.task_at[h as usize] != BUSY {
+                        cands.push(h);
+                        if cands.len() >= MAX_CANDIDATES {
+                            break 'collect;
+                        }
+                    }
+                }
+            }
+        }
+        st.work += cands.len() as u64;
+        let mut best: Option<(i128, u32)> = None;
+        match &mut loads {
+            None => {
+                let base = st.pull(u, a, NONE);
+                for &b in &cands {
+                    let t = st.task_at[b as usize];
+                    let mut d = i128::from(
+                        st.pull(u, b, t) - if t == NONE { base } else { st.pull(u, a, t) },
+                    );
+                    if t != NONE {
+                        d += i128::from(st.pull(t, a, u) - st.pull(t, b, u));
+                    }
+                    if d < 0 && best.is_none_or(|x| d < x.0) {
+                        best = Some((d, b));
+                    }
+                }
+            }
+            Some(ld) => {
+                for &b in &cands {
+                    let d = link_delta(&mut st, ld, u, b);
+                    if d < 0 && best.is_none_or(|x| d < x.0) {
+                        best = Some((d, b));
+                    }
+                }
+            }
+        }
+        if let Some((_, b)) = best {
+            let t = st.task_at[b as usize];
+            match &mut loads {
+                Some(ld) => {
+                    relocate(&mut st, ld, u, b);
+                }
+                None => st.apply(u, b),
+            }
+            for x in [u, t] {
+                if x == NONE {
+                    continue;
+                }
+                for &y in std::iter::once(&x).chain(g.neighbors(x)) {
+                    if !queued[y as usize] {
+                        queued[y as usize] = true;
+                        queue.push_back(y);
+                    }
+                }
+            }
+        }
+    }
+    let hop_weight = metric.hop_weight(g, &st.host_of);
+    Searched {
+        max_load: loads.as_ref().map_or(0, |l| l.max()),
+        hop_weight,
+        work: st.work,
+        host_of: st.host_of,
+    }
+}
+
+/// Adds `sign * w` on the routes of every message of `x` (both directions), where `x` sits at
+/// the hosts `host_of` gives.
+fn routes_of(st: &mut State, ld: &mut Loads, x: u32, skip: u32, sign: i64) -> i128 {
+    let mut d = 0i128;
+    let hx = st.host_of[x as usize];
+    for (&v, &w) in st.g.neighbors(x).iter().zip(st.g.edge_weights(x)) {
+        if v == skip {
+            continue;
+        }
+        let hv = st.host_of[v as usize];
+        let w = sign * i64::from(w);
+        d += ld.add(hx, hv, w);
+        d += ld.add(hv, hx, w);
+        st.work += 2 * ld.route.len() as u64 + 2;
+    }
+    d
+}
+
+/// Moves `u` to host `b` (swapping with the task there, if any) with the loads kept up to
+/// date; returns the change of the sum of squares.
+fn relocate(st: &mut State, ld: &mut Loads, u: u32, b: u32) -> i128 {
+    let t = st.task_at[b as usize];
+    let mut d = routes_of(st, ld, u, NONE, -1);
+    if t != NONE {
+        d += routes_of(st, ld, t, u, -1);
+    }
+    st.apply(u, b);
+    d += routes_of(st, ld, u, NONE, 1);
+    if t != NONE {
+        d += routes_of(st, ld, t, u, 1);
+    }
+    d
+}
+
+/// Change of the sum of squared link loads if `u` moves to `b` (swapping with its task); the
+/// state is left as it was.
+fn link_delta(st: &mut State, ld: &mut Loads, u: u32, b: u32) -> i128 {
+    let a = st.host_of[u as usize];
+    let d = relocate(st, ld, u, b);
+    relocate(st, ld, u, a);
+    d
+}

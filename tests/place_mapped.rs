@@ -1,0 +1,376 @@
+//! Mapped (ours), the placement engine's own mapper: an exhaustive oracle finds no mapping of
+//! lower hop-bytes on small jobs; it is never worse than the strategies it starts from; it
+//! finds the exact embeddings of matching shapes; its congestion objective lowers the most
+//! loaded link, recounted from the simulator's routes; busy nodes stay untouched; the same seed
+//! gives the same mapping.
+
+use placelab::netsim::{parse_fat_tree, static_metrics, Flow, LinkParams, Platform, System};
+use placelab::place::jobs::{task_graph, JobKind, TaskGraph};
+use placelab::place::strategy::{place, Objective, Options, Placement, Shape, StrategyId};
+use placelab::rng::Rng;
+use proptest::prelude::*;
+
+fn net_of(shape: &Shape, thin: bool) -> Platform {
+    let sys = match shape {
+        Shape::Grid { dims, wrap } => match (dims[2], wrap) {
+            (1, true) => System::Torus2d {
+                x: dims[0],
+                y: dims[1],
+            },
+            (1, false) => System::Mesh2d {
+                x: dims[0],
+                y: dims[1],
+            },
+            (z, true) => System::Torus3d {
+                x: dims[0],
+                y: dims[1],
+                z,
+            },
+            (z, false) => System::Mesh3d {
+                x: dims[0],
+                y: dims[1],
+                z,
+            },
+        },
+        Shape::Tree { down } => {
+            let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            let mut up = vec![1];
+            up.extend(
+                down[..down.len() - 1]
+                    .iter()
+                    .map(|&d| if thin { 1 } else { d }),
+            );
+            let text = format!(
+                "{};{};{};{}",
+                down.len(),
+                list(down),
+                list(&up),
+                list(&vec![1; down.len()])
+            );
+            System::FatTree(parse_fat_tree(&text).unwrap())
+        }
+    };
+    Platform::build(&sys, LinkParams::SOURCE).unwrap()
+}
+
+/// Hop-bytes (edge-weight units, each edge once) recounted from the simulator's routes.
+fn route_hop_weight(net: &Platform, job: &TaskGraph, hosts: &[u32]) -> u64 {
+    let g = &job.graph;
+    let mut s = 0u64;
+    let mut route = Vec::new();
+    for v in 0..g.n() {
+        for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
+            if v < u {
+                route.clear();
+                net.route(hosts[v as usize], hosts[u as usize], &mut route);
+                s += u64::from(w) * route.len() as u64;
+            }
+        }
+    }
+    s
+}
+
+/// The most bytes on one directed link (one byte per unit of edge weight, both directions).
+fn congestion(net: &Platform, job: &TaskGraph, hosts: &[u32]) -> f64 {
+    let g = &job.graph;
+    let mut flows = Vec::new();
+    for v in 0..g.n() {
+        for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
+            flows.push(Flow {
+                src: hosts[v as usize],
+                dst: hosts[u as usize],
+                bytes: f64::from(w),
+                start: 0.0,
+            });
+        }
+    }
+    static_metrics(net, &flows).unwrap().congestion
+}
+
+fn mapped(
+    shape: &Shape,
+    net: &Platform,
+    busy: &[bool],
+    job: &TaskGraph,
+    objective: Objective,
+) -> Vec<u32> {
+    let opts = Options {
+        seed: 7,
+        objective,
+        ..Options::default()
+    };
+    match place(StrategyId::Mapped, shape, net, busy, job, opts) {
+        Placement::Placed(h) => h,
+        Placement::NotPlaced(why) => panic!("not placed: {why}"),
+    }
+}
+
+fn check_valid(h: &[u32], busy: &[bool], n: u32) {
+    assert_eq!(h.len() as u32, n);
+    let mut seen = vec![false; busy.len()];
+    for &x in h {
+        assert!(!busy[x as usize], "busy host {x} used");
+        assert!(
+            !std::mem::replace(&mut seen[x as usize], true),
+            "host {x} twice"
+        );
+    }
+}
+
+/// The least hop-bytes over every injective assignment (plain enumeration, no pruning).
+fn brute_force(net: &Platform, job: &TaskGraph, free: &[u32]) -> u64 {
+    fn go(
+        net: &Platform,
+        job: &TaskGraph,
+        free: &[u32],
+        used: &mut Vec<bool>,
+        hosts: &mut Vec<u32>,
+        best: &mut u64,
+    ) {
+        if hosts.len() == job.graph.n() as usize {
+            *best = (*best).min(route_hop_weight(net, job, hosts));
+            return;
+        }
+        for i in 0..free.len() {
+            if !used[i] {
+                used[i] = true;
+                hosts.push(free[i]);
+                go(net, job, free, used, hosts, best);
+                hosts.pop();
+                used[i] = false;
+            }
+        }
+    }
+    let mut best = u64::MAX;
+    go(
+        net,
+        job,
+        free,
+        &mut vec![false; free.len()],
+        &mut Vec::new(),
+        &mut best,
+    );
+    best
+}
+
+fn random_graph(n: u32, seed: u64) -> TaskGraph {
+    let mut rng = Rng::seeded(seed);
+    let mut lines = Vec::new();
+    for v in 0..n {
+        for u in v + 1..n {
+            if rng.below(100) < 45 {
+                lines.push(format!("{v} {u} {}", 1 + rng.below(9)));
+            }
+        }
+    }
+    if lines.is_empty() {
+        lines.push(format!("0 {} 1", n - 1));
+    }
+    task_graph(JobKind::EdgeList, 0, false, Some(&lines.join("\n"))).unwrap()
+}
+
+#[test]
+fn no_mapping_of_a_small_job_has_lower_hop_bytes_than_mapped() {
+    let shapes = [
+        Shape::Grid {
+            dims: [3, 3, 1],
+            wrap: true,
+        },
+        Shape::Grid {
+            dims: [4, 2, 1],
+            wrap: false,
+        },
+        Shape::Grid {
+            dims: [2, 2, 2],
+            wrap: false,
+        },
+        Shape::Tree { down: vec![3, 3] },
+        Shape::Tree {
+            down: vec![2, 2, 2],
+        },
+    ];
+    let mut checked = 0;
+    for (i, shape) in shapes.iter().enumerate() {
+        let net = net_of(shape, false);
+        for seed in 0..6u64 {
+            let mut rng = Rng::seeded(seed * 31 + i as u64);
+            let hosts = shape.hosts();
+            // up to two busy hosts, then 3 to all free tasks, at most 9
+            let mut busy = vec![false; hosts as usize];
+            for _ in 0..rng.below(3) {
+                busy[rng.below(u64::from(hosts)) as usize] = true;
+            }
+            let free: Vec<u32> = (0..hosts).filter(|&h| !busy[h as usize]).collect();
+            let n = (3 + rng.below(free.len() as u64 - 2) as u32).min(9);
+            let job = random_graph(n, seed * 101 + i as u64);
+            let h = mapped(shape, &net, &busy, &job, Objective::HopBytes);
+            check_valid(&h, &busy, job.graph.n());
+            let best = brute_force(&net, &job, &free);
+            assert_eq!(
+                route_hop_weight(&net, &job, &h),
+                best,
+                "{shape:?} seed {seed}: {h:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 30);
+}
+
+#[test]
+fn matching_shapes_are_embedded_at_one_hop_per_edge() {
+    for (dims, kind, n) in [
+        ([16, 16, 16], JobKind::Cube, 4096),
+        ([16, 16, 1], JobKind::Grid, 256),
+        ([8, 8, 8], JobKind::Cube, 512),
+    ] {
+        let shape = Shape::Grid { dims, wrap: true };
+        let net = net_of(&shape, false);
+        let job = task_graph(kind, n, true, None).unwrap();
+        let busy = vec![false; shape.hosts() as usize];
+        let h = mapped(&shape, &net, &busy, &job, Objective::HopBytes);
+        check_valid(&h, &busy, n);
+        assert_eq!(route_hop_weight(&net, &job, &h), job.graph.m(), "{dims:?}");
+    }
+}
+
+fn shapes() -> Vec<Shape> {
+    vec![
+        Shape::Grid {
+            dims: [8, 6, 1],
+            wrap: true,
+        },
+        Shape::Grid {
+            dims: [4, 4, 4],
+            wrap: true,
+        },
+        Shape::Grid {
+            dims: [7, 5, 1],
+            wrap: false,
+        },
+        Shape::Grid {
+            dims: [4, 3, 5],
+            wrap: false,
+        },
+        Shape::Tree {
+            down: vec![4, 4, 4],
+        },
+        Shape::Tree {
+            down: vec![2, 3, 4],
+        },
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn mapped_is_never_worse_than_its_starts_and_leaves_busy_nodes_alone(
+        which in 0usize..6, kind in 0usize..5, frac in 10u32..=100, seed in 0u64..1000,
+        busy_pct in 0u64..40,
+    ) {
+        let shape = &shapes()[which];
+        let net = net_of(shape, false);
+        let hosts = shape.hosts();
+        let mut rng = Rng::seeded(seed);
+        let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();
+        let free = busy.iter().filter(|b| !**b).count() as u32;
+        prop_assume!(free > 0);
+        let n = (free * frac / 100).max(1);
+        let kind = [JobKind::Star, JobKind::Grid, JobKind::Cube, JobKind::Tree, JobKind::Full][kind];
+        let job = task_graph(kind, n, seed % 2 == 0, None).unwrap();
+        let h = mapped(shape, &net, &busy, &job, Objective::HopBytes);
+        check_valid(&h, &busy, n);
+        let ours = route_hop_weight(&net, &job, &h);
+        for s in [StrategyId::Simple, StrategyId::Optimal, StrategyId::Advanced, StrategyId::Identity] {
+            let opts = Options { seed: 7, ..Options::default() };
+            if let Placement::Placed(other) = place(s, shape, &net, &busy, &job, opts) {
+                prop_assert!(ours <= route_hop_weight(&net, &job, &other), "{:?} beats mapped", s);
+            }
+        }
+        // the same seed, the same mapping
+        prop_assert_eq!(&h, &mapped(shape, &net, &busy, &job, Objective::HopBytes));
+    }
+}
+
+#[test]
+fn the_congestion_objective_lowers_the_busiest_link_of_a_thin_tree() {
+    // a 4-ary 3-tree with one link up per switch: its top links are what a mapping must spare
+    let shape = Shape::Tree {
+        down: vec![4, 4, 4],
+    };
+    let net = net_of(&shape, true);
+    let busy = vec![false; 64];
+    let mut better = 0;
+    for (kind, n) in [
+        (JobKind::Grid, 64),
+        (JobKind::Cube, 64),
+        (JobKind::Tree, 48),
+        (JobKind::Grid, 40),
+    ] {
+        let job = task_graph(kind, n, true, None).unwrap();
+        let hb = mapped(&shape, &net, &busy, &job, Objective::HopBytes);
+        let cg = mapped(&shape, &net, &busy, &job, Objective::Congestion);
+        check_valid(&cg, &busy, n);
+        let (c_hb, c_cg) = (congestion(&net, &job, &hb), congestion(&net, &job, &cg));
+        eprintln!("{kind:?} {n}: congestion {c_hb} (hop-bytes objective) -> {c_cg}");
+        assert!(c_cg <= c_hb, "{kind:?} {n}: {c_cg} > {c_hb}");
+        for s in [
+            StrategyId::Simple,
+            StrategyId::Optimal,
+            StrategyId::Advanced,
+        ] {
+            let opts = Options {
+                seed: 7,
+                ..Options::default()
+            };
+            if let Placement::Placed(other) = place(s, &shape, &net, &busy, &job, opts) {
+                assert!(
+                    c_cg <= congestion(&net, &job, &other),
+                    "{s:?} has less congestion"
+                );
+            }
+        }
+        if c_cg < c_hb {
+            better += 1;
+        }
+    }
+    eprintln!("lower congestion than the hop-bytes objective in {better} of 4 cases");
+}
+
+#[test]
+fn a_report_shows_mapped_beside_the_source_strategies() {
+    let text = r#"{"version": 1, "engine": "place", "seed": 3,
+        "system": {"kind": "torus2d", "x": 8, "y": 8},
+        "job": {"kind": "GRID", "processes": 32, "rounds": 2, "messageBytes": 1000},
+        "strategies": ["simple", "optimal", "advanced", "mapped"]}"#;
+    let out = placelab::api::run(text, &mut placelab::progress::NoProgress).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let runs = v["report"]["cases"][0]["runs"].as_array().unwrap().clone();
+    let hb = |id: &str| {
+        runs.iter().find(|r| r["strategy"] == id).unwrap()["hopBytes"]
+            .as_f64()
+            .unwrap()
+    };
+    let m = runs.iter().find(|r| r["strategy"] == "mapped").unwrap();
+    assert_eq!(m["label"], "Mapped (ours)");
+    assert!(m["time"].as_f64().unwrap() > 0.0);
+    for id in ["simple", "optimal", "advanced"] {
+        assert!(
+            hb("mapped") <= hb(id),
+            "{id}: {} < {}",
+            hb(id),
+            hb("mapped")
+        );
+    }
+    // a scenario naming no strategies runs the source's five, as before Mapped existed
+    let plain = text.replace(
+        r#""strategies": ["simple", "optimal", "advanced", "mapped"]"#,
+        r#""model": "max-min""#,
+    );
+    let out = placelab::api::run(&plain, &mut placelab::progress::NoProgress).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["report"]["strategies"],
+        serde_json::json!(["simple", "random", "optimal", "advanced", "identity"])
+    );
+}
