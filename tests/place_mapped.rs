@@ -1,5 +1,6 @@
 //! Mapped (ours), the placement engine's own mapper: an exhaustive oracle finds no mapping of
-//! lower hop-bytes on small jobs; it is never worse than the strategies it starts from; it
+//! lower hop-bytes on small jobs; it is never worse than the strategies it starts from, in
+//! hop-bytes with that objective and in simulated time with the default one; it
 //! finds the exact embeddings of matching shapes; its congestion objective lowers the most
 //! loaded link, recounted from the simulator's routes; busy nodes stay untouched; the same seed
 //! gives the same mapping.
@@ -337,22 +338,59 @@ fn the_congestion_objective_lowers_the_busiest_link_of_a_thin_tree() {
     eprintln!("lower congestion than the hop-bytes objective in {better} of 4 cases");
 }
 
+fn runs_of(text: &str) -> Vec<serde_json::Value> {
+    let out = placelab::api::run(text, &mut placelab::progress::NoProgress).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["report"]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["runs"].as_array().unwrap().clone())
+        .collect()
+}
+
+#[test]
+fn in_a_run_mapped_is_never_slower_than_the_strategies_it_starts_from() {
+    // experiment 2 on a thin tree and a torus: background jobs share the links
+    for system in [
+        r#"{"kind": "thinTree", "levels": 3, "down": 4}"#,
+        r#"{"kind": "torus2d", "x": 8, "y": 8}"#,
+    ] {
+        let text = format!(
+            r#"{{"version": 1, "engine": "place", "seed": 5, "system": {system},
+            "job": {{"kind": "GRID", "processes": 16, "rounds": 2, "messageBytes": 1000000}},
+            "sweep": {{"kinds": ["STAR", "GRID", "CUBE", "TREE"], "processes": [8, 16]}},
+            "background": {{"fill": 0.5, "processes": 8}},
+            "strategies": ["simple", "optimal", "advanced", "identity", "mapped"]}}"#
+        );
+        let runs = runs_of(&text);
+        for case in runs.chunks(5) {
+            let m = &case[4];
+            assert_eq!(m["strategy"], "mapped");
+            assert_eq!(m["label"], "Mapped (ours)");
+            let tm = m["time"].as_f64().unwrap();
+            for r in &case[..4] {
+                if let Some(t) = r["time"].as_f64() {
+                    assert!(tm <= t, "{system}: {} {t} < mapped {tm}", r["strategy"]);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_report_shows_mapped_beside_the_source_strategies() {
     let text = r#"{"version": 1, "engine": "place", "seed": 3,
         "system": {"kind": "torus2d", "x": 8, "y": 8},
         "job": {"kind": "GRID", "processes": 32, "rounds": 2, "messageBytes": 1000},
-        "strategies": ["simple", "optimal", "advanced", "mapped"]}"#;
-    let out = placelab::api::run(text, &mut placelab::progress::NoProgress).unwrap();
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let runs = v["report"]["cases"][0]["runs"].as_array().unwrap().clone();
+        "strategies": ["simple", "optimal", "advanced", "mapped"], "objective": "hopBytes"}"#;
+    let runs = runs_of(text);
     let hb = |id: &str| {
         runs.iter().find(|r| r["strategy"] == id).unwrap()["hopBytes"]
             .as_f64()
             .unwrap()
     };
     let m = runs.iter().find(|r| r["strategy"] == "mapped").unwrap();
-    assert_eq!(m["label"], "Mapped (ours)");
     assert!(m["time"].as_f64().unwrap() > 0.0);
     for id in ["simple", "optimal", "advanced"] {
         assert!(
@@ -364,7 +402,7 @@ fn a_report_shows_mapped_beside_the_source_strategies() {
     }
     // a scenario naming no strategies runs the source's five, as before Mapped existed
     let plain = text.replace(
-        r#""strategies": ["simple", "optimal", "advanced", "mapped"]"#,
+        r#""strategies": ["simple", "optimal", "advanced", "mapped"], "objective": "hopBytes""#,
         r#""model": "max-min""#,
     );
     let out = placelab::api::run(&plain, &mut placelab::progress::NoProgress).unwrap();

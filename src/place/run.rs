@@ -17,7 +17,7 @@ use super::report::{
     MAX_DRAWN_EDGES,
 };
 use super::scenario::{self, PlaceScenario, System};
-use super::strategy::{self, Options, Placement, Shape, StrategyId};
+use super::strategy::{self, mapped, Objective, Options, Placement, Shape, StrategyId};
 use crate::netsim::{
     simulate_rounds_within, static_metrics, Flow, JobTraffic, LinkParams, Message, Model, Platform,
 };
@@ -111,6 +111,52 @@ fn traffic(
     }
 }
 
+/// The control job's time on `hosts` for case `c`: one round simulated and multiplied by the
+/// rounds on an empty network; every round of every job with a background.
+fn simulate(
+    p: &Platform,
+    job: &TaskGraph,
+    hosts: &[u32],
+    c: &scenario::Case,
+    s: &PlaceScenario,
+    bg: Option<&Background>,
+    progress: &mut dyn Progress,
+) -> Result<f64, String> {
+    let rounds = s.job.rounds as u32;
+    let control = traffic(
+        job,
+        hosts,
+        c.message_bytes,
+        s.job.compute,
+        s.system.speed,
+        rounds,
+    );
+    match bg {
+        None => {
+            let one = JobTraffic {
+                rounds: 1,
+                ..control
+            };
+            simulate_rounds_within(p, &[one], s.model, SIM_BUDGET, progress)
+                .map(|r| r.job_time[0] * f64::from(rounds))
+        }
+        Some(b) => {
+            let mut all = vec![control];
+            for (_, _, bj, bh) in &b.jobs {
+                all.push(traffic(
+                    bj,
+                    bh,
+                    c.message_bytes,
+                    s.job.compute,
+                    s.system.speed,
+                    rounds,
+                ));
+            }
+            simulate_rounds_within(p, &all, s.model, SIM_BUDGET, progress).map(|r| r.job_time[0])
+        }
+    }
+}
+
 /// Runs a validated scenario, keeping the report's JSON within `cap` bytes.
 pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize) -> PlaceReport {
     let sys: System = scenario::validate_system(&s.system).expect("validated");
@@ -167,8 +213,36 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                 seed,
                 source_quirks: quirks,
                 objective: s.objective,
+                message_bytes: c.message_bytes,
+                model: Some(model),
             };
-            let placement = strategy::place(st, &sys.shape, &p, &busy, &job, opts);
+            // Mapped with the objective `time`: its finalists judged by this simulation
+            let mut judged_time = None;
+            let placement = if st == StrategyId::Mapped && s.objective == Objective::Time {
+                let f = mapped::finalists(&sys.shape, &p, &busy, &job, opts);
+                let share = units_per_run / f.judged.len().max(1) as u64;
+                let mut results = Vec::with_capacity(f.judged.len());
+                for (k, &i) in f.judged.iter().enumerate() {
+                    let mut sub = Span {
+                        progress: &mut *progress,
+                        base: done + k as u64 * share,
+                        span: share,
+                        total,
+                    };
+                    results.push(simulate(&p, &job, &f.hosts[i], c, s, bg.as_ref(), &mut sub));
+                }
+                let times: Vec<Option<f64>> =
+                    results.iter().map(|r| r.as_ref().ok().copied()).collect();
+                let pick = mapped::judge(&f, &times);
+                judged_time = f
+                    .judged
+                    .iter()
+                    .position(|&i| i == pick)
+                    .map(|k| results.swap_remove(k));
+                Placement::Placed(f.hosts[pick].clone())
+            } else {
+                strategy::place(st, &sys.shape, &p, &busy, &job, opts)
+            };
             let source_ratio = report::source_ratio(
                 experiment,
                 sys.kind.id(),
@@ -220,30 +294,9 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                         span: units_per_run,
                         total,
                     };
-                    let time = match &bg {
-                        None => {
-                            let one = JobTraffic {
-                                rounds: 1,
-                                ..control
-                            };
-                            simulate_rounds_within(&p, &[one], model, SIM_BUDGET, &mut sub)
-                                .map(|r| r.job_time[0] * f64::from(rounds))
-                        }
-                        Some(b) => {
-                            let mut all = vec![control];
-                            for (_, _, bj, bh) in &b.jobs {
-                                all.push(traffic(
-                                    bj,
-                                    bh,
-                                    c.message_bytes,
-                                    s.job.compute,
-                                    s.system.speed,
-                                    rounds,
-                                ));
-                            }
-                            simulate_rounds_within(&p, &all, model, SIM_BUDGET, &mut sub)
-                                .map(|r| r.job_time[0])
-                        }
+                    let time = match judged_time.take() {
+                        Some(t) => t,
+                        None => simulate(&p, &job, &hosts, c, s, bg.as_ref(), &mut sub),
                     };
                     run.placed = true;
                     match time {

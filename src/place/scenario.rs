@@ -670,9 +670,9 @@ fn build_table() -> Vec<Param> {
         .options(StrategyId::options()),
         Param::new("model", "Network model", "enum", json!("simgrid-lv08"))
             .options(ModelId::options()),
-        Param::new("objective", "Mapped's objective", "enum", json!("hopBytes"))
+        Param::new("objective", "Mapped's objective", "enum", json!("time"))
             .options(Objective::options())
-            .help("what Mapped (ours) minimizes: hop-bytes, or the most bytes on one link"),
+            .help("what Mapped (ours) minimizes: the simulated time, hop-bytes, or the most bytes on one link"),
         Param::new("sourceQuirks", "Source quirks", "bool", json!(false)).help(
             "the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve",
         ),

@@ -34,14 +34,15 @@ pub fn assignments(p: u32, free: u32) -> u64 {
     a
 }
 
-/// A mapping of hop-bytes (edge-weight units) below `bound`, the least there is, or `None` if
-/// none is below `bound`; `None` too when the search would exceed [`MAX_ASSIGNMENTS`].
+/// The least hop-bytes (edge-weight units) there is, given a mapping of cost `bound`: with a
+/// mapping of that cost when it is below `bound`, without one when `bound` is the least;
+/// `None` when the search would exceed [`MAX_ASSIGNMENTS`] (and so does not run).
 pub fn exhaustive(
     g: &Graph,
     metric: &Metric,
     busy: &[bool],
     bound: u64,
-) -> Option<(Vec<u32>, u64)> {
+) -> Option<(Option<Vec<u32>>, u64)> {
     let n = g.n();
     let free: Vec<u32> = (0..metric.hosts()).filter(|&h| !busy[h as usize]).collect();
     if n == 0 || assignments(n, free.len() as u32) > MAX_ASSIGNMENTS {
@@ -79,8 +80,7 @@ pub fn exhaustive(
         best_map: None,
     };
     b.go(0, 0);
-    let best = b.best;
-    b.best_map.map(|m| (m, best))
+    Some((b.best_map, b.best))
 }
 
 struct Bnb<'a> {

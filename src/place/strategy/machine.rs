@@ -47,13 +47,17 @@ impl Shape {
 }
 
 /// Options shared by the strategies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Options {
     pub seed: u64,
     /// Reproduce the source's half shuffle and power-of-two 3D Hilbert curve.
     pub source_quirks: bool,
     /// What Mapped (ours) minimizes.
     pub objective: super::Objective,
+    /// Bytes per message per unit of edge weight, and the network model: Mapped's prediction
+    /// of a round's time among placements of near-equal hop-bytes.
+    pub message_bytes: f64,
+    pub model: Option<crate::netsim::Model>,
 }
 
 /// Positions of every host along the machine's curve: the generalized Hilbert curve on grids

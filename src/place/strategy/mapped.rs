@@ -1,5 +1,6 @@
-//! Mapped (ours): the placement of least hop-bytes (or of least link congestion) we can find,
-//! nodes and mapping chosen together.
+//! Mapped (ours): the best placement we can find, nodes and mapping chosen together, by the
+//! objective the scenario names: `time` (default: the simulated round time), `hopBytes`, or
+//! `congestion` (the most bytes on one directed link).
 //!
 //! 1. Starts: the placements of Simple (numbering order), Optimal (Hilbert window / lowest
 //!    switch), Advanced (recursive partitioning onto a nearest-neighbour tree) and Identity
@@ -10,31 +11,41 @@
 //!    also change which nodes it occupies.
 //! 3. Small jobs: when every assignment of tasks to free hosts can be enumerated
 //!    ([`super::exhaustive::MAX_ASSIGNMENTS`]), branch and bound from the best cost so far
-//!    makes the answer optimal.
-//! 4. The objective `congestion`: each improved start is searched again on the sum of squared
-//!    directed-link loads over the simulator's routes, and the mapping with the least maximum
-//!    link load is kept (ties to the least hop-bytes).
+//!    finds the least hop-bytes there is.
+//! 4. The least hop-bytes found is also searched on the sum of squared directed-link loads over
+//!    the simulator's routes (with `congestion`: every finalist is).
+//! 5. The pick among these finalists ([`finalists`]): `hopBytes`, the least hop-bytes;
+//!    `congestion`, the least maximum link load, then hop-bytes; `time`, the fastest round as
+//!    the placement run simulates it ([`judge`]) among every start and every finalist whose
+//!    hop-bytes are within [`HOP_SLACK`] of the least (or at most the best start's). Hop-bytes
+//!    alone do not make a round fast: a 1 MB round waits for its busiest link, a 1 B round for
+//!    its longest route. Without a simulator (a background job, a direct call) `time` takes the
+//!    least predicted time ([`predictor`]).
 //!
 //! # Guarantees
-//! Deterministic by seed (the seed reaches only Advanced's partitioner). Hop-bytes never above
-//! the best of Simple, Optimal, Advanced and Identity (the search only improves its starts);
-//! optimal when the exhaustive search runs. Every task on its own free host.
+//! Deterministic by seed (the seed reaches only Advanced's partitioner). Every task on its own
+//! free host. `hopBytes`: never above the best of Simple, Optimal, Advanced and Identity (the
+//! search only improves its starts), and the least there is when the exhaustive search runs.
+//! `time` in a run: never slower than any of those four, whose placements are judged too.
 //!
 //! # Complexity
 //! The four starts, plus at most [`search_budget`] units of search work per start (and as many
-//! again per start for `congestion`), plus the exhaustive search's bounded enumeration.
+//! again per link-load search), plus the exhaustive search's bounded enumeration; `time` in a
+//! run simulates at most [`MAX_FINALISTS`] placements.
 
 use super::super::jobs::TaskGraph;
 use super::exhaustive::exhaustive;
-use super::swap::{search, Cost, Metric};
+use super::swap::{profile, search, Cost, Metric, Profile};
 use super::{Options, Placement, Shape, StrategyId};
-use crate::netsim::Platform;
+use crate::netsim::maxmin::ModelParams;
+use crate::netsim::{Model, Platform};
 
 crate::params::choices! {
     /// What Mapped (ours) minimizes.
     #[derive(Default)]
     pub enum Objective {
         #[default]
+        Time = ("time", "Simulated time (judged by the simulator)"),
         HopBytes = ("hopBytes", "Hop-bytes"),
         Congestion = ("congestion", "Maximum link congestion"),
     }
@@ -54,12 +65,24 @@ pub fn search_budget(tasks: u64, edges: u64) -> u64 {
     (SEARCH_WORK_PER_ENTRY * (tasks + 2 * edges)).min(MAX_SEARCH_WORK)
 }
 
-/// About thirty passes of the local search over a nearest-neighbour job.
-pub const SEARCH_WORK_PER_ENTRY: u64 = 2_000;
+/// About fifteen passes of the local search over a nearest-neighbour job.
+pub const SEARCH_WORK_PER_ENTRY: u64 = 1_000;
 /// The search work cap per start, whatever the job (dense task graphs reach it).
 pub const MAX_SEARCH_WORK: u64 = 60_000_000;
 
-/// The host of each task.
+/// Mapped's candidate placements and how it picks among them.
+pub struct Finalists {
+    /// Distinct placements: the starts as they are first, then the improved ones.
+    pub hosts: Vec<Vec<u32>>,
+    pub profiles: Vec<Profile>,
+    /// What the simulator judges with the objective `time`: every start, and every other
+    /// finalist whose hop-bytes are allowed ([`choose`]), in order of predicted round time.
+    pub judged: Vec<usize>,
+    /// The pick without a simulator ([`choose`]).
+    pub pick: usize,
+}
+
+/// The host of each task: the pick without a simulator.
 pub fn mapped(
     shape: &Shape,
     net: &Platform,
@@ -67,48 +90,149 @@ pub fn mapped(
     job: &TaskGraph,
     opts: Options,
 ) -> Vec<u32> {
+    let mut f = finalists(shape, net, busy, job, opts);
+    f.hosts.swap_remove(f.pick)
+}
+
+/// The finalist the simulator judged fastest: the least time among `judged` (`times[i]` of
+/// `f.judged[i]`, `None` when its simulation did not finish), ties to the least hop-bytes, then
+/// the first; [`Finalists::pick`] when none finished.
+pub fn judge(f: &Finalists, times: &[Option<f64>]) -> usize {
+    let mut best: Option<(f64, u64, usize)> = None;
+    for (&i, t) in f.judged.iter().zip(times) {
+        if let Some(t) = *t {
+            let key = (t, f.profiles[i].hop_weight);
+            if best.is_none_or(|b| key < (b.0, b.1)) {
+                best = Some((key.0, key.1, i));
+            }
+        }
+    }
+    best.map_or(f.pick, |b| b.2)
+}
+
+/// Mapped's finalists (see the module doc).
+pub fn finalists(
+    shape: &Shape,
+    net: &Platform,
+    busy: &[bool],
+    job: &TaskGraph,
+    opts: Options,
+) -> Finalists {
     let g = &job.graph;
     let metric = Metric::new(shape);
     let plain = Options {
         source_quirks: false,
         ..opts
     };
-    let mut starts: Vec<Vec<u32>> = Vec::new();
+    let mut hosts: Vec<Vec<u32>> = Vec::new();
     for st in STARTS {
         if let Placement::Placed(h) = super::place(st, shape, net, busy, job, plain) {
-            if !starts.contains(&h) {
-                starts.push(h);
+            if !hosts.contains(&h) {
+                hosts.push(h);
             }
         }
     }
+    let n_starts = hosts.len();
     let budget = search_budget(u64::from(g.n()), g.m());
-    let mut improved: Vec<(u64, Vec<u32>)> = starts
-        .into_iter()
-        .map(|h| {
-            let r = search(g, &metric, busy, h, Cost::Hops, budget);
-            (r.hop_weight, r.host_of)
-        })
-        .collect();
-    // the best first; equal costs keep the order of the starts
-    improved.sort_by_key(|x| x.0);
-    if let Some((m, c)) = exhaustive(g, &metric, busy, improved[0].0) {
-        improved.insert(0, (c, m));
-    }
-    match opts.objective {
-        Objective::HopBytes => improved.swap_remove(0).1,
-        Objective::Congestion => {
-            let mut best: Option<(u64, u64, Vec<u32>)> = None;
-            for (_, h) in improved {
-                // the start as it is (a search of no work), then searched on link loads
-                for work in [0, budget] {
-                    let r = search(g, &metric, busy, h.clone(), Cost::Links(net), work);
-                    let key = (r.max_load, r.hop_weight);
-                    if best.as_ref().is_none_or(|b| key < (b.0, b.1)) {
-                        best = Some((key.0, key.1, r.host_of));
-                    }
-                }
+    let push = |hosts: &mut Vec<Vec<u32>>, h: Vec<u32>| -> usize {
+        match hosts.iter().position(|x| *x == h) {
+            Some(i) => i,
+            None => {
+                hosts.push(h);
+                hosts.len() - 1
             }
-            best.expect("at least one start").2
         }
+    };
+    let mut least: Option<(u64, usize)> = None;
+    for i in 0..n_starts {
+        let r = search(g, &metric, busy, hosts[i].clone(), Cost::Hops, budget);
+        let at = push(&mut hosts, r.host_of);
+        if least.is_none_or(|l| r.hop_weight < l.0) {
+            least = Some((r.hop_weight, at));
+        }
+    }
+    let (least_cost, mut at) = least.expect("at least one start");
+    // when the exhaustive search runs the least hop-bytes is known: only mappings of that cost
+    // may be kept
+    let mut slack = HOP_SLACK;
+    if let Some((better, _)) = exhaustive(g, &metric, busy, least_cost) {
+        slack = 1.0;
+        if let Some(m) = better {
+            at = push(&mut hosts, m);
+        }
+    }
+    // the least hop-bytes improved on link loads (for the congestion objective: every finalist)
+    let link_searched: Vec<usize> = match opts.objective {
+        Objective::Congestion => (0..hosts.len()).collect(),
+        _ => vec![at],
+    };
+    for i in link_searched {
+        let r = search(g, &metric, busy, hosts[i].clone(), Cost::Links(net), budget);
+        push(&mut hosts, r.host_of);
+    }
+    let profiles: Vec<Profile> = hosts.iter().map(|h| profile(g, &metric, net, h)).collect();
+    let least = profiles.iter().map(|p| p.hop_weight).min().unwrap_or(0);
+    // the best start's hop-bytes stay allowed: Mapped never loses to a strategy it starts from
+    let best_start = profiles[..n_starts]
+        .iter()
+        .map(|p| p.hop_weight)
+        .min()
+        .unwrap_or(0);
+    let allowed = if slack > 1.0 {
+        (least as f64 * slack).max(best_start as f64)
+    } else {
+        least as f64
+    };
+    let predicted = predictor(net, opts);
+    let key = |i: usize| -> (f64, u64) {
+        let p = &profiles[i];
+        match opts.objective {
+            Objective::HopBytes => (p.hop_weight as f64, 0),
+            Objective::Congestion => (p.max_load as f64, p.hop_weight),
+            Objective::Time if p.hop_weight as f64 <= allowed => (predicted(p), p.hop_weight),
+            Objective::Time => (f64::INFINITY, p.hop_weight),
+        }
+    };
+    let mut pick = 0;
+    for i in 1..hosts.len() {
+        if key(i) < key(pick) {
+            pick = i;
+        }
+    }
+    let mut judged: Vec<usize> = match opts.objective {
+        Objective::Time => (0..hosts.len())
+            .filter(|&i| i < n_starts || profiles[i].hop_weight as f64 <= allowed)
+            .collect(),
+        _ => vec![pick],
+    };
+    judged.sort_by(|&a, &b| {
+        (predicted(&profiles[a]), a)
+            .partial_cmp(&(predicted(&profiles[b]), b))
+            .expect("finite predictions")
+    });
+    Finalists {
+        hosts,
+        profiles,
+        judged,
+        pick,
+    }
+}
+
+/// Most placements the objective `time` has simulated: four starts, four improved, the
+/// exhaustive search's and the link-load search's.
+pub const MAX_FINALISTS: usize = 10;
+
+/// Hop-bytes within this factor of the least found count as equal for the objective `time`.
+pub const HOP_SLACK: f64 = 1.02;
+
+/// A round's predicted time: `max_load * messageBytes / (bandwidth * bw_factor) + max_hops *
+/// latency * latency_factor` (the busiest link's bytes at full bandwidth, plus the longest
+/// route's latency, under the scenario's model).
+fn predictor(net: &Platform, opts: Options) -> impl Fn(&Profile) -> f64 {
+    let link = net.link_params();
+    let m = ModelParams::of(opts.model.unwrap_or(Model::MaxMin));
+    move |p: &Profile| {
+        p.max_load as f64 * opts.message_bytes / (link.bandwidth * m.bandwidth_factor)
+            + f64::from(p.max_hops) * link.latency * m.latency_factor
     }
 }

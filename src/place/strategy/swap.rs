@@ -253,6 +253,32 @@ impl Loads<'_> {
     }
 }
 
+/// The figures of a mapping that Mapped compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    /// Hop-bytes in edge-weight units (each undirected edge once).
+    pub hop_weight: u64,
+    /// The most loaded directed link's load (edge-weight units, both directions of every edge).
+    pub max_load: u64,
+    /// The longest route of a task-graph edge (hops).
+    pub max_hops: u32,
+}
+
+/// The [`Profile`] of `host_of`, loads counted on `net`'s routes.
+pub fn profile(g: &Graph, metric: &Metric, net: &Platform, host_of: &[u32]) -> Profile {
+    let mut max_hops = 0;
+    for v in 0..g.n() {
+        for &u in g.neighbors(v) {
+            max_hops = max_hops.max(metric.hops(host_of[v as usize], host_of[u as usize]));
+        }
+    }
+    Profile {
+        hop_weight: metric.hop_weight(g, host_of),
+        max_load: Loads::new(net, g, host_of).max(),
+        max_hops,
+    }
+}
+
 /// What one search gives back.
 pub struct Searched {
     pub host_of: Vec<u32>,
