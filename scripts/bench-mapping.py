@@ -33,12 +33,13 @@ placing, and the report's one-round simulation of 1-byte messages).
 Writes target/bench-mapping/results.json and results.csv.
 
 Usage: scripts/bench-mapping.py [--quick] [--cases REGEX] [--seed S] [--placelab PATH]
-                                [--no-mtk] [--keep DIR]
-  --quick      a handful of small cases (smoke run)
+                                [--no-mtk] [--mtk-max-hosts N] [--keep DIR]
+  --quick      six cases of at most 128 hosts (smoke run, about a minute)
   --cases      only the cases whose name matches REGEX (re.search)
   --seed       seed of the generated graphs, placelab and Mt-KaHyPar (default 1)
   --placelab   the placelab binary (default target/release/placelab, built when missing)
   --no-mtk     skip Mt-KaHyPar
+  --mtk-max-hosts N  run Mt-KaHyPar on at most N hosts (default MTK_MAX_HOSTS = 256)
   --keep       keep the graph, target and mapping files in DIR
 Python 3.11 standard library (Mt-KaHyPar runs in its venv's interpreter, in a child process).
 """
@@ -767,6 +768,16 @@ def main():
     versions = tool_versions(gmap, exe, mtk)
     work_root = args.keep or tempfile.mkdtemp(prefix="mapbench-")
     os.makedirs(work_root, exist_ok=True)
+    try:
+        return run_cases(args, gmap, exe, mtk, versions, work_root, t_start)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work_root, ignore_errors=True)
+
+
+def run_cases(args, gmap, exe, mtk, versions, work_root, t_start):
+    """Maps every selected case with every mapper, prints the tables and the summary, writes
+    the results files; returns the exit status (1 when any FAIL line was printed)."""
     strategies = list(OUR_STRATEGIES)
     mapped_fields = {}
     if placelab_accepts(exe, "mapped", work_root):
@@ -779,6 +790,8 @@ def main():
     if mapped_fields:
         print(f"mapped runs with {json.dumps(mapped_fields)}", flush=True)
     mappers = ["scotch"] + (["mtkahypar"] if mtk else []) + strategies
+    ctx = {"gmap": gmap, "exe": exe, "seed": args.seed, "mtkMaxHosts": args.mtk_max_hosts,
+           "mappedFields": mapped_fields}
     print("versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), flush=True)
     load0 = os.getloadavg()[0]
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
@@ -793,61 +806,36 @@ def main():
             continue
         work = os.path.join(work_root, re.sub(r"[^A-Za-z0-9.-]+", "_", case.name))
         os.makedirs(work, exist_ok=True)
-        rows = {}
-        for mapper in mappers:
-            report_run = None
-            if mapper == "scotch":
-                hosts, secs, note = run_scotch(gmap, case, work)
-            elif mapper == "mtkahypar":
-                hosts, secs, note = run_mtk(case, args.seed, work, args.mtk_max_hosts)
-            else:
-                hosts, secs, note, report_run = run_ours(exe, case, mapper, args.seed, work,
-                                                          mapped_fields)
-            fig = figures(case, hosts) if hosts is not None else {"valid": False, "error": note}
-            if hosts is not None and not fig["valid"]:
-                if mapper in ("scotch", "mtkahypar"):
-                    fig["error"] = f"invalid mapping: {fig['error']}"
-                else:
-                    fails.append(f"FAIL {case.name} {mapper}: invalid mapping: {fig['error']}")
-                    print(fails[-1], flush=True)
-            if mapper in ("scotch", "mtkahypar") and fig["valid"] and half:
-                assert set(hosts) <= set(case.block)
-            if report_run is not None and fig["valid"]:
-                for key in ("hopBytes", "dilationMax", "dilationMean", "congestion"):
-                    ours, theirs = fig[key], report_run[key]
-                    if abs(ours - theirs) > 1e-9 * max(1.0, abs(theirs)):
-                        fails.append(f"FAIL {case.name} {mapper}: recounted {key} {ours} != "
-                                     f"report's {theirs}")
-                        print(fails[-1], flush=True)
-            rows[mapper] = dict(fig, seconds=secs, note=note)
-        valid = {k: r["hopBytes"] for k, r in rows.items() if r["valid"]}
-        best = min(valid.values()) if valid else None
-        sc = rows["scotch"]["hopBytes"] if rows["scotch"]["valid"] else None
+        rows = map_case(case, mappers, ctx, work, fails)
+        valid = [r["hopBytes"] for r in rows.values() if r["valid"]]
+        best = min(valid) if valid else None
         results.append({"case": case.name, "graph": graph.name, "machine": machine.name,
                         "half": half, "tasks": graph.n, "edges": len(graph.edges),
                         "hosts": machine.hosts, "best": best, "mappers": rows})
-        print(f"\n{case.name}: {graph.n} tasks, {len(graph.edges)} edges, {machine.hosts} hosts"
-              + (" (anchors on hosts 0.." + str(graph.n - 1) + ")" if half else ""), flush=True)
-        print(f"  {'mapper':10} {'hop-bytes':>12} {'/scotch':>8} {'dil.mean':>8} {'dil.max':>7} "
-              f"{'congestion':>11} {'time s':>8}  note")
-        for k, r in rows.items():
-            t = "-" if r["seconds"] is None else f"{r['seconds']:.3f}"
-            if not r["valid"]:
-                print(f"  {k:10} {r.get('error') or r['note']}")
-                continue
-            rel = f"{r['hopBytes'] / sc:.3f}" if sc else "-"
-            mark = " *" if r["hopBytes"] == best else ""
-            print(f"  {k:10} {r['hopBytes']:>12,} {rel:>8} {r['dilationMean']:>8.3f} "
-                  f"{r['dilationMax']:>7} {r['congestion']:>11,} {t:>8}  {r['note']}{mark}")
+        print_case(case, rows, best)
 
     summary = summarize(results, mappers)
     wall = time.perf_counter() - t_start
+    write_results(results, {"seed": args.seed, "quick": args.quick, "cases": args.cases,
+                            "versions": versions, "wallSeconds": wall, "cores": os.cpu_count(),
+                            "loadAverage": [load0, os.getloadavg()[0]], "summary": summary,
+                            "fails": fails})
+    print(f"\nwrote {OUT_DIR}/results.json and results.csv; wall time {wall:.0f} s, "
+          f"load average {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    for line in fails:
+        print(line)
+    if fails:
+        print(f"{len(fails)} FAIL line(s)")
+        return 1
+    return 0
+
+
+def write_results(results, meta):
+    """OUT_DIR/results.json (`meta` and every case's rows) and results.csv (a row per case and
+    mapper)."""
     os.makedirs(OUT_DIR, exist_ok=True)
     with open(os.path.join(OUT_DIR, "results.json"), "w") as f:
-        json.dump({"seed": args.seed, "quick": args.quick, "cases": args.cases,
-                   "versions": versions, "wallSeconds": wall, "cores": os.cpu_count(),
-                   "loadAverage": [load0, os.getloadavg()[0]], "summary": summary,
-                   "results": results, "fails": fails}, f, indent=1)
+        json.dump(dict(meta, results=results), f, indent=1)
     with open(os.path.join(OUT_DIR, "results.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["case", "tasks", "hosts", "half", "mapper", "valid", "hopBytes",
@@ -861,14 +849,59 @@ def main():
                             f"{hb / sc:.4f}" if hb is not None and sc else "",
                             m.get("dilationMean"), m.get("dilationMax"), m.get("congestion"),
                             m["seconds"], m["note"] if m["valid"] else m.get("error")])
-    print(f"\nwrote {OUT_DIR}/results.json and results.csv; wall time {wall:.0f} s, "
-          f"load average {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
-    for line in fails:
-        print(line)
-    if fails:
-        print(f"{len(fails)} FAIL line(s)")
-        return 1
-    return 0
+
+
+def map_case(case, mappers, ctx, work, fails):
+    """Maps `case` with every mapper: {mapper: figures with `seconds` and `note`}. Appends (and
+    prints) a FAIL line to `fails` for an invalid mapping of ours or a recount of ours that
+    differs from the report; an anchor's invalid mapping is its row's error."""
+    rows = {}
+    for mapper in mappers:
+        report_run = None
+        if mapper == "scotch":
+            hosts, secs, note = run_scotch(ctx["gmap"], case, work)
+        elif mapper == "mtkahypar":
+            hosts, secs, note = run_mtk(case, ctx["seed"], work, ctx["mtkMaxHosts"])
+        else:
+            hosts, secs, note, report_run = run_ours(ctx["exe"], case, mapper, ctx["seed"], work,
+                                                      ctx["mappedFields"])
+        fig = figures(case, hosts) if hosts is not None else {"valid": False, "error": note}
+        if hosts is not None and not fig["valid"]:
+            if mapper in ("scotch", "mtkahypar"):
+                fig["error"] = f"invalid mapping: {fig['error']}"
+            else:
+                fails.append(f"FAIL {case.name} {mapper}: invalid mapping: {fig['error']}")
+                print(fails[-1], flush=True)
+        if mapper in ("scotch", "mtkahypar") and fig["valid"] and case.half:
+            assert set(hosts) <= set(case.block)
+        if report_run is not None and fig["valid"]:
+            for key in ("hopBytes", "dilationMax", "dilationMean", "congestion"):
+                ours, theirs = fig[key], report_run[key]
+                if abs(ours - theirs) > 1e-9 * max(1.0, abs(theirs)):
+                    fails.append(f"FAIL {case.name} {mapper}: recounted {key} {ours} != "
+                                 f"report's {theirs}")
+                    print(fails[-1], flush=True)
+        rows[mapper] = dict(fig, seconds=secs, note=note)
+    return rows
+
+
+def print_case(case, rows, best):
+    """One case's table: every mapper's figures, its hop-bytes over Scotch's, `*` on the best."""
+    g = case.graph
+    sc = rows["scotch"]["hopBytes"] if rows["scotch"]["valid"] else None
+    print(f"\n{case.name}: {g.n} tasks, {len(g.edges)} edges, {case.machine.hosts} hosts"
+          + (f" (anchors on hosts 0..{g.n - 1})" if case.half else ""), flush=True)
+    print(f"  {'mapper':10} {'hop-bytes':>12} {'/scotch':>8} {'dil.mean':>8} {'dil.max':>7} "
+          f"{'congestion':>11} {'time s':>8}  note")
+    for k, r in rows.items():
+        t = "-" if r["seconds"] is None else f"{r['seconds']:.3f}"
+        if not r["valid"]:
+            print(f"  {k:10} {r.get('error') or r['note']}")
+            continue
+        rel = f"{r['hopBytes'] / sc:.3f}" if sc else "-"
+        mark = " *" if r["hopBytes"] == best else ""
+        print(f"  {k:10} {r['hopBytes']:>12,} {rel:>8} {r['dilationMean']:>8.3f} "
+              f"{r['dilationMax']:>7} {r['congestion']:>11,} {t:>8}  {r['note']}{mark}")
 
 
 def summarize(results, mappers):
