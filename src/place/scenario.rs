@@ -444,10 +444,33 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         Shape::Tree { .. } => 250.0,
     };
     let sim = rounds * flows * diameter * 8.0 * flows.min(sharing);
+    // Mapped: its four starts, its searches (four on hop-bytes and one on link loads, or one
+    // per finalist for `congestion`) and, for `time`, a simulation per finalist
+    let mapped = if s.strategies.contains(&StrategyId::Mapped) {
+        use super::strategy::mapped::{search_budget, MAX_FINALISTS};
+        let searches = match s.objective {
+            // four on hop-bytes, one on link loads per finalist (four starts, four improved, one exact)
+            Objective::Congestion => 13.0,
+            _ => 5.0,
+        };
+        let sims = match s.objective {
+            Objective::Time => MAX_FINALISTS as f64,
+            _ => 1.0,
+        };
+        4.0 * place
+            + searches * STEPS_PER_SEARCH_UNIT * search_budget(processes, task_edges) as f64
+            + (sims - 1.0) * sim
+    } else {
+        0.0
+    };
     Estimate {
-        steps: cases * strategies * (place + sim),
+        steps: cases * (strategies * (place + sim) + mapped),
     }
 }
+
+/// Estimated steps per unit of Mapped's search work (an adjacency entry read and its hop count,
+/// or a route link for link loads).
+const STEPS_PER_SEARCH_UNIT: f64 = 20.0;
 
 /// Native nanoseconds per estimated step ([`Estimate::steps`]), the placement engine's work
 /// unit: `cargo bench --bench bounds -- place` measured 0.44 (a 16^3 torus, every strategy) to

@@ -71,7 +71,7 @@ export function csv(envelope) {
 
 /** A new placement scenario around a task graph when the current one is of another engine. */
 function freshScenario(name, kind, text) {
-  return `{\n  "version": 1,\n  "engine": "place",\n  "name": ${JSON.stringify(name)},\n  "seed": 1,\n  "system": {"kind": "torus2d", "x": 16, "y": 16},\n  "job": {"kind": ${JSON.stringify(kind)}, "rounds": 20, "messageBytes": 1000, "graph": ${JSON.stringify(text)}},\n  "strategies": ["simple", "random", "optimal", "advanced"]\n}\n`;
+  return `{\n  "version": 1,\n  "engine": "place",\n  "name": ${JSON.stringify(name)},\n  "seed": 1,\n  "system": {"kind": "torus2d", "x": 16, "y": 16},\n  "job": {"kind": ${JSON.stringify(kind)}, "rounds": 20, "messageBytes": 1000, "graph": ${JSON.stringify(text)}},\n  "strategies": ["simple", "random", "optimal", "advanced", "mapped"]\n}\n`;
 }
 
 /** The current placement scenario with its job read from a file (system, strategies, rounds,
@@ -85,7 +85,7 @@ function withTaskGraph(base, name, kind, text) {
   t = setLiteral(t, 'job.wrap', undefined);
   t = setLiteral(t, 'job.kind', JSON.stringify(kind));
   t = setLiteral(t, 'job.graph', JSON.stringify(text));
-  if (valueAt(t, 'strategies') === undefined) t = setLiteral(t, 'strategies', '["simple", "random", "optimal", "advanced"]');
+  if (valueAt(t, 'strategies') === undefined) t = setLiteral(t, 'strategies', '["simple", "random", "optimal", "advanced", "mapped"]');
   return t;
 }
 

@@ -116,7 +116,7 @@ export function draw(host, envelope) {
     legendCanvas.setAttribute('aria-label', `Legend: ${entries.map((e) => e.label).join('; ')}`);
     const labels = r.averages.map((a) => `${a.kind} ${bytesLabel(a.messageBytes)}`);
     drawRatioBars(chart, { width: Math.min(avail, 1100), height: CHART_H, rows: r.averages, strategies: r.strategies, labels });
-    const names = { simple: 'Simple', random: 'Random', optimal: 'Optimal', advanced: 'Advanced', identity: 'Identity' };
+    const names = strategyLabels(r);
     drawLegend(chartLegend, [...r.strategies.map((st, k) => ({ label: names[st], color: jobColor(k) })),
       { label: 'the source\'s ratio', color: PALETTE.text, line: true }, { label: 'Advanced = 1', color: PALETTE.contended, line: true, lineWidth: 1 }],
     Math.min(avail, 1100));
@@ -175,6 +175,13 @@ export function draw(host, envelope) {
   };
 }
 
+/** Each strategy's label as the report gives it (its runs carry it). */
+function strategyLabels(r) {
+  const out = {};
+  for (const c of r.cases) for (const x of c.runs) out[x.strategy] = x.label;
+  return out;
+}
+
 function tableOf(testid, columns, rows) {
   return el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': testid },
     el('thead', {}, el('tr', {}, columns.map((c) => el('th', { scope: 'col', text: c })))),
@@ -185,7 +192,7 @@ function tableOf(testid, columns, rows) {
 export function table(host, envelope) {
   const r = envelope.report;
   host.replaceChildren();
-  const labels = { simple: 'Simple', random: 'Random', optimal: 'Optimal', advanced: 'Advanced', identity: 'Identity' };
+  const labels = strategyLabels(r);
   const cols = ['Job', 'Message', 'Sizes'];
   for (const s of r.strategies) cols.push(`${labels[s]} (ours / source)`);
   const rows = r.averages.map((a) => el('tr', {},

@@ -6,9 +6,11 @@
 //!    switch), Advanced (recursive partitioning onto a nearest-neighbour tree) and Identity
 //!    (the task grid laid on a free block of its shape, when one fits), without the source's
 //!    quirks; duplicates dropped.
-//! 2. Each start improved by the swap-based local search ([`super::swap`]) on hop-bytes: tasks
+//! 2. Each start improved by the swap-based local search ([`super::swap`]) on hop-bytes (tasks
 //!    move to free hosts or swap with other tasks near their neighbours' hosts, so the job may
-//!    also change which nodes it occupies.
+//!    also change which nodes it occupies); none is searched when a start already lays every
+//!    edge on the fewest links possible (one hop on a grid, two on a tree): that start is
+//!    optimal.
 //! 3. Small jobs: when every assignment of tasks to free hosts can be enumerated
 //!    ([`super::exhaustive::MAX_ASSIGNMENTS`]), branch and bound from the best cost so far
 //!    finds the least hop-bytes there is.
@@ -75,10 +77,11 @@ pub struct Finalists {
     /// Distinct placements: the starts as they are first, then the improved ones.
     pub hosts: Vec<Vec<u32>>,
     pub profiles: Vec<Profile>,
-    /// What the simulator judges with the objective `time`: every start, and every other
-    /// finalist whose hop-bytes are allowed ([`choose`]), in order of predicted round time.
+    /// What the simulator judges with the objective `time`: every start, and the other
+    /// finalists whose hop-bytes are allowed, fastest predicted first, [`MAX_FINALISTS`] in all;
+    /// in order of predicted round time.
     pub judged: Vec<usize>,
-    /// The pick without a simulator ([`choose`]).
+    /// The pick without a simulator (see [`finalists`]).
     pub pick: usize,
 }
 
@@ -143,8 +146,20 @@ pub fn finalists(
             }
         }
     };
+    // a start whose every edge spans the fewest links possible is optimal: nothing to search
+    let total: u64 = (0..g.n())
+        .flat_map(|v| g.edge_weights(v).iter())
+        .map(|&w| u64::from(w))
+        .sum::<u64>()
+        / 2;
+    let bound = total * u64::from(metric.min_hops());
+    let optimal_start = (0..n_starts).find(|&i| metric.hop_weight(g, &hosts[i]) == bound);
+    let searched: Vec<usize> = match optimal_start {
+        Some(i) => vec![i],
+        None => (0..n_starts).collect(),
+    };
     let mut least: Option<(u64, usize)> = None;
-    for i in 0..n_starts {
+    for i in searched {
         let r = search(g, &metric, busy, hosts[i].clone(), Cost::Hops, budget);
         let at = push(&mut hosts, r.host_of);
         if least.is_none_or(|l| r.hop_weight < l.0) {
@@ -199,17 +214,26 @@ pub fn finalists(
             pick = i;
         }
     }
-    let mut judged: Vec<usize> = match opts.objective {
-        Objective::Time => (0..hosts.len())
-            .filter(|&i| i < n_starts || profiles[i].hop_weight as f64 <= allowed)
-            .collect(),
+    // judged by the simulator (`time`): every start, then the others allowed, fastest predicted
+    // first, up to MAX_FINALISTS in all
+    let by_prediction = |a: &usize, b: &usize| {
+        (predicted(&profiles[*a]), *a)
+            .partial_cmp(&(predicted(&profiles[*b]), *b))
+            .expect("finite predictions")
+    };
+    let judged: Vec<usize> = match opts.objective {
+        Objective::Time => {
+            let mut others: Vec<usize> = (n_starts..hosts.len())
+                .filter(|&i| profiles[i].hop_weight as f64 <= allowed)
+                .collect();
+            others.sort_by(by_prediction);
+            let mut j: Vec<usize> = (0..n_starts).collect();
+            j.extend(others.into_iter().take(MAX_FINALISTS - n_starts));
+            j.sort_by(by_prediction);
+            j
+        }
         _ => vec![pick],
     };
-    judged.sort_by(|&a, &b| {
-        (predicted(&profiles[a]), a)
-            .partial_cmp(&(predicted(&profiles[b]), b))
-            .expect("finite predictions")
-    });
     Finalists {
         hosts,
         profiles,
@@ -218,9 +242,9 @@ pub fn finalists(
     }
 }
 
-/// Most placements the objective `time` has simulated: four starts, four improved, the
-/// exhaustive search's and the link-load search's.
-pub const MAX_FINALISTS: usize = 10;
+/// Most placements the objective `time` has simulated: the (at most four) starts and the
+/// fastest predicted of the others.
+pub const MAX_FINALISTS: usize = 6;
 
 /// Hop-bytes within this factor of the least found count as equal for the objective `time`.
 pub const HOP_SLACK: f64 = 1.02;

@@ -115,6 +115,15 @@ impl Metric {
         }
     }
 
+    /// The fewest links between two distinct hosts: 1 on a grid, 2 on a tree (up to a leaf
+    /// switch and down), so `min_hops * total edge weight` bounds hop-bytes from below.
+    pub fn min_hops(&self) -> u32 {
+        match &self.kind {
+            MetricKind::Grid { .. } => 1,
+            MetricKind::Tree { .. } => 2,
+        }
+    }
+
     /// Appends the hosts near `h` (not `h` itself): its one-hop neighbours on a grid, the other
     /// hosts of its leaf switch on a tree.
     pub fn near(&self, h: u32, out: &mut Vec<u32>) {
