@@ -3,12 +3,7 @@
 // searches, one simulation of a 1-byte round) against a run with Advanced alone as the same-run
 // baseline, in the page's worker and by `placelab run` natively; reports compared by hash.
 // Usage: node e2e/bench-mapped.mjs [--runs N]   (after scripts/build.sh)
-import fs from 'node:fs';
-import path from 'node:path';
-import { startServer, WWW } from './lib/server.mjs';
-import { launch, loadedPage } from './lib/browser.mjs';
-import { buildCli } from './lib/cli.mjs';
-import { workerAndNative } from './lib/samerun.mjs';
+import { workerAndNative, withBenchPage } from './lib/samerun.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = (() => { const i = args.indexOf('--runs'); return i >= 0 ? Number(args[i + 1]) : 1; })();
@@ -29,12 +24,7 @@ function scenario(system, kind, strategy) {
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(WWW, 'pkg', 'placelab_bg.wasm'))) throw new Error('run scripts/build.sh first');
-  buildCli();
-  const server = await startServer();
-  const browser = await launch();
-  try {
-    const page = await loadedPage(browser, server.url);
+  await withBenchPage(async (page) => {
     for (const [name, system, kind] of CASES) {
       const adv = await workerAndNative(page, scenario(system, kind, 'advanced'), RUNS);
       const m = await workerAndNative(page, scenario(system, kind, 'mapped'), RUNS);
@@ -44,11 +34,7 @@ async function main() {
         + `Mapped/Advanced time ${(m.browserMs / adv.browserMs).toFixed(2)}x in the browser; hop-bytes ${hb(m)} vs ${hb(adv)} `
         + `(${(hb(m) / hb(adv)).toFixed(3)}x); reports ${m.identical && adv.identical ? 'identical' : 'DIFFER'}`);
     }
-    await page.close();
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

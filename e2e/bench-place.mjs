@@ -1,14 +1,9 @@
 // Browser benchmark of the placement engine on the simulator's slow case (not a test; the figures in
 // docs/benchmarks.md): a 16x16x16 torus3d, a 4,096-task wrapped GRID, 1 MB messages, 5 rounds, LV08, the
-// five strategies side by side (Random's scattered placement stops at the simulation budget),
+// five strategies side by side (Random's scattered placement is the slow one),
 // in the page's worker and by `placelab run` natively in the same run; reports compared by hash.
 // Usage: node e2e/bench-place.mjs [--runs N]   (after scripts/build.sh)
-import fs from 'node:fs';
-import path from 'node:path';
-import { startServer, WWW } from './lib/server.mjs';
-import { launch, loadedPage } from './lib/browser.mjs';
-import { buildCli } from './lib/cli.mjs';
-import { workerAndNative } from './lib/samerun.mjs';
+import { workerAndNative, withBenchPage } from './lib/samerun.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = (() => { const i = args.indexOf('--runs'); return i >= 0 ? Number(args[i + 1]) : 1; })();
@@ -21,23 +16,14 @@ const SCENARIO = {
 };
 
 async function main() {
-  if (!fs.existsSync(path.join(WWW, 'pkg', 'placelab_bg.wasm'))) throw new Error('run scripts/build.sh first');
-  buildCli();
-  const server = await startServer();
-  const browser = await launch();
-  try {
-    const page = await loadedPage(browser, server.url);
+  await withBenchPage(async (page) => {
     const text = JSON.stringify(SCENARIO);
     const r = await workerAndNative(page, text, RUNS);
     const runs = r.report.cases[0].runs.map((x) => `${x.strategy} ${x.time === null || x.time === undefined ? 'not simulated' : `${x.time.toFixed(6)} s`}`);
     const [tw, tn] = [r.browserMs, r.nativeMs];
     console.log(`4,096-node torus3d, wrapped GRID, 1 MB, 5 rounds, five strategies: browser ${tw.toFixed(0)} ms, native placelab run ${tn.toFixed(0)} ms (same run, median of ${RUNS}): ratio ${(tw / tn).toFixed(2)}x; `
       + `${runs.join(', ')}; reports ${r.identical ? 'identical' : 'DIFFER'}`);
-    await page.close();
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

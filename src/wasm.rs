@@ -273,6 +273,45 @@ impl StudyHost {
 }
 
 /// The statistics of each list of a JSON list of number lists ([`crate::study::page::summaries`]).
+/// A placement out of a report's text as a launcher's file (`placelab hostfile`'s formats):
+/// the JSON text of `{text, what, ranks, hosts, keepsOrder, label}`; `case` and `strategy` as the CLI's options
+/// (unset: case 0, the fastest strategy or the first policy).
+#[wasm_bindgen]
+pub fn hostfile(
+    report: &str,
+    format: &str,
+    case: Option<u32>,
+    strategy: Option<String>,
+) -> Result<String, JsError> {
+    use crate::formats::hostfile::{from_report_text, keeps_rank_order, Format, Pick};
+    let f = Format::from_id(format).ok_or_else(|| {
+        JsError::new(&format!(
+            "{format:?} is not one of {}",
+            Format::IDS.join(", ")
+        ))
+    })?;
+    let pick = Pick {
+        case: case.map(|c| c as usize),
+        strategy,
+        ..Pick::default()
+    };
+    let (text, picked) = from_report_text(report, f, &pick).map_err(|e| JsError::new(&e))?;
+    let hosts = picked
+        .hosts
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let out = serde_json::json!({
+        "text": text,
+        "what": picked.what,
+        "ranks": picked.hosts.len(),
+        "hosts": hosts,
+        "keepsOrder": keeps_rank_order(f, &picked.hosts),
+        "label": f.label(),
+    });
+    Ok(out.to_string())
+}
+
 #[wasm_bindgen]
 pub fn study_summaries(lists: &str) -> Result<String, JsError> {
     crate::study::page::summaries(lists).map_err(funnel)

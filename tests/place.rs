@@ -3,11 +3,13 @@
 //! random occupancy on every system shape); Advanced beats the topology-blind strategies on
 //! hop-bytes; Identity lays a CUBE of 4096 on 16x16x16 at 1.00 hop per edge.
 
-use placelab::netsim::{parse_fat_tree, LinkParams, Platform, System};
+mod support;
+
 use placelab::place::jobs::{task_graph, JobKind, TaskGraph};
 use placelab::place::strategy::{place, Options, Placement, Shape, StrategyId};
 use placelab::topology::hilbert::gilbert2d;
 use proptest::prelude::*;
+use support::net_of;
 
 /// Hops between hosts of a tree: up to the lowest common group and down.
 fn tree_hops(down: &[u32], a: u32, b: u32) -> u32 {
@@ -43,46 +45,6 @@ fn hop_weight(shape: &Shape, job: &TaskGraph, hosts: &[u32]) -> u64 {
         }
     }
     s
-}
-
-/// The simulator's machine of a shape (trees fat: as many links up as down above the leaves).
-fn net_of(shape: &Shape) -> Platform {
-    let sys = match shape {
-        Shape::Grid { dims, wrap } => match (dims[2], wrap) {
-            (1, true) => System::Torus2d {
-                x: dims[0],
-                y: dims[1],
-            },
-            (1, false) => System::Mesh2d {
-                x: dims[0],
-                y: dims[1],
-            },
-            (z, true) => System::Torus3d {
-                x: dims[0],
-                y: dims[1],
-                z,
-            },
-            (z, false) => System::Mesh3d {
-                x: dims[0],
-                y: dims[1],
-                z,
-            },
-        },
-        Shape::Tree { down } => {
-            let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-            let mut up = vec![1];
-            up.extend_from_slice(&down[..down.len() - 1]);
-            let text = format!(
-                "{};{};{};{}",
-                down.len(),
-                list(down),
-                list(&up),
-                list(&vec![1; down.len()])
-            );
-            System::FatTree(parse_fat_tree(&text).unwrap())
-        }
-    };
-    Platform::build(&sys, LinkParams::SOURCE).unwrap()
 }
 
 fn placed(p: Placement) -> Vec<u32> {
@@ -151,7 +113,7 @@ proptest! {
         let kind = [JobKind::Star, JobKind::Grid, JobKind::Cube, JobKind::Tree, JobKind::Full][kind];
         let job = task_graph(kind, n, seed % 2 == 0, None).unwrap();
         let free = busy.iter().filter(|b| !**b).count() as u32;
-        let net = net_of(shape);
+        let net = net_of(shape, false);
         for s in StrategyId::ALL {
             let opts = Options { seed, source_quirks: quirks, ..Options::default() };
             match place(s, shape, &net, &busy, &job, opts) {
@@ -205,7 +167,7 @@ fn advanced_is_no_worse_than_optimal_and_beats_random_and_the_source_simple_on_h
             seed: 3,
             ..Options::default()
         };
-        let net = net_of(&shape);
+        let net = net_of(&shape, false);
         let cost = |s, source_quirks| {
             let o = Options {
                 source_quirks,
@@ -240,7 +202,7 @@ fn identity_lays_a_cube_of_4096_at_one_hop_per_edge() {
     let h = placed(place(
         StrategyId::Identity,
         &shape,
-        &net_of(&shape),
+        &net_of(&shape, false),
         &busy,
         &job,
         Options::default(),
@@ -260,7 +222,7 @@ fn identity_refuses_jobs_without_a_matching_block() {
         place(
             StrategyId::Identity,
             &shape,
-            &net_of(&shape),
+            &net_of(&shape, false),
             &busy,
             &job,
             Options::default()
@@ -272,7 +234,7 @@ fn identity_refuses_jobs_without_a_matching_block() {
         place(
             StrategyId::Identity,
             &shape,
-            &net_of(&shape),
+            &net_of(&shape, false),
             &busy,
             &star,
             Options::default()
@@ -312,7 +274,7 @@ fn advanced_keeps_heavy_metis_edges_inside_a_leaf_switch() {
     let h = placed(place(
         StrategyId::Advanced,
         &shape,
-        &net_of(&shape),
+        &net_of(&shape, false),
         &busy,
         &job,
         Options::default(),

@@ -5,54 +5,14 @@
 //! loaded link, recounted from the simulator's routes; busy nodes stay untouched; the same seed
 //! gives the same mapping.
 
-use placelab::netsim::{parse_fat_tree, static_metrics, Flow, LinkParams, Platform, System};
+mod support;
+
+use placelab::netsim::{static_metrics, Flow, Platform};
 use placelab::place::jobs::{task_graph, JobKind, TaskGraph};
 use placelab::place::strategy::{place, Objective, Options, Placement, Shape, StrategyId};
 use placelab::rng::Rng;
 use proptest::prelude::*;
-
-fn net_of(shape: &Shape, thin: bool) -> Platform {
-    let sys = match shape {
-        Shape::Grid { dims, wrap } => match (dims[2], wrap) {
-            (1, true) => System::Torus2d {
-                x: dims[0],
-                y: dims[1],
-            },
-            (1, false) => System::Mesh2d {
-                x: dims[0],
-                y: dims[1],
-            },
-            (z, true) => System::Torus3d {
-                x: dims[0],
-                y: dims[1],
-                z,
-            },
-            (z, false) => System::Mesh3d {
-                x: dims[0],
-                y: dims[1],
-                z,
-            },
-        },
-        Shape::Tree { down } => {
-            let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-            let mut up = vec![1];
-            up.extend(
-                down[..down.len() - 1]
-                    .iter()
-                    .map(|&d| if thin { 1 } else { d }),
-            );
-            let text = format!(
-                "{};{};{};{}",
-                down.len(),
-                list(down),
-                list(&up),
-                list(&vec![1; down.len()])
-            );
-            System::FatTree(parse_fat_tree(&text).unwrap())
-        }
-    };
-    Platform::build(&sys, LinkParams::SOURCE).unwrap()
-}
+use support::net_of;
 
 /// Hop-bytes (edge-weight units, each edge once) recounted from the simulator's routes.
 fn route_hop_weight(net: &Platform, job: &TaskGraph, hosts: &[u32]) -> u64 {

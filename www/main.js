@@ -508,11 +508,16 @@ function baseName() {
  * Downloads: the JSON file is the complete report exactly as `placelab run` prints it (the report
  * and one newline); CSV is built from that complete report in the text worker.
  */
-async function handleExport(kind) {
+async function handleExport(kind, detail = {}) {
   if (!state.lastReport && !(kind === 'png' && state.view)) return;
   if (!state.lastResult?.blob && kind !== 'png') { showNotice('The complete report is on its way: export once it is drawn.'); return; }
   try {
     if (kind === 'png') await exportPng(state.view?.canvases?.() || [], baseName());
+    else if (kind === 'hostfile') {
+      const f = await text.call('hostfile', { report: state.lastResult.blob, format: detail.format, case: detail.case, strategy: detail.strategy });
+      exportBlob(new Blob([f.text], { type: 'text/plain' }), `${baseName()}.${detail.suffix}`);
+      showNotice(`${f.label}: ${f.what}, ${f.ranks} ranks on ${f.hosts} hosts${f.keepsOrder ? '' : ' (this format does not keep the rank order: use the machinefile, rankfile or SLURM_HOSTFILE)'}.`);
+    }
     else if (kind === 'json') exportBlob(state.lastResult.blob, `${baseName()}.report.json`);
     else {
       const parts = await text.call('csv', { report: state.lastResult.blob });
@@ -561,7 +566,7 @@ ui.exportJson.addEventListener('click', () => handleExport('json'));
 ui.exportCsv.addEventListener('click', () => handleExport('summary'));
 ui.exportJobs.addEventListener('click', () => handleExport('jobs'));
 // A view asks for one of its engine's exports (e.g. a part file) with an `export` event.
-ui.drawing.addEventListener('export', (e) => handleExport(String(e.detail?.name ?? '')));
+ui.drawing.addEventListener('export', (e) => handleExport(String(e.detail?.name ?? ''), e.detail ?? {}));
 ui.form.addEventListener('submit', (e) => { e.preventDefault(); handleRun(); });
 window.addEventListener('hashchange', handleHashChange);
 document.addEventListener('keydown', (e) => {

@@ -21,6 +21,17 @@ function scenarioCheck(text) {
   return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
 }
 
+/** The engines' wasm module, loaded on first use (only the launcher files need it here). */
+let wasmModule = null;
+async function wasmReady() {
+  if (!wasmModule) {
+    const m = await import('./pkg/placelab.js');
+    await m.default();
+    wasmModule = m;
+  }
+  return wasmModule;
+}
+
 const HANDLERS = {
   /** {shown, folds, study}: the scenario folded for the editor, and the link's study (or null). */
   async openLink({ hash }) {
@@ -64,6 +75,11 @@ const HANDLERS = {
   async csv({ report }) {
     const envelope = JSON.parse(await report.text());
     return dataFor(envelope.engine).csv(envelope).map((p) => ({ name: p.name, file: p.file, blob: new Blob([p.text], { type: p.type || 'text/csv' }) }));
+  },
+  /** A placement of the report as a launcher's file: {text, what, ranks, hosts, keepsOrder, label}. */
+  async hostfile({ report, format, case: c, strategy }) {
+    const wasm = await wasmReady();
+    return JSON.parse(wasm.hostfile(await report.text(), format, c ?? undefined, strategy ?? undefined));
   },
   async valueAt({ text, path }) {
     return valueAt(text, path);

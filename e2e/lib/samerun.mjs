@@ -1,7 +1,11 @@
 // The benchmarks' same-run comparison: one scenario timed in the page's engine worker and by
 // `placelab run` natively, alternated, with both reports' SHA-256.
 import { spawnSync } from 'node:child_process';
-import { CLI, sha256 } from './cli.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CLI, sha256, buildCli } from './cli.mjs';
+import { startServer, WWW } from './server.mjs';
+import { launch, loadedPage } from './browser.mjs';
 
 export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 
@@ -27,4 +31,21 @@ export async function workerAndNative(page, text, runs) {
     natSha = sha256(out.stdout);
   }
   return { browserMs: median(web), nativeMs: median(nat), report: r.report, identical: r.sha === natSha };
+}
+
+/** Runs `body(page)` on the built page with the release CLI built, in a fresh browser and
+ *  server (both closed after), as every same-run benchmark starts. */
+export async function withBenchPage(body) {
+  if (!fs.existsSync(path.join(WWW, 'pkg', 'placelab_bg.wasm'))) throw new Error('run scripts/build.sh first');
+  buildCli();
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const page = await loadedPage(browser, server.url);
+    await body(page);
+    await page.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }

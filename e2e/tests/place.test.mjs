@@ -1,7 +1,8 @@
 // The placement engine's page: the "Zhdanov & Korkhov, experiment 1" example shows one
 // panel per strategy with the nodes coloured by task position, the ratio table beside the
 // source's figures and the bar chart; the full 4,096-node example runs and draws without a long
-// main-thread task; a METIS task graph opened from a file becomes the job and runs.
+// main-thread task; the launcher files of the case shown equal `placelab hostfile`'s; a METIS task
+// graph opened from a file becomes the job and runs.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -9,6 +10,8 @@ import path from 'node:path';
 import { REPO } from '../lib/server.mjs';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
 import { readyPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
+import { execFileSync } from 'node:child_process';
+import { CLI, buildCli } from '../lib/cli.mjs';
 
 const env = useBrowser();
 
@@ -101,6 +104,28 @@ describe('place page', () => {
     console.log(`# 4,096 nodes: ${tasks.length} long tasks, longest ${worst.ms} ms`);
     assert.ok(worst.ms <= GOAL_MS, `main thread blocked ${worst.ms} ms`);
     await page.screenshot({ path: artifact('place-4096.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('downloads the placement of the case shown as the launcher files placelab hostfile writes', async () => {
+    buildCli();
+    const page = await readyPage(env);
+    await pickExample(page, 'place-mapped-torus3d.json');
+    const report = artifact('place-mapped.report.json');
+    await fs.writeFile(report, await page.evaluate(() => window.placelab.reportText()));
+    await page.getByTestId('place-case').selectOption('3');
+    for (const [format, strategy, suffix] of [['mpich', '', 'machinefile'], ['rankfile', 'mapped', 'rankfile'], ['nodelist', 'advanced', 'nodelist']]) {
+      await page.getByTestId('hostfile-format').selectOption(format);
+      await page.getByTestId('hostfile-strategy').selectOption(strategy);
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-hostfile').click()]);
+      assert.ok(dl.suggestedFilename().endsWith(`.${suffix}`), dl.suggestedFilename());
+      const file = artifact(`download-${dl.suggestedFilename()}`);
+      await dl.saveAs(file);
+      const args = ['hostfile', report, '--format', format, '--case', '3', ...(strategy ? ['--strategy', strategy] : [])];
+      const want = execFileSync(CLI, args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+      assert.equal(await fs.readFile(file, 'utf8'), want, `${format} ${strategy}`);
+    }
     assert.deepEqual(page.problems, []);
     await page.close();
   });

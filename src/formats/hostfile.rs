@@ -281,3 +281,23 @@ mod tests {
         assert_eq!(names(&[0], "h", 1), ["h0"]);
     }
 }
+
+/// The launcher file of `format` for the placement `pick` names in a report's text (an
+/// envelope as `placelab run` prints it), and what was picked: the page's downloads and
+/// `placelab hostfile` both come here.
+///
+/// # Errors
+/// Text that is not a report's JSON, and what [`hosts_of_report`] refuses.
+pub fn from_report_text(
+    text: &str,
+    format: Format,
+    pick: &Pick,
+) -> Result<(String, Picked), String> {
+    let doc: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not a report's JSON: {e}"))?;
+    if doc.get("report").is_none() {
+        return Err("not a report: no \"report\" field".into());
+    }
+    let picked = hosts_of_report(&doc, pick)?;
+    Ok((write(format, &picked.hosts), picked))
+}

@@ -1,5 +1,5 @@
 //! The engine's event queue: at most one pending event per flow (its activation while in
-//! latency, its end while active), in an indexed binary min-heap ordered by `(time, flow)`.
+//! latency, its end while active), in an indexed 4-ary min-heap ordered by `(time, flow)`.
 //!
 //! Moving a flow's event (its rate changed) updates its entry in place, so the heap never
 //! holds stale entries: its size is at most the number of running flows.
@@ -9,6 +9,10 @@
 //! 12 bytes per queued flow plus 4 per flow template.
 
 const ABSENT: u32 = u32::MAX;
+
+/// Children per node: a 4-ary heap is half as deep as a binary one, and a node's children
+/// share a cache line or two.
+const ARITY: usize = 4;
 
 /// Indexed min-heap of `(time, flow)`; times are non-negative finite f64 compared by bits.
 #[derive(Clone, Default)]
@@ -78,6 +82,13 @@ impl EventQueue {
         }
     }
 
+    /// `f`'s queued time, if any.
+    #[inline]
+    pub fn time_of(&self, f: u32) -> Option<f64> {
+        let p = self.pos[f as usize];
+        (p != ABSENT).then(|| f64::from_bits(self.heap[p as usize].0))
+    }
+
     /// The earliest `(time, flow)`.
     pub fn peek(&self) -> Option<(f64, u32)> {
         self.heap.first().map(|&(t, f)| (f64::from_bits(t), f))
@@ -93,7 +104,7 @@ impl EventQueue {
     fn up(&mut self, mut i: usize) {
         let k = self.heap[i];
         while i > 0 {
-            let parent = (i - 1) / 2;
+            let parent = (i - 1) / ARITY;
             let pk = self.heap[parent];
             if pk <= k {
                 break;
@@ -110,17 +121,18 @@ impl EventQueue {
         let n = self.heap.len();
         let k = self.heap[i];
         loop {
-            let l = 2 * i + 1;
+            let l = ARITY * i + 1;
             if l >= n {
                 break;
             }
-            let r = l + 1;
-            let c = if r < n && self.heap[r] < self.heap[l] {
-                r
-            } else {
-                l
-            };
-            let ck = self.heap[c];
+            let mut c = l;
+            let mut ck = self.heap[l];
+            for j in l + 1..(l + ARITY).min(n) {
+                if self.heap[j] < ck {
+                    c = j;
+                    ck = self.heap[j];
+                }
+            }
             if k <= ck {
                 break;
             }

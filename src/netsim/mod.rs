@@ -41,8 +41,9 @@
 //! the same simulated time (0.046551 s); the wrapped 2D grid of the same size: SimGrid 31.1 s
 //! and 213 MiB, ours 0.50 s and 10.8 MiB. Slow case: scattered (random) placements under
 //! `simgrid-lv08` on thousands of hosts (every end changes the rates of hundreds of flows): one
-//! round of the 4,096-task 2D grid takes 10.6 s of CPU; a 484-task one on an 8x8x8 torus, 5
-//! rounds, 1.98 s against SimGrid's 38.0 s (README, "Placement").
+//! round of the 4,096-task 2D grid took 10.6 s of CPU by scanning capacities, about half that
+//! with the slack method ([`maxmin`], 2.06x in the same run); a 484-task one on an 8x8x8
+//! torus, 5 rounds, 1.98 s against SimGrid's 38.0 s (README, "Placement").
 //!
 //! # API for the placement engine (stable; additions only)
 //! - [`System`], [`FatTreeSpec`], [`parse_fat_tree`], [`LinkParams`], [`Platform`] (`build`,
@@ -51,7 +52,8 @@
 //! - [`Model`] (`parse("max-min" | "simgrid-lv08")`, `name()`).
 //! - [`Flow`], [`simulate`] -> [`SimResult`].
 //! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`] (a job alone is
-//!   simulated for one round and repeated; [`simulate_every_round`] simulates them all).
+//!   simulated for one round and repeated; [`simulate_every_round`] simulates them all;
+//!   [`simulate_every_round_with`] chooses how flow ends are recomputed, [`Lazy`]).
 //! - [`static_metrics`] -> [`StaticMetrics`].
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
@@ -68,12 +70,13 @@ pub mod rounds;
 pub use fattree::{parse_fat_tree, FatTreeSpec};
 pub(crate) use flow::check_flow;
 pub use flow::Flow;
+pub use maxmin::Lazy;
 pub use metrics::{static_metrics, StaticMetrics};
 pub use model::{LinkParams, Model, System};
 pub use platform::{LinkInfo, Platform};
 pub use rounds::{
-    simulate_every_round, simulate_rounds, simulate_rounds_budgeted, simulate_rounds_within,
-    Budget, JobTraffic, Message, RoundsResult,
+    simulate_every_round, simulate_every_round_with, simulate_rounds, simulate_rounds_budgeted,
+    simulate_rounds_within, Budget, JobTraffic, Message, RoundsResult,
 };
 
 use crate::progress::Progress;

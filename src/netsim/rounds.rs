@@ -5,7 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::maxmin::{ModelParams, Net};
+use super::maxmin::{Lazy, ModelParams, Net};
 use super::{check_flow, Model, Platform};
 use crate::progress::Progress;
 
@@ -124,7 +124,14 @@ pub fn simulate_rounds_budgeted(
                 rounds: 1,
                 ..job.clone()
             };
-            let mut r = run(p, std::slice::from_ref(&one), model, budget, progress)?;
+            let mut r = run(
+                p,
+                std::slice::from_ref(&one),
+                model,
+                budget,
+                Lazy::Auto,
+                progress,
+            )?;
             let k = f64::from(job.rounds);
             let round = r.job_end[0] - job.start;
             r.job_end[0] = job.start + k * round;
@@ -135,7 +142,7 @@ pub fn simulate_rounds_budgeted(
             return Ok(r);
         }
     }
-    run(p, jobs, model, budget, progress)
+    run(p, jobs, model, budget, Lazy::Auto, progress)
 }
 
 /// [`simulate_rounds`] without the one-job shortcut: every round of every job is simulated
@@ -149,8 +156,23 @@ pub fn simulate_every_round(
     model: Model,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
+    simulate_every_round_with(p, jobs, model, Lazy::Auto, progress)
+}
+
+/// [`simulate_every_round`] recomputing flow ends by `lazy` (benchmarks compare the methods;
+/// all give the same rates but for the order of floating-point sums).
+///
+/// # Errors
+/// As [`simulate_rounds`].
+pub fn simulate_every_round_with(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    lazy: Lazy,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    run(p, jobs, model, Budget::Flows(u64::MAX), progress)
+    run(p, jobs, model, Budget::Flows(u64::MAX), lazy, progress)
 }
 
 /// [`simulate_every_round`] on checked inputs.
@@ -159,9 +181,11 @@ fn run(
     jobs: &[JobTraffic],
     model: Model,
     budget: Budget,
+    lazy: Lazy,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     let mut net = Net::new(p, ModelParams::of(model));
+    net.lazy_method = lazy;
     // Templates of job j: first[j]..first[j+1].
     let mut first = Vec::with_capacity(jobs.len() + 1);
     for (j, job) in jobs.iter().enumerate() {
@@ -420,6 +444,7 @@ mod tests {
             std::slice::from_ref(&job),
             Model::SimgridLv08,
             Budget::Flows(u64::MAX),
+            Lazy::Auto,
             &mut NoProgress,
         )
         .unwrap();

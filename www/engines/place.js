@@ -54,6 +54,30 @@ function differences(r) {
   return notes;
 }
 
+/** The launcher file formats (`placelab hostfile --format`): id, label, file name suffix. */
+const LAUNCHER_FORMATS = [
+  ['mpich', 'MPICH machinefile', 'machinefile'], ['openmpi', 'Open MPI hostfile', 'hostfile'],
+  ['rankfile', 'Open MPI rankfile', 'rankfile'], ['slurm-hostfile', 'SLURM_HOSTFILE', 'slurm-hostfile'],
+  ['nodelist', 'Slurm nodelist', 'nodelist'],
+];
+
+/** A strategy and a format for the case shown, and a button that downloads that placement as the
+ *  file an MPI launcher or Slurm takes (an `export` event the page turns into the download). */
+function launcherControls(r, caseShown) {
+  const strategy = el('select', { 'data-testid': 'hostfile-strategy', 'aria-label': 'strategy of the launcher file' },
+    el('option', { value: '', text: 'fastest' }), r.strategies.map((st) => el('option', { value: st, text: strategyLabels(r)[st] ?? st })));
+  const format = el('select', { 'data-testid': 'hostfile-format', 'aria-label': 'launcher file format' },
+    LAUNCHER_FORMATS.map(([id, label]) => el('option', { value: id, text: label })));
+  const button = el('button', { type: 'button', class: 'secondary', text: 'Download', 'data-testid': 'export-hostfile',
+    title: 'the placement of the case shown, as the file an MPI launcher or Slurm takes (placelab hostfile)' });
+  button.addEventListener('click', () => {
+    const [, , suffix] = LAUNCHER_FORMATS.find(([id]) => id === format.value);
+    button.dispatchEvent(new CustomEvent('export', { bubbles: true, detail: {
+      name: 'hostfile', format: format.value, suffix, case: caseShown(), strategy: strategy.value || null } }));
+  });
+  return el('div', { class: 'layers' }, el('span', { class: 'muted', text: 'Launcher file' }), strategy, format, button);
+}
+
 /** Draws the report into `host`; returns the handle {canvases, destroy, ...}. */
 export function draw(host, envelope) {
   const r = envelope.report;
@@ -71,7 +95,8 @@ export function draw(host, envelope) {
   const [edgesBox, edgesLabel] = layer('edges', 'Task edges by hops', r.system.hosts <= 1024);
   // on big machines the cells are too small for both: the heat map starts off
   const [heatBox, heatLabel] = layer('heat', 'Link load', r.system.hosts <= 1024);
-  host.append(info, el('div', { class: 'layers' }, el('span', { class: 'muted', text: 'Case' }), caseSelect, tasksLabel, edgesLabel, heatLabel));
+  host.append(info, el('div', { class: 'layers' }, el('span', { class: 'muted', text: 'Case' }), caseSelect, tasksLabel, edgesLabel, heatLabel),
+    launcherControls(r, () => Number(caseSelect.value) || 0));
   const figuresRow = el('div', { class: 'figures' });
   const legendCanvas = el('canvas', { 'data-testid': 'legend', class: 'legend' });
   const chart = el('canvas', { 'data-testid': 'ratio-chart', class: 'util-chart' });

@@ -104,22 +104,23 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(format!("{file}: {e}"), 2),
     };
-    let mut doc: serde_json::Value = match serde_json::from_str(&text) {
+    let doc: serde_json::Value = match serde_json::from_str(&text) {
         Ok(d) => d,
         Err(e) => return fail(format!("{file}: not JSON: {e}"), 1),
     };
-    if doc.get("report").is_none() {
-        // a scenario: run it first
+    // a scenario is run first
+    let report = if doc.get("report").is_none() {
         match placelab::api::run(&text, &mut placelab::progress::NoProgress) {
-            Ok(r) => doc = serde_json::from_str(&r).expect("reports are JSON"),
+            Ok(r) => r,
             Err(e) => return fail(format!("{file}: {e}"), 1),
         }
-    }
-    let picked = match hostfile::hosts_of_report(&doc, &pick) {
+    } else {
+        text
+    };
+    let (body, picked) = match hostfile::from_report_text(&report, format, &pick) {
         Ok(p) => p,
         Err(e) => return fail(format!("{file}: {e}"), 1),
     };
-    let body = hostfile::write(format, &picked.hosts);
     let order = if hostfile::keeps_rank_order(format, &picked.hosts) {
         "rank order kept"
     } else {

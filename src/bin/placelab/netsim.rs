@@ -1,10 +1,11 @@
 //! `placelab netsim`: one bulk-synchronous job on one platform from command-line flags, for
 //! benchmarks against SimGrid (`scripts/bench-netsim.py`): the flags parsed and the job built
-//! ([`parse`], pure), then [`placelab::netsim::simulate_every_round`] timed and its results
+//! ([`parse`], pure), then [`placelab::netsim::simulate_every_round_with`] timed and its results
 //! printed as JSON ([`main`]).
 
 use placelab::netsim::{
-    parse_fat_tree, simulate_every_round, JobTraffic, LinkParams, Message, Model, Platform, System,
+    parse_fat_tree, simulate_every_round_with, JobTraffic, Lazy, LinkParams, Message, Model,
+    Platform, System,
 };
 use placelab::rng::Rng;
 use std::process::ExitCode;
@@ -29,6 +30,8 @@ pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchrono
       --model M              simgrid-lv08 (default) or max-min
       --bandwidth B          link bandwidth, bytes/s (default 125e6)
       --latency L            link latency, s (default 50e-6)
+      --recompute R          how flow ends are recomputed: auto (default), scan (every touched
+                             capacity summed from its flows) or slack (spare capacities kept)
       --emit-messages        print the job's messages as JSON [[src,dst,bytes],...] and stop";
 
 /// A parsed `placelab netsim` command.
@@ -38,6 +41,8 @@ pub struct NetsimCase {
     pub model: Model,
     /// Print the messages instead of simulating.
     pub emit_messages: bool,
+    /// How flow ends are recomputed.
+    pub lazy: Lazy,
     /// A one-line description for the report.
     pub description: String,
 }
@@ -73,6 +78,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
     let mut model = Model::SimgridLv08;
     let mut link = LinkParams::SOURCE;
     let mut emit = false;
+    let mut lazy = Lazy::Auto;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -101,6 +107,14 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             "--bandwidth" => link.bandwidth = number(value(args, &mut i, a)?, a)?,
             "--latency" => link.latency = number(value(args, &mut i, a)?, a)?,
             "--emit-messages" => emit = true,
+            "--recompute" => {
+                lazy = match value(args, &mut i, a)? {
+                    "auto" => Lazy::Auto,
+                    "scan" => Lazy::Scan,
+                    "slack" => Lazy::Slack,
+                    r => return Err(format!("--recompute: '{r}' is not auto, scan or slack")),
+                }
+            }
             _ => return Err(format!("unknown option '{a}'")),
         }
         i += 1;
@@ -194,6 +208,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         },
         model,
         emit_messages: emit,
+        lazy,
         description,
     })
 }
@@ -296,10 +311,11 @@ pub fn main(args: &[String]) -> ExitCode {
     }
     let t0 = std::time::Instant::now();
     let jobs = [case.job];
-    let r = simulate_every_round(
+    let r = simulate_every_round_with(
         &case.platform,
         &jobs,
         case.model,
+        case.lazy,
         &mut placelab::progress::NoProgress,
     );
     let seconds = t0.elapsed().as_secs_f64();

@@ -160,13 +160,22 @@ pub fn finalists(
     };
     let mut least: Option<(u64, usize)> = None;
     for i in searched {
-        let r = search(g, &metric, busy, hosts[i].clone(), Cost::Hops, budget);
+        let r = search(g, &metric, busy, hosts[i].clone(), Cost::Hops, budget, 1);
         let at = push(&mut hosts, r.host_of);
         if least.is_none_or(|l| r.hop_weight < l.0) {
             least = Some((r.hop_weight, at));
         }
     }
-    let (least_cost, mut at) = least.expect("at least one start");
+    let (mut least_cost, mut at) = least.expect("at least one start");
+    // the least found searched again with candidates two hops away (a larger neighbourhood
+    // escapes some local minima of the first)
+    if optimal_start.is_none() {
+        let r = search(g, &metric, busy, hosts[at].clone(), Cost::Hops, budget, 2);
+        if r.hop_weight < least_cost {
+            least_cost = r.hop_weight;
+            at = push(&mut hosts, r.host_of);
+        }
+    }
     // when the exhaustive search runs the least hop-bytes is known: only mappings of that cost
     // may be kept
     let mut slack = HOP_SLACK;
@@ -182,7 +191,15 @@ pub fn finalists(
         _ => vec![at],
     };
     for i in link_searched {
-        let r = search(g, &metric, busy, hosts[i].clone(), Cost::Links(net), budget);
+        let r = search(
+            g,
+            &metric,
+            busy,
+            hosts[i].clone(),
+            Cost::Links(net),
+            budget,
+            1,
+        );
         push(&mut hosts, r.host_of);
     }
     let profiles: Vec<Profile> = hosts.iter().map(|h| profile(g, &metric, net, h)).collect();

@@ -157,6 +157,32 @@ impl Metric {
         }
     }
 
+    /// Appends the hosts within `radius` of `h` (not `h` itself; some may repeat): on a grid
+    /// the hosts up to `radius` hops away, on a tree the other hosts under the same switch of
+    /// level `radius - 1` (the leaf switch for 1).
+    pub fn near_within(&self, h: u32, radius: u32, out: &mut Vec<u32>) {
+        match &self.kind {
+            MetricKind::Grid { .. } => {
+                let start = out.len();
+                self.near(h, out);
+                let mut layer = start..out.len();
+                for _ in 1..radius {
+                    let end = out.len();
+                    for i in layer {
+                        let x = out[i];
+                        self.near(x, out);
+                    }
+                    layer = end..out.len();
+                }
+            }
+            MetricKind::Tree { size } => {
+                let s = size[(radius as usize).clamp(1, size.len()) - 1];
+                let first = h / s * s;
+                out.extend((first..first + s).filter(|&x| x != h));
+            }
+        }
+    }
+
     /// Hop-bytes of a mapping in edge-weight units, each undirected edge once.
     pub fn hop_weight(&self, g: &Graph, host_of: &[u32]) -> u64 {
         let mut c = 0u64;
@@ -301,7 +327,9 @@ pub struct Searched {
 }
 
 /// Improves the mapping `host_of` of `g` (hosts distinct, none busy) by moves and swaps until no
-/// candidate improves `cost` or `budget` units of work are spent.
+/// candidate improves `cost` or `budget` units of work are spent; candidate hosts lie within
+/// `radius` of the neighbours' hosts ([`Metric::near_within`]), at most `MAX_CANDIDATES *
+/// radius^2` of them per task.
 pub fn search(
     g: &Graph,
     metric: &Metric,
@@ -309,7 +337,9 @@ pub fn search(
     host_of: Vec<u32>,
     cost: Cost,
     budget: u64,
+    radius: u32,
 ) -> Searched {
+    let cap = MAX_CANDIDATES * (radius * radius) as usize;
     let n = g.n();
     let mut task_at = vec![NONE; metric.hosts() as usize];
     for (h, &b) in busy.iter().enumerate() {
@@ -353,13 +383,13 @@ pub fn search(
             let hv = st.host_of[v as usize];
             near.clear();
             near.push(hv);
-            metric.near(hv, &mut near);
+            metric.near_within(hv, radius, &mut near);
             for &h in &near {
                 if seen[h as usize] != stamp {
                     seen[h as usize] = stamp;
                     if st.task_at[h as usize] != BUSY {
                         cands.push(h);
-                        if cands.len() >= MAX_CANDIDATES {
+                        if cands.len() >= cap {
                             break 'collect;
                         }
                     }
