@@ -170,7 +170,15 @@ pub fn finalists(
     // the least found searched again with candidates two hops away, on a quarter of the
     // budget (a larger neighbourhood escapes some local minima of the first)
     if optimal_start.is_none() {
-        let r = search(g, &metric, busy, hosts[at].clone(), Cost::Hops, budget / 4, 2);
+        let r = search(
+            g,
+            &metric,
+            busy,
+            hosts[at].clone(),
+            Cost::Hops,
+            budget / 4,
+            2,
+        );
         if r.hop_weight < least_cost {
             least_cost = r.hop_weight;
             at = push(&mut hosts, r.host_of);
