@@ -8,13 +8,10 @@
 // 41,666, about 1,056,000 events, budget 1.99e9 replay steps) is run through the page (editor,
 // Run, drawing) with the main thread's long tasks recorded, against `placelab run` natively.
 // Usage: node e2e/bench-trace.mjs [--runs N]   (after scripts/build.sh)
-import fs from 'node:fs';
-import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { startServer, WWW } from './lib/server.mjs';
-import { launch, loadedPage, waitSettled } from './lib/browser.mjs';
-import { buildCli, CLI, sha256 } from './lib/cli.mjs';
-import { workerAndNative } from './lib/samerun.mjs';
+import { waitSettled } from './lib/browser.mjs';
+import { CLI, sha256 } from './lib/cli.mjs';
+import { workerAndNative, withBenchPage } from './lib/samerun.mjs';
 import { typeRawJson } from './lib/harness.mjs';
 
 const args = process.argv.slice(2);
@@ -82,12 +79,7 @@ async function largest(page) {
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(WWW, 'pkg', 'placelab_bg.wasm'))) throw new Error('run scripts/build.sh first');
-  buildCli();
-  const server = await startServer();
-  const browser = await launch();
-  try {
-    const page = await loadedPage(browser, server.url);
+  await withBenchPage(async (page) => {
     for (const c of CASES) {
       const text = JSON.stringify(scenario(c));
       const r = await workerAndNative(page, text, RUNS);
@@ -97,11 +89,7 @@ async function main() {
         + `visited ${s.visited}, proven ${s.proven}; goal under 2,000 ms in the browser: ${s.proven && tw < 2000 ? 'met' : 'NOT met'}; reports ${r.identical ? 'identical' : 'DIFFER'}`);
     }
     await largest(page);
-    await page.close();
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

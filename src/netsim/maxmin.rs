@@ -707,6 +707,20 @@ impl Net {
         self.reschedule(st);
     }
 
+    /// Starts a partial recomputation from level `l_min` (both methods): counts it, empties the
+    /// work sets and heaps, and sets the current level just below `l_min`.
+    fn begin_lazy(&mut self, l_min: f64) {
+        self.solves += 1;
+        self.set.clear();
+        self.queue.clear();
+        self.solve_heap.clear();
+        self.cap_heap.clear();
+        self.pending.clear();
+        let floor = l_min * (1.0 - 1e-9);
+        self.cur_level = floor.max(0.0);
+        self.cur_floor = floor;
+    }
+
     /// Lazy recomputation after flows of lowest level `l_min` ended (no flow started).
     ///
     /// Every flow is *clean* (kept at its rate, a fixed load) until proven *perturbed*, and
@@ -731,16 +745,8 @@ impl Net {
     /// flows (`h` capacities each, heap of `H` entries): proportional to the flows whose rate
     /// may change and their neighbours, not to the connected component.
     fn lazy(&mut self, st: u32, l_min: f64) {
-        self.solves += 1;
-        self.set.clear();
-        self.queue.clear();
-        self.solve_heap.clear();
-        self.cap_heap.clear();
-        self.pending.clear();
+        self.begin_lazy(l_min);
         self.to_dirty.clear();
-        let floor = l_min * (1.0 - 1e-9);
-        self.cur_level = floor.max(0.0);
-        self.cur_floor = floor;
         for k in 0..self.ended.len() {
             let f = self.ended[k] as usize;
             for e in self.f_elems[f]..self.f_elems[f + 1] {

@@ -47,16 +47,8 @@ use super::{Net, NONE};
 impl Net {
     /// [`Net::lazy`] reading spare capacities and bottleneck lists (module doc).
     pub(super) fn lazy_slack(&mut self, st: u32, l_min: f64) {
-        self.solves += 1;
+        self.begin_lazy(l_min);
         self.in_slack = true;
-        self.set.clear();
-        self.queue.clear();
-        self.solve_heap.clear();
-        self.cap_heap.clear();
-        self.pending.clear();
-        let floor = l_min * (1.0 - 1e-9);
-        self.cur_level = floor.max(0.0);
-        self.cur_floor = floor;
         // The ended flows' loads were added back when they ended.
         for k in 0..self.ended.len() {
             let f = self.ended[k] as usize;
