@@ -9,9 +9,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { REPO } from '../lib/server.mjs';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
-import { readyPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
+import { readyPage, observedPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
 import { execFileSync } from 'node:child_process';
-import { CLI, buildCli } from '../lib/cli.mjs';
+import { CLI, buildCli, link } from '../lib/cli.mjs';
 
 const env = useBrowser();
 
@@ -104,6 +104,28 @@ describe('place page', () => {
     console.log(`# 4,096 nodes: ${tasks.length} long tasks, longest ${worst.ms} ms`);
     assert.ok(worst.ms <= GOAL_MS, `main thread blocked ${worst.ms} ms`);
     await page.screenshot({ path: artifact('place-4096.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('the largest Mapped run the limits admit (4,096 nodes, 1 MB, every strategy) finishes with no long main-thread task', async () => {
+    const text = JSON.stringify({
+      version: 1, engine: 'place', name: 'largest admitted Mapped run', seed: 1,
+      system: { kind: 'torus3d', x: 16, y: 16, z: 16 },
+      job: { kind: 'GRID', processes: 4096, rounds: 50, messageBytes: 1048576, wrap: true },
+      strategies: ['simple', 'random', 'optimal', 'advanced', 'identity', 'mapped'], model: 'simgrid-lv08',
+    });
+    const t0 = Date.now();
+    const page = await observedPage(env, link(text));
+    await page.waitForFunction(() => window.placelab && ['done', 'error'].includes(document.body.dataset.status) && window.placelab.runCount > 0, null, { timeout: 0 });
+    const ms = Date.now() - t0;
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const runs = await page.evaluate(() => window.placelab.lastReport.report.cases[0].runs.map((r) => [r.strategy, r.time]));
+    console.log(`# largest admitted Mapped run: ${ms} ms from opening the link to the report; ${JSON.stringify(runs)}`);
+    const time = Object.fromEntries(runs);
+    for (const s of ['simple', 'optimal', 'advanced']) assert.ok(time.mapped <= time[s], `${s} is faster than mapped`);
+    await assertNoLongTask(page, 'largest admitted Mapped run');
+    await page.screenshot({ path: artifact('place-mapped-4096.png'), fullPage: true });
     assert.deepEqual(page.problems, []);
     await page.close();
   });
