@@ -50,7 +50,8 @@ function differences(r) {
   if (!r.sourceQuirks && beatsUs) {
     notes.push(`Here Simple or Optimal beats Advanced in ${beatsUs} cell(s). Our Simple and Optimal give the chosen nodes to tasks in numbering or curve order, which for GRID and CUBE jobs is already a good folding of the task grid; the source's code shuffles the first half of them (switch on sourceQuirks to see its ordering return).`);
   }
-  notes.push('Our ratios are smaller than the source\'s: our machine is smaller (the source used 4,096 nodes), our network model is SimGrid\'s LV08 with max-min sharing reproduced flow by flow, and our Advanced passes message volumes to the partitioner as edge weights (the source passed none).');
+  const smaller = r.system.hosts < 4096 ? `our machine is smaller (${r.system.hosts} nodes; the source used 4,096), ` : '';
+  notes.push(`Our ratios differ from the source's: ${smaller}our network model is SimGrid's LV08 with max-min sharing reproduced flow by flow, and our Advanced passes message volumes to the partitioner as edge weights (the source passed none).`);
   return notes;
 }
 
