@@ -139,12 +139,9 @@ pub fn report_file(report: &str) -> String {
 /// FNV-1a (64-bit) of the report bytes and their length, as `"hhhhhhhhhhhhhhhh LEN"`: the
 /// fingerprint that `tests/golden/` pins and that the browser tests compare against.
 pub fn fingerprint(report: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in report.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x} {}", report.len())
+    let mut h = crate::formats::digest::Fnv64::default();
+    h.update(report.as_bytes());
+    h.fingerprint()
 }
 
 /// The crate version.

@@ -37,6 +37,7 @@ pub mod select;
 pub mod trace;
 
 pub mod api;
+pub mod attach;
 pub mod engine;
 pub mod engines;
 pub mod error;

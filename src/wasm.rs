@@ -272,7 +272,6 @@ impl StudyHost {
     }
 }
 
-/// The statistics of each list of a JSON list of number lists ([`crate::study::page::summaries`]).
 /// A placement out of a report's text as a launcher's file (`placelab hostfile`'s formats):
 /// the JSON text of `{text, what, ranks, hosts, keepsOrder, label}`; `case` and `strategy` as the CLI's options
 /// (unset: case 0, the fastest strategy or the first policy).
@@ -312,6 +311,7 @@ pub fn hostfile(
     Ok(out.to_string())
 }
 
+/// The statistics of each list of a JSON list of number lists ([`crate::study::page::summaries`]).
 #[wasm_bindgen]
 pub fn study_summaries(lists: &str) -> Result<String, JsError> {
     crate::study::page::summaries(lists).map_err(funnel)
@@ -321,4 +321,52 @@ pub fn study_summaries(lists: &str) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn study_tidy_layout(columns: &str) -> Result<String, JsError> {
     crate::study::page::tidy_layout(columns).map_err(funnel)
+}
+
+/// An SWF log read as a stream from the page's chosen file ([`crate::formats::swf::SwfReader`])
+/// and attached under its name ([`crate::attach`]) for scenarios that name it
+/// (`workload.swfFile`): the worker pushes the file's chunks, then `finish` attaches it.
+#[wasm_bindgen]
+pub struct SwfAttach {
+    name: String,
+    reader: crate::formats::swf::SwfReader,
+}
+
+#[wasm_bindgen]
+impl SwfAttach {
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str) -> SwfAttach {
+        SwfAttach {
+            name: name.to_string(),
+            reader: crate::formats::swf::SwfReader::new(crate::attach::MAX_KEPT_JOBS),
+        }
+    }
+
+    /// Feeds the file's next chunk; a bad line is an error naming its line and column.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+        self.reader.push(chunk).map_err(|e| JsError::new(&e))
+    }
+
+    /// Bytes read so far.
+    pub fn bytes(&self) -> f64 {
+        self.reader.bytes() as f64
+    }
+
+    /// Attaches the log; returns the JSON text of `{name, digest, jobs, skipped, beyond,
+    /// computer, maxNodes, maxProcs}`.
+    pub fn finish(self) -> Result<String, JsError> {
+        let log = self.reader.finish().map_err(|e| JsError::new(&e))?;
+        let log = crate::attach::attach_swf(&self.name, log);
+        Ok(serde_json::json!({
+            "name": self.name,
+            "digest": log.digest,
+            "jobs": log.jobs.len(),
+            "skipped": log.skipped,
+            "beyond": log.beyond,
+            "computer": log.header.computer,
+            "maxNodes": log.header.max_nodes,
+            "maxProcs": log.header.max_procs,
+        })
+        .to_string())
+    }
 }

@@ -65,14 +65,15 @@ export function createEngineClient() {
    * 'report')` says the engine finished and the report is being prepared. With `preview`, the
    * engine may answer with its live preview (`preview: true`, no blob: see Engine::preview).
    * `onPartial(value)` receives the partial results an engine offers while it runs
-   * (`Progress::partial`; `value.engine` names it).
+   * (`Progress::partial`; `value.engine` names it). `attachments` ([{name, file}]) are the files
+   * the scenario may name instead of carrying (src/attach.rs); the worker reads each once.
    */
-  client.run = async (scenarioText, onProgress, { preview = false, onPartial = null } = {}) => {
+  client.run = async (scenarioText, onProgress, { preview = false, onPartial = null, attachments = [] } = {}) => {
     await client.ready;
     const id = nextId++;
     return new Promise((resolve, reject) => {
       inFlight.set(id, { resolve, reject, onProgress, onPartial });
-      worker.postMessage({ type: 'run', id, scenario: scenarioText, preview });
+      worker.postMessage({ type: 'run', id, scenario: scenarioText, preview, attachments });
     });
   };
 

@@ -42,6 +42,7 @@ const state = {
   lastShareUrl: null,
   firstDrawnMs: null,
   view: null,
+  attachments: new Map(), // name → File: logs a scenario names instead of carrying (src/attach.rs)
 };
 
 let resolveReady;
@@ -52,7 +53,7 @@ let engine = null;
 const text = createTextClient();
 
 function callWorker(scenarioText, onProgress, opts) {
-  return engine.run(scenarioText, onProgress, opts);
+  return engine.run(scenarioText, onProgress, { ...opts, attachments: [...state.attachments].map(([name, file]) => ({ name, file })) });
 }
 
 // ---- status, errors -----------------------------------------------------------------------------
@@ -450,7 +451,6 @@ async function handleHashChange() {
 }
 
 // ---- imports ------------------------------------------------------------------------------------
-const MAX_IMPORT_BYTES = 4 * 1024 * 1024; // the engine's own scenario limit
 
 /**
  * Opens a file: a scenario (JSON with an "engine") replaces the editor's scenario; any other file
@@ -462,10 +462,6 @@ async function handleOpenFile() {
   const file = ui.openFile.files?.[0];
   ui.openFile.value = '';
   if (!file) return;
-  if (file.size > MAX_IMPORT_BYTES) {
-    showError({ path: file.name, message: `the file is ${file.size} bytes; the limit is ${MAX_IMPORT_BYTES} bytes` });
-    return;
-  }
   const cur = editor.current();
   const opened = await text.call('openFile', {
     file, base: cur.ok ? cur.text : null, engine: cur.ok ? editor.valueAt('engine') ?? null : null,
@@ -483,6 +479,8 @@ async function handleOpenFile() {
     showError({ path: file.name, message: opened.message });
     return;
   }
+  // a log too large for the scenario stays a file, read again by the engine worker at each run
+  if (opened.attached) state.attachments.set(opened.attached.name, file);
   applyScenario(opened);
   ui.example.value = '';
   saveLinkHash('');

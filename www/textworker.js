@@ -32,6 +32,32 @@ async function wasmReady() {
   return wasmModule;
 }
 
+/** Files over this many bytes do not travel inside a scenario (the engine's scenario limit). */
+const INLINE_BYTES = 4 * 1024 * 1024;
+/** Bytes of a large file read to tell what it is. */
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * Streams an SWF log through the engine's reader (src/formats/swf.rs: a bad line is refused
+ * with its line and column) and returns its summary {name, digest, jobs, skipped, beyond, ...}.
+ * The chunks are read one at a time, so memory follows the jobs kept, not the file.
+ */
+async function streamSwf(file) {
+  const wasm = await wasmReady();
+  const reader = new wasm.SwfAttach(file.name);
+  const stream = file.stream().getReader();
+  try {
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) break;
+      reader.push(value);
+    }
+    return JSON.parse(reader.finish());
+  } catch (e) {
+    throw new Error(`${file.name}: ${e?.message ?? e}`);
+  }
+}
+
 const HANDLERS = {
   /** {shown, folds, study}: the scenario folded for the editor, and the link's study (or null). */
   async openLink({ hash }) {
@@ -52,6 +78,27 @@ const HANDLERS = {
    * {kind: 'refused', message}.
    */
   async openFile({ file, base = null, engine = null }) {
+    if (file.size > INLINE_BYTES) {
+      // too large to travel inside a scenario: an importer that attaches files takes it whole
+      const head = await file.slice(0, SNIFF_BYTES).text();
+      const importer = importerFor(file.name, head, engine);
+      if (!importer?.attach) {
+        return { kind: 'refused', message: `the file is ${file.size} bytes; a scenario or an imported file holds at most ${INLINE_BYTES} bytes (SWF logs of any size attach to allocation scenarios)` };
+      }
+      let summary;
+      try {
+        summary = await streamSwf(file);
+      } catch (e) {
+        return { kind: 'refused', message: String(e?.message ?? e) };
+      }
+      let scenario;
+      try {
+        scenario = importer.attach(importer.engine === engine ? base : null, file.name, summary);
+      } catch (e) {
+        return { kind: 'refused', message: String(e?.message ?? e) };
+      }
+      return { kind: 'scenario', importer: importer.id, attached: summary, ...folded(scenario) };
+    }
     const text = await file.text();
     const doc = scenarioCheck(text);
     if (doc !== null) {

@@ -13,7 +13,7 @@
 // workers started from here (pool.js), with the same report as a run in one worker, byte for byte;
 // partial results an engine offers while it runs are posted by the engine itself (src/wasm.rs)
 // as {type: 'partial', value}. Nothing here knows an engine by name.
-import init, { run, run_preview as runPreview, engines, version, plan as planOf } from './pkg/placelab.js';
+import init, { run, run_preview as runPreview, engines, version, plan as planOf, SwfAttach } from './pkg/placelab.js';
 import { dataFor } from './engines/data.js';
 import { asError } from './errors.js';
 import { runSplit } from './pool.js';
@@ -34,7 +34,36 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function handleRun({ id, scenario, preview = false }) {
+/** name → the file attached under it in this worker's engine (src/attach.rs), as `size:lastModified` (a posted File arrives as a new object each time). */
+const attached = new Map();
+
+/**
+ * Attaches every file not yet attached (an SWF log, streamed chunk by chunk through the engine's
+ * reader: memory follows the jobs kept, not the file's size). A file chosen again under the same
+ * name replaces the log.
+ */
+async function attachAll(attachments, onProgress) {
+  for (const { name, file } of attachments) {
+    const key = `${file.size}:${file.lastModified}`;
+    if (attached.get(name) === key) continue;
+    onProgress(null, null, `reading ${name}`);
+    const reader = new SwfAttach(name);
+    const stream = file.stream().getReader();
+    try {
+      for (;;) {
+        const { done, value } = await stream.read();
+        if (done) break;
+        reader.push(value);
+      }
+      reader.finish();
+    } catch (e) {
+      throw { path: name, message: asError(e).message };
+    }
+    attached.set(name, key);
+  }
+}
+
+async function handleRun({ id, scenario, preview = false, attachments = [] }) {
   const t0 = performance.now();
   let report;
   // phases the engine announces (e.g. each partitioning method), timed here: [{name, ms}]
@@ -47,6 +76,7 @@ async function handleRun({ id, scenario, preview = false }) {
     phase = name === 'end' ? null : { name, t: now };
   };
   try {
+    await attachAll(attachments, onProgress);
     const plan = preview ? null : planOf(scenario, self.navigator?.hardwareConcurrency || 1);
     report = plan && plan.workers > 1
       ? await runSplit(scenario, plan, onProgress)

@@ -12,9 +12,12 @@ export function buildCli() {
   execFileSync('cargo', ['build', '--release', '--bin', 'placelab'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-/** `placelab run -` on `text`: {stdout: Buffer} or {error: 'path: message'} (stderr without its prefix). */
-export function cli(text) {
-  const r = spawnSync(CLI, ['run', '-'], { input: text, maxBuffer: 1 << 30 });
+/**
+ * `placelab run -` on `text` (`args`: more arguments, e.g. `--attach LOG`): {stdout: Buffer} or
+ * {error: 'path: message'} (stderr without its prefix).
+ */
+export function cli(text, args = []) {
+  const r = spawnSync(CLI, ['run', '-', ...args], { input: text, maxBuffer: 1 << 30 });
   if (r.status === 0) return { stdout: r.stdout };
   return { error: r.stderr.toString().trim().replace(/^placelab: -: /, '') };
 }

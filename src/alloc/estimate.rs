@@ -28,7 +28,7 @@
 
 use super::rect::{relax_closed_steps, search_work_bound};
 use super::scenario::Backfill;
-use super::scenario::{validate_fields, MAX_JOBS, MAX_NAIVE_WORK};
+use super::scenario::{validate_fields, MAX_NAIVE_WORK};
 use super::scenario::{AllocScenario, Fallback, PolicyId, SizeDistribution, WorkloadKind};
 use crate::error::{Result, ScenarioError};
 use crate::topology::Topology;
@@ -398,17 +398,14 @@ pub fn sizes_of(s: &AllocScenario) -> Sizes {
             cores: s.system.cores_per_node,
         },
         WorkloadKind::Swf => Sizes::Exact(
-            crate::formats::swf::parse(
-                w.swf.as_deref().unwrap_or(""),
-                w.max_jobs.unwrap_or(MAX_JOBS),
-            )
-            .map(|log| {
-                log.jobs
-                    .iter()
-                    .map(|j| j.processors.div_ceil(cores).min(u32::MAX as u64) as usize)
-                    .collect()
-            })
-            .unwrap_or_default(),
+            w.swf_log()
+                .map(|log| {
+                    w.swf_jobs(&log)
+                        .iter()
+                        .map(|j| j.processors.div_ceil(cores).min(u32::MAX as u64) as usize)
+                        .collect()
+                })
+                .unwrap_or_default(),
         ),
         _ => Sizes::Exact(
             w.jobs

@@ -45,6 +45,7 @@ pub fn generate(spec: &WorkloadSpec, cores: usize, rng: &mut Rng) -> Vec<Job> {
             arrival: t,
             duration: d,
             walltime: d,
+            ids: None,
         });
         let u = rng.unit_f64();
         t += -inter * libm::log(1.0 - u);

@@ -74,12 +74,9 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
             generate::generate(&s.workload, cores, &mut rng)
         }
         WorkloadKind::Swf => {
-            let log = crate::formats::swf::parse(
-                s.workload.swf.as_deref().unwrap_or(""),
-                s.workload.max_jobs.unwrap_or(scenario::MAX_JOBS),
-            )
-            .expect("validated");
-            log.jobs
+            let log = s.workload.swf_log().expect("validated");
+            s.workload
+                .swf_jobs(&log)
                 .iter()
                 .map(|j| Job {
                     name: format!("swf{}", j.id),
@@ -89,6 +86,11 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
                     arrival: j.arrival,
                     duration: j.run_time,
                     walltime: j.walltime,
+                    ids: Some(report::LogIds {
+                        user: j.user,
+                        queue: j.queue,
+                        partition: j.partition,
+                    }),
                 })
                 .collect()
         }
@@ -109,6 +111,7 @@ pub fn jobs_of(s: &AllocScenario, seed: u64) -> Vec<Job> {
                 arrival: j.arrival.unwrap_or(0.0),
                 duration: j.duration.unwrap_or(0.0),
                 walltime: j.walltime.or(j.duration).unwrap_or(0.0),
+                ids: None,
             })
             .collect(),
     }
@@ -284,7 +287,27 @@ pub fn run_capped(
         fallback: s.fallback.id(),
         runs,
         contention: contention.map(|c| c.info),
+        log: log_info(s),
     }
+}
+
+/// What the report says of an imported log.
+fn log_info(s: &AllocScenario) -> Option<report::LogInfo> {
+    if s.workload.kind != WorkloadKind::Swf {
+        return None;
+    }
+    let log = s.workload.swf_log().expect("validated");
+    let replayed = s.workload.swf_jobs(&log).len();
+    Some(report::LogInfo {
+        file: s.workload.swf_file.clone(),
+        digest: log.digest.clone(),
+        replayed,
+        kept_not_replayed: (log.jobs.len() - replayed) as u64 + log.beyond,
+        skipped: log.skipped,
+        computer: log.header.computer.clone(),
+        max_nodes: log.header.max_nodes,
+        max_procs: log.header.max_procs,
+    })
 }
 
 /// The contention model's inputs, shared by every policy's run.

@@ -22,6 +22,43 @@ pub struct AllocReport {
     /// The run-time-under-contention model's parameters (only with the `contention` option).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contention: Option<ContentionInfo>,
+    /// The imported log (workload kind `swf` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log: Option<LogInfo>,
+}
+
+/// An imported SWF log: which file, what was replayed, what its header says.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogInfo {
+    /// The attached file's name (`workload.swfFile`); absent for a log given as text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// FNV-1a 64 of the log's bytes, and their count.
+    pub digest: String,
+    /// Jobs replayed.
+    pub replayed: usize,
+    /// Job lines after the replayed ones (beyond `maxJobs`), not replayed.
+    pub kept_not_replayed: u64,
+    /// Job lines skipped: unknown or non-positive run time or size.
+    pub skipped: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_procs: Option<u64>,
+}
+
+/// A log job's user, queue and partition (SWF fields 12, 15, 16), where known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LogIds {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<u32>,
 }
 
 /// The contention model's parameters and the NPB profiles the workload uses.
@@ -143,6 +180,8 @@ pub struct Omitted {
 pub struct JobReport {
     pub id: usize,
     pub name: String,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub ids: Option<LogIds>,
     pub tasks: u64,
     pub nodes: usize,
     pub node_ranges: Vec<[u32; 2]>,
@@ -544,6 +583,7 @@ pub fn report(
         let row = JobReport {
             id: i,
             name: job.name.clone(),
+            ids: job.ids,
             tasks: job.tasks,
             nodes: job.nodes,
             node_ranges: ranges(nodes),

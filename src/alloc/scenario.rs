@@ -185,11 +185,69 @@ pub struct WorkloadSpec {
     // imported logs
     /// The text of a Standard Workload Format log (kind `swf`).
     pub swf: Option<String>,
+    /// Or the name of a log attached beside the scenario ([`crate::attach`]), for logs of any
+    /// size.
+    pub swf_file: Option<String>,
+    /// The attached log's fingerprint (`"hhhhhhhhhhhhhhhh BYTES"`): another file is refused.
+    pub swf_digest: Option<String>,
     /// At most this many jobs are read from the log (default: all, up to the job limit).
     pub max_jobs: Option<usize>,
 }
 
 impl WorkloadSpec {
+    /// An imported workload's log: the scenario's text, or the attached file it names
+    /// ([`crate::attach`]), its fingerprint checked.
+    ///
+    /// # Errors
+    /// Neither or both given, a bad log line, a log not attached or another file.
+    pub fn swf_log(&self) -> Result<std::sync::Arc<crate::formats::swf::SwfLog>> {
+        match (&self.swf, &self.swf_file) {
+            (Some(text), None) => {
+                if self.swf_digest.is_some() {
+                    return Err(ScenarioError::at(
+                        "workload.swfDigest",
+                        "pins an attached file (\"swfFile\"); this log is given as text",
+                    ));
+                }
+                let log = crate::formats::swf::parse(text, self.max_jobs.unwrap_or(MAX_JOBS))
+                    .map_err(|e| ScenarioError::at("workload.swf", e))?;
+                Ok(std::sync::Arc::new(log))
+            }
+            (None, Some(name)) => crate::attach::swf_for(
+                name,
+                self.swf_digest.as_deref(),
+                "workload.swfFile",
+                "workload.swfDigest",
+            ),
+            (None, None) => Err(ScenarioError::at(
+                "workload.swf",
+                "missing: the text of the SWF log (\"swf\"), or the name of an attached log file \
+                 (\"swfFile\")",
+            )),
+            (Some(_), Some(_)) => Err(ScenarioError::at(
+                "workload.swfFile",
+                "give the log once: as text (\"swf\") or as an attached file (\"swfFile\")",
+            )),
+        }
+    }
+
+    /// The path errors about the log's content name.
+    pub fn log_path(&self) -> &'static str {
+        if self.swf_file.is_some() {
+            "workload.swfFile"
+        } else {
+            "workload.swf"
+        }
+    }
+
+    /// The jobs of `log` replayed: the first `maxJobs`.
+    pub fn swf_jobs<'a>(
+        &self,
+        log: &'a crate::formats::swf::SwfLog,
+    ) -> &'a [crate::formats::swf::SwfJob] {
+        &log.jobs[..log.jobs.len().min(self.max_jobs.unwrap_or(MAX_JOBS))]
+    }
+
     /// The backfill depth in effect.
     pub fn backfill_depth(&self) -> usize {
         self.backfill_depth.unwrap_or_else(d::backfill_depth)
@@ -346,6 +404,8 @@ pub struct Job {
     pub arrival: f64,
     pub duration: f64,
     pub walltime: f64,
+    /// An imported log's user, queue and partition of the job.
+    pub ids: Option<super::report::LogIds>,
 }
 
 /// Checks every field and rule of the scenario, admission aside; returns its machine.
@@ -370,7 +430,12 @@ pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
         ("meanDuration", w.mean_duration.is_some()),
     ];
     if w.kind != WorkloadKind::Swf {
-        for (f, present) in [("swf", w.swf.is_some()), ("maxJobs", w.max_jobs.is_some())] {
+        for (f, present) in [
+            ("swf", w.swf.is_some()),
+            ("swfFile", w.swf_file.is_some()),
+            ("swfDigest", w.swf_digest.is_some()),
+            ("maxJobs", w.max_jobs.is_some()),
+        ] {
             if present {
                 return Err(ScenarioError::at(
                     format!("workload.{f}"),
@@ -393,19 +458,14 @@ pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
                     "an imported log brings its own jobs",
                 ));
             }
-            let text = w.swf.as_deref().ok_or_else(|| {
-                ScenarioError::at("workload.swf", "missing: the text of the SWF log")
-            })?;
-            let max = w.max_jobs.unwrap_or(MAX_JOBS);
-            let log = crate::formats::swf::parse(text, max)
-                .map_err(|e| ScenarioError::at("workload.swf", e))?;
+            let log = w.swf_log()?;
             if log.jobs.is_empty() {
                 return Err(ScenarioError::at(
-                    "workload.swf",
+                    w.log_path(),
                     "the log has no job that can be replayed",
                 ));
             }
-            log.jobs.len()
+            w.swf_jobs(&log).len()
         }
         WorkloadKind::Set | WorkloadKind::Stream => {
             if let Some((f, _)) = stream_only.iter().find(|(_, p)| *p) {

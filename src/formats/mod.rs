@@ -2,11 +2,13 @@
 //!
 //! - [`metis`]: graph files (METIS `.graph`, edge lists, `.xyz` coordinates, gpmetis part and
 //!   `-tpwgts` files).
-//! - [`swf`]: the Standard Workload Format of the Parallel Workloads Archive.
+//! - [`swf`]: the Standard Workload Format of the Parallel Workloads Archive, read as a stream.
+//! - [`digest`]: the FNV-1a fingerprint of reports and attached files.
 //! - [`hostlist`]: Slurm's hostlist expressions (`tux[000-127,200]`), written and read.
 //! - [`hostfile`]: placements out: MPICH machinefiles, Open MPI hostfiles and rankfiles,
 //!   `SLURM_HOSTFILE` and Slurm nodelists.
 
+pub mod digest;
 pub mod hostfile;
 pub mod hostlist;
 pub mod metis;

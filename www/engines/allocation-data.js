@@ -189,7 +189,9 @@ export function csv(envelope) {
 
 /**
  * Files this engine imports (see engines/data.js): a Standard Workload Format log replays as the
- * current allocation scenario's workload (its machine kept), FCFS with EASY backfilling.
+ * current allocation scenario's workload (its machine kept), FCFS with EASY backfilling. A small
+ * log travels inside the scenario (`swf`, so a link carries it); a large one is attached
+ * (`swfFile` and its fingerprint `swfDigest`: a link then needs the same file chosen again).
  */
 export const importers = [{
   id: 'swf',
@@ -209,5 +211,16 @@ export const importers = [{
     let text = setLiteral(base, 'name', JSON.stringify(`${fileName} (SWF log)`));
     text = setLiteral(text, 'description', JSON.stringify(`Jobs of ${fileName}, a Standard Workload Format log, replayed FCFS with EASY backfilling.`));
     return setLiteral(text, 'workload', JSON.stringify({ kind: 'swf', backfill: 'easy', swf: log }));
+  },
+  attach(base, fileName, summary) {
+    if (base === null) throw new Error('an SWF log replays on the allocation engine: pick an allocation example first');
+    // a scenario (e.g. from a link) that already names this file keeps every field: the run checks the fingerprint
+    let named = null;
+    try { named = JSON.parse(base)?.workload?.swfFile ?? null; } catch { named = null; }
+    if (named === fileName) return base;
+    let text = setLiteral(base, 'name', JSON.stringify(`${fileName} (SWF log)`));
+    const jobs = summary.jobs + summary.beyond;
+    text = setLiteral(text, 'description', JSON.stringify(`Jobs of ${fileName} (${jobs} jobs${summary.computer ? `, ${summary.computer}` : ''}), a Standard Workload Format log attached beside the scenario, replayed FCFS with EASY backfilling: the first 10,000 jobs (raise workload.maxJobs up to 100,000).`));
+    return setLiteral(text, 'workload', JSON.stringify({ kind: 'swf', backfill: 'easy', swfFile: fileName, swfDigest: summary.digest, maxJobs: 10000 }));
   },
 }];

@@ -6,6 +6,10 @@
 // {id, label, extensions: ['.graph', ...], sniff(text) → bool, scenario(base, fileText, fileName) → text},
 // where `base` is the current scenario text when it is of the same engine (null otherwise) and the
 // result is scenario text (built with jsontext.js, so the base's other bytes stay as they were).
+// An importer may also take files of any size as attachments: `attach(base, fileName, summary) →
+// text` builds a scenario that names the file (e.g. "swfFile") and pins its fingerprint
+// (summary.digest); the text worker streams the file through the engine's reader to get the
+// summary, and the engine worker reads the file again at each run (worker.js, src/attach.rs).
 // The text worker picks the importer for a file (importerFor) without any engine-specific code.
 import * as allocation from './allocation-data.js';
 import * as partition from './partition-data.js';

@@ -19,8 +19,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  placelab run FILE.json     run a scenario, print the report JSON on stdout ('-' reads stdin)
-  placelab check FILE.json   validate a scenario without running it
+  placelab run FILE.json [--attach [NAME=]LOG]...
+                             run a scenario, print the report JSON on stdout ('-' reads stdin);
+                             --attach streams a workload log the scenario names by NAME
+                             (\"swfFile\"; default NAME: the log's file name), of any size
+  placelab check FILE.json [--attach [NAME=]LOG]...
+                             validate a scenario without running it
   placelab engines           print the engines and their parameter tables (JSON)
   placelab partition GRAPH K [options]
                              partition a METIS graph file into K parts, as gpmetis does: writes
@@ -64,7 +68,15 @@ fn main() -> ExitCode {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        ["run", path] | ["check", path] => run::run_or_check(args[0] == "run", path, &mut out),
+        ["run", path, attach @ ..] | ["check", path, attach @ ..] => {
+            match run::attach_all(attach) {
+                Ok(()) => run::run_or_check(args[0] == "run", path, &mut out),
+                Err((e, code)) => {
+                    eprintln!("placelab: {e}");
+                    ExitCode::from(code)
+                }
+            }
+        }
         ["engines"] => {
             let _ = writeln!(out, "{}", placelab::api::engines_json());
             ExitCode::SUCCESS

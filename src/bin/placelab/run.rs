@@ -1,6 +1,8 @@
 //! `placelab run FILE.json` (or `-` for stdin) prints the report file
 //! ([`placelab::api::report_file`]: the report JSON and one newline), byte-identical to the
-//! page's export of the same scenario; `placelab check FILE.json` validates it only.
+//! page's export of the same scenario; `placelab check FILE.json` validates it only. Both take
+//! `--attach [NAME=]PATH`: a workload log read as a stream and attached under NAME
+//! ([`placelab::attach`]) before the scenario is read.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -18,6 +20,38 @@ fn read_input(path: &str) -> Result<String, (String, u8)> {
         placelab::scenario::read_text(file)
     };
     text.map_err(|e| (format!("{path}: {e}"), 1))
+}
+
+/// Reads every `--attach [NAME=]PATH` of `args` and attaches it ([`placelab::attach`]).
+/// `Err` carries the message and the exit code: 2 for usage or an unreadable file, 1 for a log
+/// that is not SWF.
+pub fn attach_all(args: &[&str]) -> Result<(), (String, u8)> {
+    let mut it = args.iter();
+    while let Some(&flag) = it.next() {
+        let spec = match (flag, it.next()) {
+            ("--attach", Some(&v)) => v,
+            _ => {
+                return Err((
+                    format!("unexpected {flag:?}: expected --attach [NAME=]PATH"),
+                    2,
+                ))
+            }
+        };
+        let (name, path) = match spec.split_once('=') {
+            Some((n, p)) if !n.is_empty() && !n.contains('/') => (n.to_string(), p),
+            _ => {
+                let name = std::path::Path::new(spec)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (name, spec)
+            }
+        };
+        let file =
+            std::fs::File::open(path).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
+        placelab::attach::read_swf(&name, file).map_err(|e| (format!("{path}: {e}"), 1))?;
+    }
+    Ok(())
 }
 
 /// `placelab run PATH` (`run`) or `placelab check PATH`: the report file on `out`, or `ok` with

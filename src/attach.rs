@@ -1,0 +1,83 @@
+//! Files given beside a scenario: workload logs too large to travel inside it.
+//!
+//! A scenario names such a file (`workload.swfFile` of the allocation engine, `swf.file` of the
+//! moldable engine) and may pin its fingerprint ([`crate::formats::digest`]); the boundary
+//! reads the file as a stream (the CLI's `--attach PATH`, the page's worker from the chosen
+//! file) and attaches the parsed log here under its name, keeping at most
+//! [`crate::alloc::scenario::MAX_JOBS`] jobs. Engines look a log up by name when they validate,
+//! estimate and run, so a scenario stays a small text and a link still reproduces the run when
+//! its reader attaches the same file: a file whose fingerprint differs from the one the scenario
+//! pins is refused.
+//!
+//! The registry is process-wide (one per wasm instance, i.e. per worker); attaching a name again
+//! replaces the log.
+
+use crate::formats::swf::SwfLog;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+static LOGS: Mutex<BTreeMap<String, Arc<SwfLog>>> = Mutex::new(BTreeMap::new());
+
+/// Jobs kept of an attached log.
+pub const MAX_KEPT_JOBS: usize = crate::alloc::scenario::MAX_JOBS;
+
+/// Attaches `log` under `name`, replacing any log of that name.
+pub fn attach_swf(name: &str, log: SwfLog) -> Arc<SwfLog> {
+    let log = Arc::new(log);
+    LOGS.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.to_string(), log.clone());
+    log
+}
+
+/// Reads an SWF log from `input` as a stream and attaches it under `name`.
+///
+/// # Errors
+/// A read error or a bad line, as `"line N, column C: ..."`.
+pub fn read_swf(name: &str, input: impl std::io::Read) -> Result<Arc<SwfLog>, String> {
+    let log = crate::formats::swf::read(input, MAX_KEPT_JOBS)?;
+    Ok(attach_swf(name, log))
+}
+
+/// The log attached under `name`.
+pub fn swf(name: &str) -> Option<Arc<SwfLog>> {
+    LOGS.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(name)
+        .cloned()
+}
+
+/// The attached log a scenario names at `path`, its fingerprint checked against `digest`.
+///
+/// # Errors
+/// At `path`: no log of that name attached; at `digest_path`: a different file.
+pub fn swf_for(
+    name: &str,
+    digest: Option<&str>,
+    path: &str,
+    digest_path: &str,
+) -> crate::error::Result<Arc<SwfLog>> {
+    use crate::error::ScenarioError;
+    let log = swf(name).ok_or_else(|| {
+        ScenarioError::at(
+            path,
+            format!(
+                "the log {name:?} is not attached: run `placelab run SCENARIO --attach PATH/{name}`, \
+                 or choose the file in the page"
+            ),
+        )
+    })?;
+    if let Some(d) = digest {
+        if d != log.digest {
+            return Err(ScenarioError::at(
+                digest_path,
+                format!(
+                    "the attached {name:?} is a different file (fingerprint {:?}, the scenario \
+                     replays {d:?})",
+                    log.digest
+                ),
+            ));
+        }
+    }
+    Ok(log)
+}
