@@ -62,8 +62,8 @@ pub fn swf_for(
         ScenarioError::at(
             path,
             format!(
-                "the log {name:?} is not attached: run `placelab run SCENARIO --attach PATH/{name}`, \
-                 or choose the file in the page"
+                "the log {name:?} is not attached: give it with `--attach PATH/{name}` (placelab \
+                 run, check or study), or choose the file in the page"
             ),
         )
     })?;
@@ -80,4 +80,54 @@ pub fn swf_for(
         }
     }
     Ok(log)
+}
+
+/// Where a scenario gives an SWF log: its text, or the name of an attached file and optionally
+/// its fingerprint, at these JSON paths.
+pub struct SwfSource<'a> {
+    pub text: Option<&'a str>,
+    pub file: Option<&'a str>,
+    pub digest: Option<&'a str>,
+    /// Paths of the three fields, e.g. `["workload.swf", "workload.swfFile", "workload.swfDigest"]`.
+    pub paths: [&'static str; 3],
+}
+
+impl SwfSource<'_> {
+    /// The log: the text parsed (keeping at most `max_jobs` jobs), or the attached file
+    /// ([`swf_for`]).
+    ///
+    /// # Errors
+    /// Neither or both of text and file, a digest beside a text, a bad line, a file not
+    /// attached or another file, each at its path.
+    pub fn log(&self, max_jobs: usize) -> crate::error::Result<Arc<SwfLog>> {
+        use crate::error::ScenarioError;
+        let [tp, fp, dp] = self.paths;
+        let key = |p: &str| p.rsplit('.').next().unwrap_or(p).to_string();
+        let (tk, fk) = (key(tp), key(fp));
+        match (self.text, self.file) {
+            (Some(text), None) => {
+                if self.digest.is_some() {
+                    return Err(ScenarioError::at(
+                        dp,
+                        format!("pins an attached file ({fk:?}); this log is given as text"),
+                    ));
+                }
+                let log = crate::formats::swf::parse(text, max_jobs)
+                    .map_err(|e| ScenarioError::at(tp, e))?;
+                Ok(Arc::new(log))
+            }
+            (None, Some(name)) => swf_for(name, self.digest, fp, dp),
+            (None, None) => Err(ScenarioError::at(
+                tp,
+                format!(
+                    "missing: the text of the SWF log ({tk:?}), or the name of an attached log \
+                     file ({fk:?})"
+                ),
+            )),
+            (Some(_), Some(_)) => Err(ScenarioError::at(
+                fp,
+                format!("give the log once: as text ({tk:?}) or as an attached file ({fk:?})"),
+            )),
+        }
+    }
 }

@@ -353,7 +353,8 @@ impl SwfAttach {
     }
 
     /// Attaches the log; returns the JSON text of `{name, digest, jobs, skipped, beyond,
-    /// computer, maxNodes, maxProcs}`.
+    /// widest, computer, maxNodes, maxProcs}` (`widest`: the most processors a kept job
+    /// requests).
     pub fn finish(self) -> Result<String, JsError> {
         let log = self.reader.finish().map_err(|e| JsError::new(&e))?;
         let log = crate::attach::attach_swf(&self.name, log);
@@ -363,6 +364,7 @@ impl SwfAttach {
             "jobs": log.jobs.len(),
             "skipped": log.skipped,
             "beyond": log.beyond,
+            "widest": log.jobs.iter().map(|j| j.requested_processors).max().unwrap_or(0),
             "computer": log.header.computer,
             "maxNodes": log.header.max_nodes,
             "maxProcs": log.header.max_procs,

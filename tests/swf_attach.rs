@@ -208,3 +208,72 @@ fn the_cli_streams_a_log_given_with_attach() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_mesh_without_sides_takes_the_log_header_machine() {
+    use placelab::alloc::scenario::log_mesh;
+    assert_eq!(log_mesh(128), Some((16, 8)));
+    assert_eq!(log_mesh(430), Some((43, 10)));
+    assert_eq!(log_mesh(100), Some((10, 10)));
+    assert_eq!(log_mesh(7), Some((7, 1)));
+    assert_eq!(log_mesh(521), None, "a prime above 512");
+    // brute force: the most nearly square exact factorisation
+    for n in 1..2000u64 {
+        let best = (1..=n).filter(|h| n % h == 0 && n / h >= *h).max().unwrap();
+        let want = (n / best <= 512).then_some(((n / best) as usize, best as usize));
+        assert_eq!(log_mesh(n), want, "{n}");
+    }
+    let text = log_text(60);
+    let s = |w: Value| {
+        json!({
+            "version": 1, "engine": "allocation", "name": "sized by its log",
+            "system": {"kind": "mesh"}, "policies": ["closed-min-best"], "workload": w,
+        })
+        .to_string()
+    };
+    let r = report(&s(json!({"kind": "swf", "swf": text})));
+    assert_eq!(
+        (
+            &r["report"]["topology"]["width"],
+            &r["report"]["topology"]["height"]
+        ),
+        (&json!(8), &json!(8)),
+        "MaxNodes: 64"
+    );
+    // MaxProcs over cores per node when MaxNodes is absent
+    let procs_only = text.replace("; MaxNodes: 64\n", "");
+    let r = report(
+        &s(json!({"kind": "swf", "swf": procs_only}))
+            .replace("\"kind\":\"mesh\"", "\"kind\":\"mesh\",\"coresPerNode\":2"),
+    );
+    assert_eq!(r["report"]["topology"]["nodes"], 32);
+    // no size in the header: the error asks for one
+    let bare = procs_only.replace("; MaxProcs: 64\n", "");
+    assert_eq!(
+        error(&s(json!({"kind": "swf", "swf": bare}))).0,
+        "$.system.width"
+    );
+}
+
+#[test]
+fn the_moldable_engine_reads_the_same_attached_log() {
+    let example: Value = serde_json::from_str(
+        &std::fs::read_to_string("playground-examples/moldable-swf-sample.json").unwrap(),
+    )
+    .unwrap();
+    let text = example["swf"]["text"].as_str().unwrap().to_string();
+    let log = placelab::attach::read_swf("m1.swf", text.as_bytes()).unwrap();
+    let mut attached = example.clone();
+    attached["swf"]["text"] = Value::Null;
+    attached["swf"].as_object_mut().unwrap().remove("text");
+    attached["swf"]["file"] = json!("m1.swf");
+    attached["swf"]["digest"] = json!(log.digest);
+    assert_eq!(
+        api::run(&example.to_string(), &mut NoProgress).unwrap(),
+        api::run(&attached.to_string(), &mut NoProgress).unwrap()
+    );
+    attached["swf"]["digest"] = json!("0 0");
+    assert_eq!(error(&attached.to_string()).0, "$.swf.digest");
+    attached["swf"]["text"] = json!(text);
+    assert_eq!(error(&attached.to_string()).0, "$.swf.file");
+}

@@ -184,7 +184,7 @@ pub fn run_capped(
     progress: &mut dyn Progress,
     cap: usize,
 ) -> AllocReport {
-    let topo = s.system.build().expect("validated");
+    let topo = s.machine().expect("validated");
     let jobs = jobs_of(s, seed);
     let mode = match s.workload.kind {
         WorkloadKind::Set => Mode::Set,

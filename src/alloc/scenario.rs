@@ -201,34 +201,13 @@ impl WorkloadSpec {
     /// # Errors
     /// Neither or both given, a bad log line, a log not attached or another file.
     pub fn swf_log(&self) -> Result<std::sync::Arc<crate::formats::swf::SwfLog>> {
-        match (&self.swf, &self.swf_file) {
-            (Some(text), None) => {
-                if self.swf_digest.is_some() {
-                    return Err(ScenarioError::at(
-                        "workload.swfDigest",
-                        "pins an attached file (\"swfFile\"); this log is given as text",
-                    ));
-                }
-                let log = crate::formats::swf::parse(text, self.max_jobs.unwrap_or(MAX_JOBS))
-                    .map_err(|e| ScenarioError::at("workload.swf", e))?;
-                Ok(std::sync::Arc::new(log))
-            }
-            (None, Some(name)) => crate::attach::swf_for(
-                name,
-                self.swf_digest.as_deref(),
-                "workload.swfFile",
-                "workload.swfDigest",
-            ),
-            (None, None) => Err(ScenarioError::at(
-                "workload.swf",
-                "missing: the text of the SWF log (\"swf\"), or the name of an attached log file \
-                 (\"swfFile\")",
-            )),
-            (Some(_), Some(_)) => Err(ScenarioError::at(
-                "workload.swfFile",
-                "give the log once: as text (\"swf\") or as an attached file (\"swfFile\")",
-            )),
+        crate::attach::SwfSource {
+            text: self.swf.as_deref(),
+            file: self.swf_file.as_deref(),
+            digest: self.swf_digest.as_deref(),
+            paths: ["workload.swf", "workload.swfFile", "workload.swfDigest"],
         }
+        .log(self.max_jobs.unwrap_or(MAX_JOBS))
     }
 
     /// The path errors about the log's content name.
@@ -313,6 +292,63 @@ pub struct JobSpec {
     /// An NPB kernel and class, `"IS.C"`: its traffic profile ([`super::npb`]) drives the
     /// contention model; its pattern must be the job's `comm`.
     pub kernel: Option<String>,
+}
+
+impl AllocScenario {
+    /// The machine: [`SystemSpec::build`], except that a mesh given without width and height
+    /// that replays an SWF log takes its size from the log's header ([`log_mesh`]).
+    ///
+    /// # Errors
+    /// Those of [`SystemSpec::build`]; a log whose header gives no machine size.
+    pub fn machine(&self) -> Result<Topology> {
+        let sys = &self.system;
+        let sized_by_log = sys.kind == SystemKind::Mesh
+            && sys.width.is_none()
+            && sys.height.is_none()
+            && self.workload.kind == WorkloadKind::Swf;
+        if !sized_by_log {
+            return sys.build();
+        }
+        let log = self.workload.swf_log()?;
+        let h = &log.header;
+        let nodes = h
+            .max_nodes
+            .or_else(|| h.max_procs.map(|p| p.div_ceil(sys.cores_per_node as u64)))
+            .ok_or_else(|| {
+                ScenarioError::at(
+                    "system.width",
+                    "missing: give width and height, or replay a log whose header says \
+                     \"; MaxNodes:\" or \"; MaxProcs:\"",
+                )
+            })?;
+        let (w, h) = log_mesh(nodes).ok_or_else(|| {
+            ScenarioError::at(
+                "system.width",
+                format!(
+                    "the log's machine has {nodes} nodes, which no mesh of sides at most 512 \
+                     holds exactly: give width and height"
+                ),
+            )
+        })?;
+        SystemSpec {
+            width: Some(w),
+            height: Some(h),
+            ..sys.clone()
+        }
+        .build()
+    }
+}
+
+/// The most nearly square mesh with exactly `nodes` nodes, `(width, height)` with `width >=
+/// height` and both at most 512 (an SWF log's `MaxNodes: 128` gives 16 x 8, `430` gives
+/// 43 x 10); `None` when no such mesh exists (e.g. a prime above 512).
+pub fn log_mesh(nodes: u64) -> Option<(usize, usize)> {
+    let mut h = (nodes as f64).sqrt() as u64 + 1;
+    while h > 0 && (h * h > nodes || nodes % h != 0) {
+        h -= 1;
+    }
+    let w = nodes.checked_div(h)?;
+    (w <= 512).then_some((w as usize, h as usize))
 }
 
 impl SystemSpec {
@@ -410,7 +446,7 @@ pub struct Job {
 
 /// Checks every field and rule of the scenario, admission aside; returns its machine.
 pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
-    let topo = s.system.build()?;
+    let topo = s.machine()?;
     if s.policies.is_empty() || s.policies.len() > MAX_POLICIES {
         return Err(ScenarioError::at(
             "policies",
@@ -626,10 +662,12 @@ fn build_table() -> Vec<Param> {
         Param::new("system.width", "Mesh width k1", "int", json!(null))
             .range(1.0, 512.0)
             .unit("nodes")
+            .empty("from an SWF log's header (MaxNodes)")
             .show_if("system.kind", "mesh"),
         Param::new("system.height", "Mesh height k2", "int", json!(null))
             .range(1.0, 512.0)
             .unit("nodes")
+            .empty("from an SWF log's header (MaxNodes)")
             .show_if("system.kind", "mesh"),
         Param::new(
             "system.arities",

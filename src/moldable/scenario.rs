@@ -88,11 +88,16 @@ pub struct VariantSpec {
     pub weight: f64,
 }
 
-/// An SWF log as text, and how its rigid jobs become moldable.
+/// An SWF log, as text or as a file attached beside the scenario ([`crate::attach`]), and how
+/// its rigid jobs become moldable.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SwfSpec {
-    pub text: String,
+    pub text: Option<String>,
+    /// The name of an attached log (instead of `text`).
+    pub file: Option<String>,
+    /// The attached log's fingerprint: another file is refused.
+    pub digest: Option<String>,
     /// Amdahl serial fraction `s` (0..1): adds variants at 1/4, 1/2 and 2 times the requested
     /// processors; absent: the jobs stay rigid.
     pub serial_fraction: Option<f64>,
@@ -301,8 +306,9 @@ pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
             .map_err(|e| ScenarioError::at("torque", e.to_string()))?;
         (jobs, None)
     } else if let Some(sw) = &s.swf {
-        let log = crate::formats::swf::parse(&sw.text, MAX_JOBS)
-            .map_err(|e| ScenarioError::at("swf.text", e))?;
+        let log = swf_log(sw)?;
+        let mut log = (*log).clone();
+        log.jobs.truncate(MAX_JOBS);
         (
             super::generate::from_swf(&log, n, sw.serial_fraction, sw.releases),
             None,
@@ -366,13 +372,29 @@ pub fn instance(s: &MoldableScenario, seed: u64) -> Result<Instance> {
     })
 }
 
+/// The log of `sw`: its text, or the attached file it names, fingerprint checked.
+fn swf_log(sw: &SwfSpec) -> Result<std::sync::Arc<crate::formats::swf::SwfLog>> {
+    crate::attach::SwfSource {
+        text: sw.text.as_deref(),
+        file: sw.file.as_deref(),
+        digest: sw.digest.as_deref(),
+        paths: ["swf.text", "swf.file", "swf.digest"],
+    }
+    .log(MAX_JOBS)
+}
+
 fn job_path(s: &MoldableScenario, i: usize) -> String {
     if s.jobs.is_some() {
         format!("jobs[{i}]")
     } else if s.torque.is_some() {
         "torque".into()
-    } else if s.swf.is_some() {
-        "swf.text".into()
+    } else if let Some(sw) = &s.swf {
+        if sw.file.is_some() {
+            "swf.file"
+        } else {
+            "swf.text"
+        }
+        .into()
     } else {
         "generate".into()
     }

@@ -54,7 +54,13 @@ pub struct Options {
     pub account: Option<String>,
     /// `--max-points` for each shard, when the user gave one.
     pub max_points: Option<u64>,
+    /// Files attached to the study's scenarios (workload logs), copied as
+    /// `DIR/attached/NAME`; every shard attaches them (`--attach NAME=DIR/attached/NAME`).
+    pub attach: Vec<String>,
 }
+
+/// Where attached files are copied, under the directory.
+pub const ATTACHED_DIR: &str = "attached";
 
 /// Why the scripts cannot be written: a sentence naming the option and the value.
 #[derive(Debug, Clone, PartialEq)]
@@ -277,9 +283,17 @@ pub fn scripts(o: &Options) -> Result<(String, String), SlurmError> {
         array,
         "k=\"${{SLURM_ARRAY_TASK_ID:?submit this script with sbatch}}\""
     );
-    let limit = o
+    let mut limit = o
         .max_points
         .map_or(String::new(), |m| format!(" --max-points {m}"));
+    for name in &o.attach {
+        let spec = shell_quote(&format!("{name}="));
+        let _ = write!(
+            limit,
+            " \\\n  --attach {spec}\"$dir/{ATTACHED_DIR}/\"{}",
+            shell_quote(name)
+        );
+    }
     let _ = writeln!(
         array,
         "exec {bin} study \"$dir/{STUDY_FILE}\" --shard \"$k/{n}\" -o \"$dir/shard-$k\" \\\n  --threads \"${{SLURM_CPUS_PER_TASK:-{}}}\"{limit}",
@@ -364,6 +378,7 @@ mod tests {
             cpus_per_task: 4,
             account: Some("proj-42".into()),
             max_points: None,
+            attach: Vec::new(),
         }
     }
 
@@ -417,6 +432,7 @@ exec /opt/placelab/bin/placelab study merge "${shards[@]}" -o "$dir/results"
             time: None,
             account: None,
             max_points: Some(500_000),
+            attach: Vec::new(),
             shards: 1,
             cpus_per_task: 1,
             dir: "/d/".into(),
@@ -432,6 +448,21 @@ exec /opt/placelab/bin/placelab study merge "${shards[@]}" -o "$dir/results"
         assert!(array.contains("#SBATCH --array=0-0\n"));
         assert!(array.contains("--threads \"${SLURM_CPUS_PER_TASK:-1}\" --max-points 500000\n"));
         assert!(array.contains("--output=\"/d/logs/shard-%a.out\""));
+    }
+
+    #[test]
+    fn every_shard_attaches_the_copied_logs() {
+        let o = Options {
+            attach: vec!["sp2.swf".into(), "it's.swf".into()],
+            ..options()
+        };
+        let (array, _) = scripts(&o).unwrap();
+        assert!(
+            array.contains(
+                "  --attach sp2.swf=\"$dir/attached/\"sp2.swf \\\n  --attach 'it'\\''s.swf='\"$dir/attached/\"'it'\\''s.swf'\n"
+            ),
+            "{array}"
+        );
     }
 
     #[test]

@@ -147,6 +147,15 @@ export const importers = [{
       `Jobs of ${fileName}, a Standard Workload Format log, scheduled as one set; variants by Amdahl's law with serial fraction ${SWF_SERIAL_FRACTION} at 1/4, 1/2, 1 and 2 times each job's processors.`,
       widest, 'swf', JSON.stringify({ text: log, serialFraction: SWF_SERIAL_FRACTION, releases: false }));
   },
+  /** A log too large to travel inside the scenario: named and pinned by its fingerprint (src/attach.rs). */
+  attach(base, fileName, summary) {
+    let named = null;
+    try { named = JSON.parse(base)?.swf?.file ?? null; } catch { named = null; }
+    if (base !== null && named === fileName) return base;
+    return scenarioWith(base, `${fileName} (SWF, moldable)`,
+      `Jobs of ${fileName}, a Standard Workload Format log attached beside the scenario (its first 20,000 jobs), scheduled as one set; variants by Amdahl's law with serial fraction ${SWF_SERIAL_FRACTION} at 1/4, 1/2, 1 and 2 times each job's processors.`,
+      summary.widest, 'swf', JSON.stringify({ file: fileName, digest: summary.digest, serialFraction: SWF_SERIAL_FRACTION, releases: false }));
+  },
 }, {
   id: 'moldable-torque',
   label: 'TORQUE/Maui -L requests',

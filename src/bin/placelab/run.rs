@@ -22,36 +22,43 @@ fn read_input(path: &str) -> Result<String, (String, u8)> {
     text.map_err(|e| (format!("{path}: {e}"), 1))
 }
 
-/// Reads every `--attach [NAME=]PATH` of `args` and attaches it ([`placelab::attach`]).
-/// `Err` carries the message and the exit code: 2 for usage or an unreadable file, 1 for a log
-/// that is not SWF.
+/// Reads every `--attach [NAME=]PATH` of `args` and attaches it ([`attach_one`]).
 pub fn attach_all(args: &[&str]) -> Result<(), (String, u8)> {
     let mut it = args.iter();
     while let Some(&flag) = it.next() {
-        let spec = match (flag, it.next()) {
-            ("--attach", Some(&v)) => v,
+        match (flag, it.next()) {
+            ("--attach", Some(&spec)) => {
+                attach_one(spec)?;
+            }
             _ => {
                 return Err((
                     format!("unexpected {flag:?}: expected --attach [NAME=]PATH"),
                     2,
                 ))
             }
-        };
-        let (name, path) = match spec.split_once('=') {
-            Some((n, p)) if !n.is_empty() && !n.contains('/') => (n.to_string(), p),
-            _ => {
-                let name = std::path::Path::new(spec)
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                (name, spec)
-            }
-        };
-        let file =
-            std::fs::File::open(path).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
-        placelab::attach::read_swf(&name, file).map_err(|e| (format!("{path}: {e}"), 1))?;
+        }
     }
     Ok(())
+}
+
+/// Reads the workload log of `[NAME=]PATH` as a stream and attaches it under NAME (default:
+/// the file's name) ([`placelab::attach`]); returns `(NAME, PATH)`. `Err` carries the message
+/// and the exit code: 2 for an unreadable file, 1 for a log that is not SWF.
+pub fn attach_one(spec: &str) -> Result<(String, String), (String, u8)> {
+    let (name, path) = match spec.split_once('=') {
+        Some((n, p)) if !n.is_empty() && !n.contains('/') => (n.to_string(), p),
+        _ => {
+            let name = std::path::Path::new(spec)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (name, spec)
+        }
+    };
+    let file = std::fs::File::open(path).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
+    placelab::attach::read_swf(&name, std::io::BufReader::new(file))
+        .map_err(|e| (format!("{path}: {e}"), 1))?;
+    Ok((name, path.to_string()))
 }
 
 /// `placelab run PATH` (`run`) or `placelab check PATH`: the report file on `out`, or `ok` with

@@ -10,13 +10,15 @@ use std::process::ExitCode;
 
 pub const USAGE: &str =
     "  placelab study STUDY.json [-o DIR] [--threads N] [--max-points N] [--max-seconds S] [--shard K/N]
+                 [--attach [NAME=]LOG]...
                              run a study (docs/format.md, 'Studies'): every point on N threads
                              (default: all cores), into DIR (default: STUDY.results beside the
                              study file): tidy.csv/.jsonl, aggregate.csv/.jsonl, points.jsonl,
                              study.json. Rerunning into DIR resumes. --max-points: admission
                              limit (default 100000); --max-seconds: the most estimated work of
                              the points, seconds of one core (default 28800, 8 h); --shard K/N:
-                             run the K-th of N shards
+                             run the K-th of N shards; --attach: a workload log the scenarios
+                             name (as placelab run; with --slurm it is copied beside the scripts)
   placelab study STUDY.json --slurm DIR [--shards N] [--partition P] [--time T]
                  [--cpus-per-task C] [--account A] [--placelab PATH] [--submit]
                              write a Slurm job array (one task per shard, N default
@@ -53,6 +55,7 @@ pub fn main(args: &[String]) -> ExitCode {
     let mut max_points_given = false;
     let mut shard = (0u64, 1u64);
     let mut cluster = Cluster::default();
+    let mut attach: Vec<String> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -114,6 +117,12 @@ pub fn main(args: &[String]) -> ExitCode {
                 }
                 None => return usage(&format!("{name} needs a value")),
             },
+            "--attach" => match value() {
+                Some(v) => attach.push(v),
+                None => {
+                    return usage("--attach needs [NAME=]PATH: a workload log the scenarios name")
+                }
+            },
             "--submit" => cluster.submit = true,
             "--shard" => {
                 let parsed = value().and_then(|v| {
@@ -134,6 +143,15 @@ pub fn main(args: &[String]) -> ExitCode {
     let Some(file) = file else {
         return usage("placelab study needs a study file");
     };
+    // before the study is read: admission reads the logs its scenarios name
+    let mut attached = Vec::new();
+    for spec in &attach {
+        match crate::run::attach_one(spec) {
+            Ok(a) => attached.push(a),
+            Err((e, code)) => return fail(e, code),
+        }
+    }
+    cluster.attached = attached;
     if cluster.dir.is_some() {
         for (given, flag) in [
             (dir.is_some(), "-o"),
@@ -235,6 +253,8 @@ pub fn main(args: &[String]) -> ExitCode {
 #[derive(Default)]
 struct Cluster {
     dir: Option<PathBuf>,
+    /// `(NAME, PATH)` of each `--attach`: copied beside the scripts.
+    attached: Vec<(String, String)>,
     shards: Option<u64>,
     partition: Option<String>,
     time: Option<String>,
@@ -299,6 +319,7 @@ fn slurm_main(
         cpus_per_task: c.cpus_per_task.unwrap_or(1),
         account: c.account.clone(),
         max_points: max_points_given.then_some(max_points),
+        attach: c.attached.iter().map(|(n, _)| n.clone()).collect(),
     };
     let (array, merge) = slurm::scripts(&opts).map_err(|e| e.to_string())?;
 
@@ -328,6 +349,15 @@ fn slurm_main(
     }
     let logs = dir.join(slurm::LOGS_DIR);
     std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    if !c.attached.is_empty() {
+        // the shards read the copies (the cluster's nodes may not see the original paths)
+        let to = dir.join(slurm::ATTACHED_DIR);
+        std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+        for (name, path) in &c.attached {
+            let copy = to.join(name);
+            std::fs::copy(path, &copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+        }
+    }
     let write = |name: &str, text: &str, mode: u32| -> Result<PathBuf, String> {
         let path = dir.join(name);
         runner::write_atomic(&path, text).map_err(|e| e.to_string())?;
