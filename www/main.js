@@ -52,8 +52,11 @@ const ready = new Promise((r) => { resolveReady = r; });
 let engine = null;
 const text = createTextClient();
 
+/** The files chosen for the scenario to name ([{name, file}]: src/attach.rs, attach.js). */
+const attachedFiles = () => [...state.attachments].map(([name, file]) => ({ name, file }));
+
 function callWorker(scenarioText, onProgress, opts) {
-  return engine.run(scenarioText, onProgress, { ...opts, attachments: [...state.attachments].map(([name, file]) => ({ name, file })) });
+  return engine.run(scenarioText, onProgress, { ...opts, attachments: attachedFiles() });
 }
 
 // ---- status, errors -----------------------------------------------------------------------------
@@ -541,6 +544,7 @@ const study = createStudyPanel({
   scenario: () => editor.current(),
   valueAt: (path) => { try { return editor.valueAt(path); } catch { return undefined; } },
   scenarioName,
+  attachments: () => attachedFiles(),
 });
 
 // ---- start --------------------------------------------------------------------------------------

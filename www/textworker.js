@@ -6,6 +6,7 @@
 import { decodeLinkState, encodeLink } from './links.js';
 import { fold, valueAt } from './jsontext.js';
 import { dataFor, importerFor } from './engines/data.js';
+import { readSwf } from './attach.js';
 
 /**
  * {shown, folds} for scenario text: the editor shows `shown`; unfold(shown, folds) is the text again
@@ -37,24 +38,13 @@ const INLINE_BYTES = 4 * 1024 * 1024;
 /** Bytes of a large file read to tell what it is. */
 const SNIFF_BYTES = 64 * 1024;
 
-/**
- * Streams an SWF log through the engine's reader (src/formats/swf.rs: a bad line is refused
- * with its line and column) and returns its summary {name, digest, jobs, skipped, beyond, ...}.
- * The chunks are read one at a time, so memory follows the jobs kept, not the file.
- */
+/** Streams an SWF log through the engine's reader (attach.js): its summary, or a bad line's error. */
 async function streamSwf(file) {
   const wasm = await wasmReady();
-  const reader = new wasm.SwfAttach(file.name);
-  const stream = file.stream().getReader();
   try {
-    for (;;) {
-      const { done, value } = await stream.read();
-      if (done) break;
-      reader.push(value);
-    }
-    return JSON.parse(reader.finish());
+    return await readSwf(wasm.SwfAttach, file.name, file);
   } catch (e) {
-    throw new Error(`${file.name}: ${e?.message ?? e}`);
+    throw new Error(`${file.name}: ${e.message}`);
   }
 }
 

@@ -17,6 +17,7 @@ import init, { run, run_preview as runPreview, engines, version, plan as planOf,
 import { dataFor } from './engines/data.js';
 import { asError } from './errors.js';
 import { runSplit } from './pool.js';
+import { createAttacher } from './attach.js';
 
 /** Reports up to this many bytes also cross as text (tests and small exports read it directly). */
 const REPORT_TEXT_BYTES = 1 << 20;
@@ -34,34 +35,8 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** name → the file attached under it in this worker's engine (src/attach.rs), as `size:lastModified` (a posted File arrives as a new object each time). */
-const attached = new Map();
-
-/**
- * Attaches every file not yet attached (an SWF log, streamed chunk by chunk through the engine's
- * reader: memory follows the jobs kept, not the file's size). A file chosen again under the same
- * name replaces the log.
- */
-async function attachAll(attachments, onProgress) {
-  for (const { name, file } of attachments) {
-    const key = `${file.size}:${file.lastModified}`;
-    if (attached.get(name) === key) continue;
-    onProgress(null, null, `reading ${name}`);
-    const reader = new SwfAttach(name);
-    const stream = file.stream().getReader();
-    try {
-      for (;;) {
-        const { done, value } = await stream.read();
-        if (done) break;
-        reader.push(value);
-      }
-      reader.finish();
-    } catch (e) {
-      throw { path: name, message: asError(e).message };
-    }
-    attached.set(name, key);
-  }
-}
+/** Attaches the files a run names (attach.js, src/attach.rs), each read once per worker. */
+const attachAll = createAttacher(SwfAttach);
 
 async function handleRun({ id, scenario, preview = false, attachments = [] }) {
   const t0 = performance.now();
@@ -76,7 +51,7 @@ async function handleRun({ id, scenario, preview = false, attachments = [] }) {
     phase = name === 'end' ? null : { name, t: now };
   };
   try {
-    await attachAll(attachments, onProgress);
+    await attachAll(attachments, (name) => onProgress(null, null, `reading ${name}`));
     const plan = preview ? null : planOf(scenario, self.navigator?.hardwareConcurrency || 1);
     report = plan && plan.workers > 1
       ? await runSplit(scenario, plan, onProgress)

@@ -11,7 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
 import { readyPage, assertNoLongTask } from '../lib/longtasks.mjs';
-import { buildCli, cli, sha256, link } from '../lib/cli.mjs';
+import { buildCli, cli, sha256, link, CLI } from '../lib/cli.mjs';
+import { buildStudy, runStudy } from '../lib/studypanel.mjs';
+import { spawnSync } from 'node:child_process';
 
 const env = useBrowser();
 
@@ -70,10 +72,24 @@ describe('workload logs of real size', () => {
     assert.equal(scenario.workload.swfDigest, log.digest);
     await assertNoLongTask(page, '50 MB SWF log');
     buildCli();
-    const native = cli(JSON.stringify(scenario), ['--attach', file]);
+    const native = cli(await page.evaluate(() => window.placelab.scenarioText()), ['--attach', file]);
     assert.equal(native.error, undefined);
     assert.equal(await page.evaluate(() => window.placelab.lastReportSha256), sha256(native.stdout), 'page and CLI reports equal byte for byte');
     await page.screenshot({ path: artifact('swf-attach-50mb.png') });
+
+    // a study over the attached log: its workers read the file too; the tidy table is the CLI's
+    const count = await buildStudy(page, { axes: [{ field: 'workload.maxJobs', values: '500, 1000' }], replicates: 1, seed: 1, workers: 2 });
+    assert.deepEqual(count, { points: 2, ok: true, error: '' });
+    await runStudy(page);
+    const progress = await page.evaluate(() => window.placelab.study.progress);
+    assert.equal(progress.done, 2, await page.getByTestId('study-error').textContent());
+    const studyText = await page.evaluate(() => window.placelab.study.studyText());
+    fs.writeFileSync(path.join(dir, 'study.json'), studyText);
+    const r = spawnSync(CLI, ['study', path.join(dir, 'study.json'), '-o', path.join(dir, 'out'), '--threads', '2', '--attach', file]);
+    assert.equal(r.status, 0, r.stderr.toString());
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('study-tidy-csv').click()]);
+    assert.equal(fs.readFileSync(await dl.path(), 'utf8'), fs.readFileSync(path.join(dir, 'out', 'tidy.csv'), 'utf8'), 'the page\'s tidy CSV is the CLI\'s');
+    await assertNoLongTask(page, '50 MB SWF log and its study');
 
     // the same scenario opened from a link, without the file: the page says which file to choose
     const other = await env.open(link(JSON.stringify(scenario)));

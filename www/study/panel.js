@@ -26,7 +26,7 @@ const describe = (e) => (e.path && e.path !== '$' ? `${e.path}: ${e.message}` : 
  * Returns {setEngine, scenarioChanged, spec, load, api} (main.js wires them; `api` is
  * window.placelab.study).
  */
-export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName }) {
+export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName, attachments = () => [] }) {
   // The helper starts when the panel is first opened, so a page that never studies loads as before.
   let helperChannel = null;
   const helper = { ask: (msg) => (helperChannel ||= spawnStudyWorker()).ask(msg) };
@@ -143,7 +143,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     let built;
     try { built = build(); } catch (e) { showCount(null, e.message); return; }
     try {
-      const { outline } = await helper.ask({ type: 'study', study: built.text });
+      const { outline } = await helper.ask({ type: 'study', attachments: attachments(), study: built.text });
       if (seq !== state.countSeq) return;
       state.outline = outline;
       showCount(outline, overCap(outline));
@@ -175,7 +175,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     const cur = scenario();
     if (!cur.ok) return null;
     try {
-      const { outline } = await helper.ask({ type: 'study', study: `{"version":1,"base":${cur.text}}` });
+      const { outline } = await helper.ask({ type: 'study', attachments: attachments(), study: `{"version":1,"base":${cur.text}}` });
       return outline.metrics;
     } catch { return null; }
   }
@@ -192,7 +192,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     state.admission = admission;
     let outline;
     try {
-      ({ outline } = await helper.ask({ type: 'study', study: built.text }));
+      ({ outline } = await helper.ask({ type: 'study', attachments: attachments(), study: built.text }));
       const problem = overCap(outline);
       if (problem) throw { path: '', message: problem };
       await helper.ask({ type: 'admit', maxPoints: MAX_PAGE_POINTS });
@@ -219,7 +219,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
     clearResults();
     const todo = Array.from({ length: total }, (_, i) => i);
     run.pool = runPoints({
-      study: built.text, todo, workers: Math.max(1, Math.min(MAX_WORKERS, workers)),
+      study: built.text, todo, workers: Math.max(1, Math.min(MAX_WORKERS, workers)), attachments: attachments(),
       onRecord: (rec) => {
         if (run.lines[rec.point] === undefined) run.done += 1;
         run.lines[rec.point] = rec.line;
@@ -377,7 +377,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName 
   async function tables() {
     const run = state.run;
     if (!run || state.source !== 'run') return null;
-    await helper.ask({ type: 'study', study: run.text });
+    await helper.ask({ type: 'study', attachments: attachments(), study: run.text });
     const lines = run.lines.filter((l) => l !== undefined).join('');
     const { tables: t } = await helper.ask({ type: 'tables', lines });
     return t;

@@ -25,7 +25,7 @@ export const spawnStudyWorker = () => workerChannel(new URL('./worker.js', impor
  * first error (the other workers are stopped). `stop()` terminates the workers and resolves the
  * run as stopped ({stopped: true}).
  */
-export function runPoints({ study, todo, workers, onRecord }) {
+export function runPoints({ study, todo, workers, onRecord, attachments = [] }) {
   const channels = Array.from({ length: Math.max(1, Math.min(workers, todo.length || 1)) }, spawnStudyWorker);
   let next = 0;
   let stopped = false;
@@ -54,7 +54,7 @@ export function runPoints({ study, todo, workers, onRecord }) {
   };
 
   async function feed(c) {
-    await c.ask({ type: 'study', study });
+    await c.ask({ type: 'study', study, attachments });
     const lane = async () => {
       while (!stopped && next < todo.length) {
         const is = todo.slice(next, next + batchSize());

@@ -4,7 +4,9 @@
 // a results file, and the tables of the finished points. Typed protocol: every message has a
 // `type` and an `id` that the reply repeats; a failure replies {type: 'error', id, error: {path,
 // message}}; an unknown type is logged and answered with an error.
-//   {type: 'study', id, study}        → {type: 'outline', id, outline}: parse (and host) a study
+//   {type: 'study', id, study, attachments}
+//                                     → {type: 'outline', id, outline}: parse (and host) a study,
+//                                       the files its scenarios name attached first (attach.js)
 //   {type: 'admit', id, maxPoints}    → {type: 'admitted', id}: refused over the limit, or when
 //                                       the engine refuses every point
 //   {type: 'points', id, is}          → {type: 'records', id, records: [{point, line, csv}], ms}:
@@ -13,7 +15,8 @@
 //   {type: 'add', id, csv}            → {type: 'snapshot', id, snapshot}: tidy CSV rows added
 //   {type: 'load', id, file}          → {type: 'snapshot', id, snapshot, columns, rows}: a results file
 //   {type: 'tables', id, lines}       → {type: 'tables', id, tables}: the four tables
-import init, { StudyHost, study_summaries as summaries, study_tidy_layout as tidyLayout } from '../pkg/placelab.js';
+import init, { StudyHost, SwfAttach, study_summaries as summaries, study_tidy_layout as tidyLayout } from '../pkg/placelab.js';
+import { createAttacher } from '../attach.js';
 import { asError } from '../errors.js';
 import { createModel, parseCsv, csvValue, readTidy } from './model.js';
 
@@ -22,11 +25,13 @@ let host = null;   // the StudyHost of the last `study` message
 let model = null;  // the chart model of the current run or file
 let columns = null;
 
+const attachAll = createAttacher(SwfAttach);
 const summarize = (lists) => JSON.parse(summaries(JSON.stringify(lists)));
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 const HANDLERS = {
-  study({ study }) {
+  async study({ study, attachments = [] }) {
+    await attachAll(attachments);
     host?.free();
     host = null;
     host = new StudyHost(study);
