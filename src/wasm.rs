@@ -273,14 +273,16 @@ impl StudyHost {
 }
 
 /// A placement out of a report's text as a launcher's file (`placelab hostfile`'s formats):
-/// the JSON text of `{text, what, ranks, hosts, keepsOrder, label}`; `case` and `strategy` as the CLI's options
-/// (unset: case 0, the fastest strategy or the first policy).
+/// the JSON text of `{text, what, ranks, hosts, keepsOrder, label}`; `case`, `strategy` (a
+/// placement's strategy or an allocation's policy) and `job` as the CLI's options (unset: case 0,
+/// the fastest strategy or the first policy, job 0).
 #[wasm_bindgen]
 pub fn hostfile(
     report: &str,
     format: &str,
     case: Option<u32>,
     strategy: Option<String>,
+    job: Option<u32>,
 ) -> Result<String, JsError> {
     use crate::formats::hostfile::{from_report_text, keeps_rank_order, Format, Pick};
     let f = Format::from_id(format).ok_or_else(|| {
@@ -292,6 +294,7 @@ pub fn hostfile(
     let pick = Pick {
         case: case.map(|c| c as usize),
         strategy,
+        job: job.map(|j| j as usize),
         ..Pick::default()
     };
     let (text, picked) = from_report_text(report, f, &pick).map_err(|e| JsError::new(&e))?;

@@ -190,3 +190,44 @@ fn reports_without_a_placement_and_bad_picks_are_refused_with_a_message() {
     .unwrap_err();
     assert!(e.starts_with("position 0: the ranking has"), "{e}");
 }
+
+/// Every placed job of every policy: its ranks fill its own nodes (the report's `nodeRanges`,
+/// `[first, count]` runs) in order, `coresPerNode` ranks a node; an unplaced job is refused.
+#[test]
+fn an_allocation_job_runs_on_exactly_its_nodes() {
+    for example in ["swf-log-16x16", "fig1-4x4"] {
+        let doc = report(example);
+        let cores = doc["report"]["topology"]["coresPerNode"].as_u64().unwrap() as usize;
+        let nodes = doc["report"]["topology"]["nodes"].as_u64().unwrap();
+        let width = (nodes - 1).to_string().len();
+        for run in doc["report"]["runs"].as_array().unwrap() {
+            for (j, job) in run["jobs"].as_array().unwrap().iter().enumerate() {
+                let pick = Pick {
+                    strategy: Some(run["policy"].as_str().unwrap().into()),
+                    job: Some(j),
+                    ..Pick::default()
+                };
+                let got = hostfile::hosts_of_report(&doc, &pick);
+                if job["placed"] != true {
+                    assert!(got.is_err(), "{example} job {j}");
+                    continue;
+                }
+                let mut want_nodes = Vec::new();
+                for r in job["nodeRanges"].as_array().unwrap() {
+                    let (a, c) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+                    want_nodes.extend(a..a + c);
+                }
+                let tasks = job["tasks"].as_u64().unwrap() as usize;
+                let want: Vec<String> = (0..tasks)
+                    .map(|t| format!("node{:0width$}", want_nodes[t / cores]))
+                    .collect();
+                assert_eq!(
+                    got.unwrap().hosts,
+                    want,
+                    "{example} {} job {j}",
+                    run["policy"]
+                );
+            }
+        }
+    }
+}

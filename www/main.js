@@ -515,7 +515,7 @@ async function handleExport(kind, detail = {}) {
   try {
     if (kind === 'png') await exportPng(state.view?.canvases?.() || [], baseName());
     else if (kind === 'hostfile') {
-      const f = await text.call('hostfile', { report: state.lastResult.blob, format: detail.format, case: detail.case, strategy: detail.strategy });
+      const f = await text.call('hostfile', { report: state.lastResult.blob, format: detail.format, case: detail.case, strategy: detail.strategy, job: detail.job });
       exportBlob(new Blob([f.text], { type: 'text/plain' }), `${baseName()}.${detail.suffix}`);
       showNotice(`${f.label}: ${f.what}, ${f.ranks} ranks on ${f.hosts} hosts${f.keepsOrder ? '' : ' (this format does not keep the rank order: use the machinefile, rankfile or SLURM_HOSTFILE)'}.`);
     }

@@ -114,9 +114,9 @@ const HANDLERS = {
     return dataFor(envelope.engine).csv(envelope).map((p) => ({ name: p.name, file: p.file, blob: new Blob([p.text], { type: p.type || 'text/csv' }) }));
   },
   /** A placement of the report as a launcher's file: {text, what, ranks, hosts, keepsOrder, label}. */
-  async hostfile({ report, format, case: c, strategy }) {
+  async hostfile({ report, format, case: c, strategy, job }) {
     const wasm = await wasmReady();
-    return JSON.parse(wasm.hostfile(await report.text(), format, c ?? undefined, strategy ?? undefined));
+    return JSON.parse(wasm.hostfile(await report.text(), format, c ?? undefined, strategy ?? undefined, job ?? undefined));
   },
   async valueAt({ text, path }) {
     return valueAt(text, path);

@@ -2,7 +2,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { useBrowser, pickExample, artifact } from '../lib/harness.mjs';
+import { buildCli, CLI } from '../lib/cli.mjs';
 
 const env = useBrowser();
 
@@ -40,6 +42,26 @@ describe('export', () => {
     const jobLines = jobs.bytes.toString('utf8').trim().split('\n');
     assert.equal(jobLines.length, 1 + report.report.runs.reduce((a, r) => a + r.jobs.length, 0));
     assert.match(jobLines[0], /^policy,id,name/);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('downloads a job\'s nodes under a policy as the launcher files placelab hostfile writes', async () => {
+    buildCli();
+    const page = await env.open();
+    await pickExample(page, 'swf-log-16x16.json');
+    const report = artifact('alloc-swf.report.json');
+    await fs.writeFile(report, await page.evaluate(() => window.placelab.reportText()));
+    const policies = await page.evaluate(() => window.placelab.lastReport.report.runs.map((r) => r.policy));
+    for (const [format, policy, job] of [['mpich', policies[0], 0], ['rankfile', policies.at(-1), 5], ['nodelist', policies.at(-1), 12]]) {
+      await page.getByTestId('hostfile-format').selectOption(format);
+      await page.getByTestId('hostfile-strategy').selectOption(policy);
+      await page.getByTestId('hostfile-job').fill(String(job));
+      const got = await download(page, 'export-hostfile');
+      const want = execFileSync(CLI, ['hostfile', report, '--format', format, '--strategy', policy, '--job', String(job)], { stdio: ['ignore', 'pipe', 'ignore'] });
+      assert.equal(got.bytes.toString(), want.toString(), `${format} ${policy} job ${job}`);
+      assert.ok(want.length > 0);
+    }
     assert.deepEqual(page.problems, []);
     await page.close();
   });

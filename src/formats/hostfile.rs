@@ -202,10 +202,14 @@ pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, S
             if job["placed"] != true {
                 return Err(format!("job {j} was not placed"));
             }
+            // `nodeRanges`: [first, count] runs of ascending node ids
             let mut nodes = Vec::new();
             for range in job["nodeRanges"].as_array().cloned().unwrap_or_default() {
-                let (a, b) = (range[0].as_u64().unwrap_or(0), range[1].as_u64().unwrap_or(0));
-                nodes.extend((a..=b).map(|x| x as u32));
+                let (first, count) = (range[0].as_u64().unwrap_or(0), range[1].as_u64().unwrap_or(0));
+                nodes.extend((first..first.saturating_add(count)).map(|x| x as u32));
+            }
+            if nodes.is_empty() {
+                return Err(format!("job {j} has no nodes in the report"));
             }
             let cores = r["topology"]["coresPerNode"].as_u64().unwrap_or(1).max(1);
             let tasks = job["tasks"].as_u64().unwrap_or(nodes.len() as u64);

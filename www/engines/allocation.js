@@ -1,5 +1,6 @@
 // The allocation engine's view: one drawing per policy side by side on the same scale,
 // stream controls (time slider, utilization over time), a legend, and the metrics tables.
+import { launcherRow } from './launcher.js';
 import { el, formatValue, formatCount } from '../dom.js';
 import { summaryKeys, jobKeys, contentionComparison } from './allocation-data.js';
 import { PALETTE, OWNED_IDLE_TINT, HEAT_BINS, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
@@ -194,6 +195,20 @@ export function panelWidth(avail, n) {
 }
 
 /** Draws the report into `host`; returns a handle {canvases, layouts, setFrame, destroy, ...}. */
+/** A policy and a job, and the launcher row (launcher.js) that downloads the job's nodes. */
+function launcherControls(report) {
+  const policy = el('select', { 'data-testid': 'hostfile-strategy', 'aria-label': 'policy of the launcher file' },
+    report.runs.map((r) => el('option', { value: r.policy, text: r.label || r.policy })));
+  const jobs = Math.max(1, report.runs[0]?.summary ? report.runs[0].summary.placed + report.runs[0].summary.unplaced : report.runs[0]?.jobs.length ?? 1);
+  const job = el('input', { type: 'number', min: '0', max: String(jobs - 1), step: '1', value: '0', 'data-testid': 'hostfile-job',
+    'aria-label': 'job of the launcher file (its index)', class: 'narrow' });
+  return launcherRow({
+    pickers: [policy, el('label', { class: 'layer' }, 'job ', job)],
+    pick: () => ({ strategy: policy.value, job: Math.min(jobs - 1, Math.max(0, Math.trunc(Number(job.value) || 0))) }),
+    title: 'the nodes of this job under this policy, its tasks filled node by node, as the file an MPI launcher or Slurm takes (placelab hostfile)',
+  });
+}
+
 export function draw(host, envelope) {
   const report = envelope.report;
   const runs = report.runs;
@@ -244,7 +259,8 @@ export function draw(host, envelope) {
     return el('label', { class: 'layer' }, box, text);
   };
   host.append(el('div', { class: 'layers', role: 'group', 'aria-label': 'Layers' },
-    el('span', { class: 'muted', text: 'Layers' }), layerBox('jobs', 'Jobs'), layerBox('contention', 'Contention (heat map)')));
+    el('span', { class: 'muted', text: 'Layers' }), layerBox('jobs', 'Jobs'), layerBox('contention', 'Contention (heat map)')),
+    launcherControls(report));
   const figuresRow = el('div', { class: 'figures' });
   const legendCanvas = el('canvas', { 'data-testid': 'legend', class: 'legend' });
   host.append(figuresRow, legendCanvas);

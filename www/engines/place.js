@@ -1,6 +1,7 @@
 // The placement engine's view: one panel per strategy side by side for the chosen case (the nodes
 // coloured by task position, task-graph edges by hop count, a heat map of link load, switchable
 // layers), the ratio table beside the source's figures with a bar chart, and the runs table.
+import { launcherRow } from './launcher.js';
 import { el, formatValue, formatCount } from '../dom.js';
 import { drawLegend, jobColor, PALETTE } from '../draw/common.js';
 import { drawPlacement, drawRatioBars, HOP_BINS, LOAD_BINS, TASK_FIRST, TASK_LAST, BUSY, IDLE } from '../draw/place.js';
@@ -55,28 +56,15 @@ function differences(r) {
   return notes;
 }
 
-/** The launcher file formats (`placelab hostfile --format`): id, label, file name suffix. */
-const LAUNCHER_FORMATS = [
-  ['mpich', 'MPICH machinefile', 'machinefile'], ['openmpi', 'Open MPI hostfile', 'hostfile'],
-  ['rankfile', 'Open MPI rankfile', 'rankfile'], ['slurm-hostfile', 'SLURM_HOSTFILE', 'slurm-hostfile'],
-  ['nodelist', 'Slurm nodelist', 'nodelist'],
-];
-
-/** A strategy and a format for the case shown, and a button that downloads that placement as the
- *  file an MPI launcher or Slurm takes (an `export` event the page turns into the download). */
+/** A strategy for the case shown, and the launcher row (launcher.js) that downloads its placement. */
 function launcherControls(r, caseShown) {
   const strategy = el('select', { 'data-testid': 'hostfile-strategy', 'aria-label': 'strategy of the launcher file' },
     el('option', { value: '', text: 'fastest' }), r.strategies.map((st) => el('option', { value: st, text: strategyLabels(r)[st] ?? st })));
-  const format = el('select', { 'data-testid': 'hostfile-format', 'aria-label': 'launcher file format' },
-    LAUNCHER_FORMATS.map(([id, label]) => el('option', { value: id, text: label })));
-  const button = el('button', { type: 'button', class: 'secondary', text: 'Download', 'data-testid': 'export-hostfile',
-    title: 'the placement of the case shown, as the file an MPI launcher or Slurm takes (placelab hostfile)' });
-  button.addEventListener('click', () => {
-    const [, , suffix] = LAUNCHER_FORMATS.find(([id]) => id === format.value);
-    button.dispatchEvent(new CustomEvent('export', { bubbles: true, detail: {
-      name: 'hostfile', format: format.value, suffix, case: caseShown(), strategy: strategy.value || null } }));
+  return launcherRow({
+    pickers: [strategy],
+    pick: () => ({ case: caseShown(), strategy: strategy.value || null }),
+    title: 'the placement of the case shown, as the file an MPI launcher or Slurm takes (placelab hostfile)',
   });
-  return el('div', { class: 'layers' }, el('span', { class: 'muted', text: 'Launcher file' }), strategy, format, button);
 }
 
 /** Draws the report into `host`; returns the handle {canvases, destroy, ...}. */
