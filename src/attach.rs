@@ -17,6 +17,68 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 static LOGS: Mutex<BTreeMap<String, Arc<SwfLog>>> = Mutex::new(BTreeMap::new());
+static TRACES: Mutex<BTreeMap<String, Arc<AttachedTrace>>> = Mutex::new(BTreeMap::new());
+
+/// A time-independent trace read beside a scenario: an SMPI index and its rank files.
+#[derive(Debug, Clone)]
+pub struct AttachedTrace {
+    /// Computes in flops (read at rate 1; the scenario divides by its reference rate).
+    pub trace: crate::trace::model::Trace,
+    /// FNV-1a 64 over the rank files' bytes in the index's order, and their total count.
+    pub digest: String,
+    /// The rank files, as the index names them.
+    pub files: Vec<String>,
+}
+
+/// Attaches `trace` under `name`, replacing any trace of that name.
+pub fn attach_trace(name: &str, trace: AttachedTrace) -> Arc<AttachedTrace> {
+    let t = Arc::new(trace);
+    TRACES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.to_string(), t.clone());
+    t
+}
+
+/// The trace attached under `name`, its fingerprint checked against `digest`.
+///
+/// # Errors
+/// At `path`: no trace of that name attached; at `digest_path`: different files.
+pub fn trace_for(
+    name: &str,
+    digest: Option<&str>,
+    path: &str,
+    digest_path: &str,
+) -> crate::error::Result<Arc<AttachedTrace>> {
+    use crate::error::ScenarioError;
+    let t = TRACES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(name)
+        .cloned()
+        .ok_or_else(|| {
+            ScenarioError::at(
+                path,
+                format!(
+                    "the trace {name:?} is not attached: read it with `placelab trace \
+                     PATH/{name} --platform PLATFORM.json`, or `--attach PATH/{name}`"
+                ),
+            )
+        })?;
+    if let Some(d) = digest {
+        if d != t.digest {
+            return Err(ScenarioError::at(
+                digest_path,
+                format!(
+                    "the attached {name:?} holds other files (fingerprint {:?}, the scenario \
+                     replays {d:?})",
+                    t.digest
+                ),
+            ));
+        }
+    }
+    Ok(t)
+}
 
 /// Jobs kept of an attached log.
 pub const MAX_KEPT_JOBS: usize = crate::alloc::scenario::MAX_JOBS;

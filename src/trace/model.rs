@@ -73,6 +73,19 @@ impl Trace {
         v.push(Event { op, file, line });
     }
 
+    /// The trace with every compute divided by `rate`: flop counts (a trace read with rate 1)
+    /// into seconds at `rate` flops per second. Reading with rate 1 and dividing afterwards gives
+    /// the same bits whoever reads the text, at whatever rate the scenario says later.
+    pub fn divide_compute(&mut self, rate: f64) {
+        for r in &mut self.ranks {
+            for e in r.iter_mut() {
+                if let Op::Compute(d) = &mut e.op {
+                    *d /= rate;
+                }
+            }
+        }
+    }
+
     /// Events of all ranks.
     pub fn events(&self) -> u64 {
         self.ranks.iter().map(|r| r.len() as u64).sum()

@@ -91,6 +91,11 @@ pub struct TraceSpec {
     pub format: TraceFormat,
     pub text: Option<String>,
     pub files: Option<Vec<String>>,
+    /// Or the name of a trace attached beside the scenario ([`crate::attach`]): an SMPI index
+    /// and its rank files, read as streams (time-independent format).
+    pub attached: Option<String>,
+    /// The attached trace's fingerprint (over its rank files, in the index's order).
+    pub digest: Option<String>,
 }
 
 choices! {
@@ -443,20 +448,22 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             ))
         }
         (Some(t), None) => {
-            let tr = match (&t.text, &t.files) {
-                (Some(_), Some(_)) | (None, None) => {
-                    return Err(ScenarioError::at(
-                        "trace",
-                        "give exactly one of \"text\" (merged) and \"files\" (one text per rank)",
-                    ))
-                }
-                (Some(text), None) => match t.format {
+            if t.digest.is_some() && t.attached.is_none() {
+                return Err(ScenarioError::at(
+                    "trace.digest",
+                    "pins an attached trace (\"attached\"); this trace is given as text",
+                ));
+            }
+            // Time-independent traces are read in flops (rate 1) and divided by the reference
+            // rate afterwards, so a text, files and an attached trace give the same bits.
+            let mut tr = match (&t.text, &t.files, &t.attached) {
+                (Some(text), None, None) => match t.format {
                     TraceFormat::Alog => alog::parse(text),
-                    TraceFormat::Ti => ti::parse(text, s.reference_rate),
+                    TraceFormat::Ti => ti::parse(text, 1.0),
                     TraceFormat::Text => text::parse(text),
                 }
                 .map_err(|e| parse_error("trace.text", e))?,
-                (None, Some(files)) => {
+                (None, Some(files), None) => {
                     if t.format != TraceFormat::Ti {
                         return Err(ScenarioError::at(
                             "trace.files",
@@ -471,12 +478,36 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                     }
                     let mut tr = Trace::new(0, Origin::Files);
                     for (i, f) in files.iter().enumerate() {
-                        ti::parse_into(f, i as u32, s.reference_rate, &mut tr)
+                        ti::parse_into(f, i as u32, 1.0, &mut tr)
                             .map_err(|e| parse_error(&format!("trace.files[{i}]"), e))?;
                     }
                     tr
                 }
+                (None, None, Some(name)) => {
+                    if t.format != TraceFormat::Ti {
+                        return Err(ScenarioError::at(
+                            "trace.attached",
+                            "attached traces are SMPI time-independent traces (\"ti\")",
+                        ));
+                    }
+                    let a = crate::attach::trace_for(
+                        name,
+                        t.digest.as_deref(),
+                        "trace.attached",
+                        "trace.digest",
+                    )?;
+                    a.trace.clone()
+                }
+                _ => {
+                    return Err(ScenarioError::at(
+                        "trace",
+                        "give exactly one of \"text\" (merged), \"files\" (one text per rank) and \"attached\" (a trace read beside the scenario)",
+                    ))
+                }
             };
+            if t.format == TraceFormat::Ti {
+                tr.divide_compute(s.reference_rate);
+            }
             (tr, t.format.id(), None)
         }
         (None, Some(g)) => {

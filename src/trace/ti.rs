@@ -67,25 +67,67 @@ fn rank_of(tok: &str, line: u32) -> Result<u32, ParseError> {
 /// # Errors
 /// The first problem with its line.
 pub fn parse_into(text: &str, file: u32, rate: f64, trace: &mut Trace) -> Result<(), ParseError> {
-    // Bytes of the default datatype per rank (set by the rank's `init`): what the forms
-    // without a datatype count.
-    let mut default_bytes: Vec<f64> = Vec::new();
-    for (line, f) in records(text, true) {
-        if f.len() < 2 {
-            return Err(ParseError::new(
-                line,
-                format!("a line is `RANK ACTION ARGS`, got only {:?}", short(f[0])),
-            ));
+    TiParser::new(file, rate).lines(text, 0, trace)
+}
+
+/// One text of a trace read in pieces of whole lines ([`TiStream`] cuts a byte stream into
+/// them): the state a text carries from line to line (each rank's default datatype, set by its
+/// `init`) lives here.
+#[derive(Debug, Clone)]
+pub struct TiParser {
+    /// Bytes of the default datatype per rank (set by the rank's `init`): what the forms
+    /// without a datatype count.
+    default_bytes: Vec<f64>,
+    file: u32,
+    rate: f64,
+}
+
+impl TiParser {
+    /// A parser of text `file` (its index in `trace.files`) with reference rate `rate`.
+    pub fn new(file: u32, rate: f64) -> TiParser {
+        TiParser {
+            default_bytes: Vec::new(),
+            file,
+            rate,
         }
-        let rank = rank_of(f[0], line)? as usize;
-        while trace.ranks.len() <= rank {
-            trace.ranks.push(Vec::new());
-        }
-        let args = &f[2..];
-        if default_bytes.len() <= rank {
-            default_bytes.resize(rank + 1, 1.0);
-        }
-        let op = match f[1] {
+    }
+
+    /// Appends the actions of `text` (whole lines, the first being line `offset + 1` of the
+    /// file) to `trace`.
+    ///
+    /// # Errors
+    /// The first problem with its line in the file.
+    pub fn lines(&mut self, text: &str, offset: u32, trace: &mut Trace) -> Result<(), ParseError> {
+        self.lines_inner(text, offset, trace).map_err(|mut e| {
+            e.line = e.line.saturating_add(offset);
+            e
+        })
+    }
+
+    fn lines_inner(
+        &mut self,
+        text: &str,
+        offset: u32,
+        trace: &mut Trace,
+    ) -> Result<(), ParseError> {
+        let (file, rate) = (self.file, self.rate);
+        let default_bytes = &mut self.default_bytes;
+        for (line, f) in records(text, true) {
+            if f.len() < 2 {
+                return Err(ParseError::new(
+                    line,
+                    format!("a line is `RANK ACTION ARGS`, got only {:?}", short(f[0])),
+                ));
+            }
+            let rank = rank_of(f[0], line)? as usize;
+            while trace.ranks.len() <= rank {
+                trace.ranks.push(Vec::new());
+            }
+            let args = &f[2..];
+            if default_bytes.len() <= rank {
+                default_bytes.resize(rank + 1, 1.0);
+            }
+            let op = match f[1] {
             "init" => {
                 default_bytes[rank] = if args.is_empty() { 1.0 } else { 8.0 };
                 None
@@ -173,17 +215,116 @@ pub fn parse_into(text: &str, file: u32, rate: f64, trace: &mut Trace) -> Result
                 ))
             }
         };
-        if let Some(op) = op {
-            trace.push(rank, op, file, line);
-            if trace.ranks[rank].len() as u64 > MAX_EVENTS {
-                return Err(ParseError::new(
-                    line,
-                    format!("more than {MAX_EVENTS} events"),
-                ));
+            if let Some(op) = op {
+                trace.push(rank, op, file, line.saturating_add(offset));
+                if trace.ranks[rank].len() as u64 > MAX_EVENTS {
+                    return Err(ParseError::new(
+                        line,
+                        format!("more than {MAX_EVENTS} events"),
+                    ));
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// Longest line a [`TiStream`] reads, in bytes.
+pub const MAX_LINE: usize = 64 << 10;
+
+/// One text of a trace fed as bytes in chunks of any size (a rank's file read from disk or from
+/// a browser file), cut into whole lines for its [`TiParser`]: memory is the trace's compact
+/// form ([`Trace`]'s events) plus one chunk, whatever the file's size. Chunk boundaries never
+/// change the result.
+#[derive(Debug)]
+pub struct TiStream {
+    parser: TiParser,
+    /// The bytes of the current, unfinished line.
+    partial: Vec<u8>,
+    /// Lines read so far.
+    lines: u32,
+}
+
+impl TiStream {
+    /// A stream of text `file` with reference rate `rate` ([`TiParser::new`]).
+    pub fn new(file: u32, rate: f64) -> TiStream {
+        TiStream {
+            parser: TiParser::new(file, rate),
+            partial: Vec::new(),
+            lines: 0,
+        }
+    }
+
+    /// Feeds the next `chunk`; its whole lines go into `trace`.
+    ///
+    /// # Errors
+    /// The first bad line; bytes that are not text; a line over [`MAX_LINE`] bytes.
+    pub fn push(&mut self, chunk: &[u8], trace: &mut Trace) -> Result<(), ParseError> {
+        let Some(last) = chunk.iter().rposition(|&b| b == b'\n') else {
+            if self.partial.len() + chunk.len() > MAX_LINE {
+                return Err(ParseError::new(
+                    self.lines.saturating_add(1),
+                    format!("longer than {MAX_LINE} bytes (is this a time-independent trace?)"),
+                ));
+            }
+            self.partial.extend_from_slice(chunk);
+            return Ok(());
+        };
+        let (whole, rest) = chunk.split_at(last + 1);
+        if self.partial.is_empty() {
+            self.text(whole, trace)?;
+        } else {
+            let mut joined = std::mem::take(&mut self.partial);
+            joined.extend_from_slice(whole);
+            self.text(&joined, trace)?;
+            joined.clear();
+            self.partial = joined;
+        }
+        if rest.len() > MAX_LINE {
+            return Err(ParseError::new(
+                self.lines.saturating_add(1),
+                format!("longer than {MAX_LINE} bytes (is this a time-independent trace?)"),
+            ));
+        }
+        self.partial.extend_from_slice(rest);
+        Ok(())
+    }
+
+    /// The last line (without a final newline) into `trace`.
+    ///
+    /// # Errors
+    /// As [`TiStream::push`].
+    pub fn finish(mut self, trace: &mut Trace) -> Result<(), ParseError> {
+        let rest = std::mem::take(&mut self.partial);
+        self.text(&rest, trace)
+    }
+
+    fn text(&mut self, bytes: &[u8], trace: &mut Trace) -> Result<(), ParseError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            ParseError::new(
+                self.lines.saturating_add(line as u32 + 1),
+                "not text (a time-independent trace is plain ASCII)",
+            )
+        })?;
+        self.parser.lines(text, self.lines, trace)?;
+        let n = bytes.iter().filter(|&&b| b == b'\n').count();
+        self.lines = self.lines.saturating_add(n as u32);
+        Ok(())
+    }
+}
+
+/// The rank files an SMPI `-trace-ti` index names, one path per line (blank lines skipped), in
+/// its order.
+pub fn index_files(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Parses one merged text.
