@@ -100,7 +100,8 @@ impl Sim<'_> {
         self.decisions += 1;
         let n = self.jobs[j].nodes;
         self.count_search(n);
-        let Some(p) = self.placer.place(&self.m, n) else {
+        let limit = self.placer.switch_limit(j, t - self.jobs[j].arrival);
+        let Some(p) = self.placer.place_job(&self.m, n, limit) else {
             return false;
         };
         self.start_placed(j, p, t);
