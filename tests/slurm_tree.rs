@@ -9,6 +9,9 @@
 //!   `scripts/slurm-tree-fixture.sh` in `tests/fixtures/slurm-tree/*.json`, replayed step by
 //!   step.
 
+// The oracle keeps the C code's index loops, to be read side by side with it.
+#![allow(clippy::needless_range_loop)]
+
 use placelab::alloc::machine::{Footprint, Machine, Placement};
 use placelab::alloc::policy::Placer;
 use placelab::alloc::scenario::{slurm_tree, Fallback, PolicyId};

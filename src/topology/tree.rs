@@ -161,7 +161,7 @@ impl Tree {
                 shape.leaf_count[id] = spec.leaves as u32;
                 shape
                     .leaf_switch
-                    .extend(std::iter::repeat(id as u32).take(spec.leaves));
+                    .extend(std::iter::repeat_n(id as u32, spec.leaves));
             } else {
                 shape.first_child[id] = id_of[spec.children[0]];
                 shape.child_count[id] = spec.children.len() as u32;
