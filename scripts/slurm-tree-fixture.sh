@@ -12,8 +12,14 @@
 # job's NodeList once it leaves PENDING; a job still PENDING after 8 s (Slurm found no nodes,
 # or only nodes on more leaf switches than SWITCHES) is recorded as null and cancelled, as is a
 # job sbatch refuses (no switch could ever hold it).
-# `cancel JOB` cancels a placed job and powers its nodes down again (POWER_DOWN_FORCE), then
-# waits until they are idle and powered down, so that every free node looks the same to Slurm.
+# `cancel JOB` cancels a placed job and waits until its nodes are idle again.
+#
+# Every node is powered up (State=POWER_UP) before the first job and stays so (idle#: waiting
+# for a slurmd that never comes, allocatable): a powered-down node carries Slurm's "boot
+# required" scheduling weight (node_scheduler.c, _set_sched_weight), so a mix of powered-down
+# and powered-up nodes would not be the cluster of equal weights the policy models. This
+# matters most for --switches: select/cons_tres first evaluates the job with every node free
+# ("test 0", cons_common/job_test.c), and that evaluation must also fit the switch count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -150,6 +156,11 @@ SLURM_CLUSTER_TOPOLOGY=$work/topology.conf SLURM_CLUSTER_NODES=$work/nodes \
 # shellcheck disable=SC1091
 source "$cluster/env"
 scontrol show topology >&2
+all=$(paste -sd, "$work/nodes")
+scontrol update NodeName="$all" State=POWER_UP
+powered() { [ "$(sinfo -h -N -o %T | sort -u)" = "idle#" ]; }
+for _ in $(seq 300); do powered && break; sleep 0.1; done
+powered || { echo "$0: the nodes did not all power up: $(sinfo -h -N -o %T | sort | uniq -c | tr '\n' ' ')" >&2; exit 1; }
 
 field() { # field NAME from `scontrol -o show job ID`
   scontrol -o show job "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1
@@ -191,10 +202,9 @@ while read -r action job n sw; do
       list=${nodes_of[$job]}
       gone() { [ -z "$(squeue -h -j "${jobid[$job]}" 2>/dev/null)" ]; }
       for _ in $(seq 100); do gone && break; sleep 0.1; done
-      scontrol update NodeName="$list" State=POWER_DOWN_FORCE
-      down() { [ "$(sinfo -h -N -n "$list" -o %T | sort -u)" = "idle~" ]; }
-      for _ in $(seq 600); do down && break; sleep 0.1; done
-      down || { echo "$0: nodes $list did not power down: $(sinfo -h -N -n "$list" -o %T | sort -u | tr '\n' ' ')" >&2; exit 1; }
+      idle() { [ "$(sinfo -h -N -n "$list" -o %T | sort -u)" = "idle#" ]; }
+      for _ in $(seq 300); do idle && break; sleep 0.1; done
+      idle || { echo "$0: nodes $list are not idle again: $(sinfo -h -N -n "$list" -o %T | sort -u | tr '\n' ' ')" >&2; exit 1; }
       echo "$job cancelled, $list free" >&2
       records+=("{\"action\": \"cancel\", \"job\": \"$job\"}")
       ;;

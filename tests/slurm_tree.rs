@@ -131,6 +131,15 @@ fn compare(r: &Records, cnt: &[usize], rem: usize, mut i: usize, mut j: usize) -
     0
 }
 
+/// cons_common's `_job_test` for a switch-limited job: "test 0" (every node free) must fit the
+/// limit, then "test 1" (the free nodes) gives the nodes and must fit it too.
+fn job_test(r: &Records, avail: &[bool], n: usize, req_switch: Option<u32>) -> Option<Vec<usize>> {
+    if req_switch.is_some() {
+        eval_nodes_topo(r, &vec![true; avail.len()], n, req_switch)?;
+    }
+    eval_nodes_topo(r, avail, n, req_switch)
+}
+
 /// `_eval_nodes_topo` for `n` whole nodes among `avail`; then the `--switches` check.
 fn eval_nodes_topo(
     r: &Records,
@@ -307,7 +316,7 @@ fn the_policy_follows_slurms_code_on_random_trees_and_sequences() {
             let n = 1 + rng.index_below(total.min(12));
             let sw = (rng.index_below(3) == 0).then(|| 1 + rng.index_below(3) as u32);
             let avail: Vec<bool> = (0..total).map(|v| m.is_free(v)).collect();
-            let want = eval_nodes_topo(&rec, &avail, n, sw);
+            let want = job_test(&rec, &avail, n, sw);
             let got = p.place_job(&m, n, sw);
             let got_nodes = got
                 .as_ref()

@@ -686,14 +686,8 @@ fn build_table() -> Vec<Param> {
         )
         .help("one arity per level, e.g. [2, 2, 8]: root -> 2 -> 2 -> 8 nodes")
         .show_if("system.kind", "tree"),
-        Param::new(
-            "system.topologyConf",
-            "Slurm topology.conf",
-            "string",
-            json!(null),
-        )
-        .help("SwitchName=... Switches=... or Nodes=... lines, as Slurm's topology/tree plugin reads them")
-        .show_if("system.kind", "slurmTopology"),
+        // the text of a Slurm topology.conf: multi-line, edited in the scenario's JSON text
+        Param::rule("system.topologyConf", "string"),
         Param::rule("system.arities[]", "int").range(2.0, 1024.0),
         Param::rule("system.arity", "int").range(2.0, 1024.0),
         Param::rule("system.levels", "int").range(1.0, 8.0),

@@ -11,8 +11,10 @@
 //!    comparison ([`better`]): smaller summed switch distance to the leaves already picked,
 //!    else the tighter fit; take its free nodes in node order until the job has `n`; set its
 //!    `cnt` to 0 (its ancestors' counts are left as they are, as Slurm does).
-//! 4. `--switches=k` (a job's `switches`): a choice using more than `k` leaf switches is not
-//!    taken; the job waits (until its wait limit, see `docs/format.md`).
+//! 4. `--switches=k` (a job's `switches`): Slurm makes the same choice twice, first with every
+//!    node free (`cons_common/job_test.c`, "test 0"), then with the nodes free now; if either
+//!    spans more than `k` leaf switches the job waits (until its wait limit, see
+//!    `docs/format.md`). With equal weights the first is the choice on the empty machine.
 //!
 //! Switch "levels" are Slurm's (leaf switches 0, each parent one more); a switch's parent for
 //! the comparison is Slurm's `parent` field, which 22.05 leaves 0 (the first switch of the file)
@@ -155,7 +157,8 @@ pub fn leaf_switches(t: &Tree, nodes: &[u32]) -> usize {
 }
 
 /// Slurm's choice of `n` nodes (module doc), or `None` if the job waits: no switch has `n`
-/// free nodes, or the choice spans more than `max_leaf_switches`.
+/// free nodes, or the choice (or the choice on the empty machine) spans more than
+/// `max_leaf_switches`.
 pub fn slurm_tree(m: &Machine, n: usize, max_leaf_switches: Option<u32>) -> Option<Placement> {
     let t = match &m.topo {
         Topology::Tree(t) => t,
@@ -165,10 +168,37 @@ pub fn slurm_tree(m: &Machine, n: usize, max_leaf_switches: Option<u32>) -> Opti
         return None;
     }
     let sw = switches(t);
+    // rule 4: Slurm's "test 0", every node free
+    if let Some(k) = max_leaf_switches {
+        let all = choose(t, &sw, n, &|_| true)?;
+        if leaf_switches(t, &all) > k as usize {
+            return None;
+        }
+    }
+    let nodes = choose(t, &sw, n, &|v| m.is_free(v))?;
+    if let Some(k) = max_leaf_switches {
+        if leaf_switches(t, &nodes) > k as usize {
+            return None;
+        }
+    }
+    debug_assert!(sw.of_router.len() == t.routers());
+    Some(Placement {
+        nodes,
+        ..Default::default()
+    })
+}
+
+/// Rules 1 to 3 on the nodes `free` accepts.
+fn choose(
+    t: &Tree,
+    sw: &Switches,
+    n: usize,
+    free_node: &dyn Fn(usize) -> bool,
+) -> Option<Vec<u32>> {
     let s = sw.router.len();
     let free_of = |u: usize| {
         let (first, count) = t.leaf_range(u);
-        (first..first + count).filter(|&v| m.is_free(v)).count()
+        (first..first + count).filter(|&v| free_node(v)).count()
     };
     // rule 1: the top switch
     let free: Vec<usize> = sw.router.iter().map(|&u| free_of(u)).collect();
@@ -202,7 +232,7 @@ pub fn slurm_tree(m: &Machine, n: usize, max_leaf_switches: Option<u32>) -> Opti
             }
             match best {
                 None => best = Some(i),
-                Some(b) if better(&sw, &dist, &cnt, rem, i, b) => best = Some(i),
+                Some(b) if better(sw, &dist, &cnt, rem, i, b) => best = Some(i),
                 _ => {}
             }
         }
@@ -215,24 +245,14 @@ pub fn slurm_tree(m: &Machine, n: usize, max_leaf_switches: Option<u32>) -> Opti
             if rem == 0 {
                 break;
             }
-            if m.is_free(v) {
+            if free_node(v) {
                 nodes.push(v as u32);
                 rem -= 1;
             }
         }
         cnt[b] = 0;
     }
-    // rule 4: --switches
-    if let Some(k) = max_leaf_switches {
-        if leaf_switches(t, &nodes) > k as usize {
-            return None;
-        }
-    }
-    debug_assert!(sw.of_router.len() == t.routers());
-    Some(Placement {
-        nodes,
-        ..Default::default()
-    })
+    Some(nodes)
 }
 
 /// Whether a job of `n` nodes can ever be given nodes (the empty machine has a switch holding
