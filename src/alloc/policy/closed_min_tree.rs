@@ -1,10 +1,12 @@
 //! Closed minimum graph partitioning on trees (Zhang & Lin, Theorems 4 and 5), with packing.
 //!
 //! A job of `n >= 2` nodes has diameter `2h`, `h` the height of its nodes' lowest common ancestor;
-//! the smallest `h` is that of the deepest level whose subtrees hold `n` leaves (Theorem 5).
+//! the smallest `h` is that of the deepest level with a subtree of `n` leaves (Theorem 5; on an
+//! irregular tree, whose leaves share one depth, the same holds with "a subtree holding at least
+//! `n` leaves": the job goes under the lowest switch that can hold it).
 //!
-//! - `closed-min-paper`: the first subtree of that level (left to right) whose leaves are all
-//!   free; the job takes its first `n` leaves and the whole subtree is reserved for it.
+//! - `closed-min-paper`: the first subtree of that level (left to right) holding at least `n`
+//!   leaves, all free; the job takes its first `n` leaves and the whole subtree is reserved for it.
 //! - `closed-min-best` (and `-naive`, identical on trees): a job's traffic only uses the ancestors
 //!   of its own leaves up to their LCA, so another job may use sibling subtrees that none of those
 //!   routers covers. A router is *usable* if no running job's routes cross it; the *capacity* of a
