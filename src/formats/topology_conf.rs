@@ -17,6 +17,7 @@
 //!   [`TopologyConf::roots`] lists them in file order; a machine built from the file joins them
 //!   under one virtual root (see `crate::alloc::scenario`), which only the closed-min policies
 //!   and the metrics see.
+//! - At most [`MAX_LEVEL`] (20) switch levels: Slurm stops resolving levels after 20 passes.
 //! - Hostlist expressions (`tux[000-031]`, `leaf[1-3]`) are read by [`super::hostlist`]; their
 //!   size is counted before any name is written, so a huge expression is refused cheaply.
 //!
@@ -58,6 +59,10 @@ pub struct TopologyConf {
     /// Node names in tree order (module doc).
     pub nodes: Vec<String>,
 }
+
+/// Highest switch level read: Slurm stops resolving levels after 20 passes ("Switch
+/// configuration is not a tree").
+pub const MAX_LEVEL: u32 = 20;
 
 fn at(line: usize, col: usize, msg: impl std::fmt::Display) -> String {
     format!("topology.conf line {line}, column {col}: {msg}")
@@ -340,6 +345,16 @@ pub fn parse(text: &str, max_nodes: u64) -> Result<TopologyConf, String> {
             .map(|&c| switches[c].level + 1)
             .max()
             .unwrap_or(0);
+        if lv > MAX_LEVEL {
+            return Err(at(
+                switches[u].line,
+                1,
+                format!(
+                    "switch {:?} is at level {lv}; at most {MAX_LEVEL} levels are read (Slurm gives up on deeper files)",
+                    switches[u].name
+                ),
+            ));
+        }
         switches[u].level = lv;
     }
     let nodes = order
@@ -440,6 +455,22 @@ mod tests {
         assert!(err("SwitchName=s Nodes=\"n1").contains("column 20: a '\"' is not closed"));
         assert!(err("SwitchName=s Nodes=n1 =3").contains("column 23: expected a key"));
         assert!(err("SwitchName=s Nodes=n[1,1]").contains("listed twice by switch"));
+    }
+
+    #[test]
+    fn more_than_twenty_levels_are_refused() {
+        let chain = |levels: u32| {
+            let mut t = String::from("SwitchName=s0 Nodes=n1\n");
+            for i in 1..=levels {
+                t.push_str(&format!("SwitchName=s{i} Switches=s{}\n", i - 1));
+            }
+            t
+        };
+        assert!(parse(&chain(20), 10).is_ok());
+        assert_eq!(
+            parse(&chain(21), 10).unwrap_err(),
+            "topology.conf line 22, column 1: switch \"s21\" is at level 21; at most 20 levels are read (Slurm gives up on deeper files)"
+        );
     }
 
     #[test]
