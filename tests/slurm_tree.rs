@@ -548,3 +548,70 @@ fn slurm_tree_runs_on_regular_trees() {
     assert_eq!(jobs[2]["nodeRanges"], json!([[8, 2]]));
     assert!(jobs[0]["hosts"].is_null());
 }
+
+/// A FCFS stream on the imported machine: replaying the report's starts and ends in time order
+/// (ends first at equal times), every job's nodes are the policy's choice on the machine of that
+/// moment, and no two running jobs share a node. With EASY backfilling, no two running jobs share
+/// a node either.
+#[test]
+fn streams_on_an_imported_machine_give_each_job_the_policys_choice() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/playground-examples/slurm-tree-vs-closed-min.json"
+    ))
+    .unwrap();
+    let mut doc: Value = serde_json::from_str(&text).unwrap();
+    doc["policies"] = json!(["slurmTree"]);
+    let mut rng = Rng::seeded(9);
+    let jobs: Vec<Value> = (0..60)
+        .map(|i| json!({"tasks": 1 + rng.index_below(14), "arrival": i * 3, "duration": 5 + rng.index_below(120)}))
+        .collect();
+    doc["workload"] = json!({"kind": "stream", "jobs": jobs});
+    let conf = doc["system"]["topologyConf"].as_str().unwrap().to_string();
+    for backfill in ["none", "easy"] {
+        doc["workload"]["backfill"] = json!(backfill);
+        let r = run(&doc).unwrap();
+        let rows = r["report"]["runs"][0]["jobs"].as_array().unwrap().clone();
+        let nodes_of = |j: &Value| -> Vec<u32> {
+            j["nodeRanges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|r| {
+                    let (a, n) = (r[0].as_u64().unwrap() as u32, r[1].as_u64().unwrap() as u32);
+                    a..a + n
+                })
+                .collect()
+        };
+        // events: (time, 0 = end / 1 = start, job)
+        let mut events: Vec<(f64, u8, usize)> = Vec::new();
+        for (i, j) in rows.iter().enumerate() {
+            assert_eq!(j["placed"], true, "{backfill}: job {i}");
+            events.push((j["start"].as_f64().unwrap(), 1, i));
+            events.push((j["end"].as_f64().unwrap(), 0, i));
+        }
+        events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let topo = Topology::Tree(slurm_tree(&conf).unwrap());
+        let mut m = Machine::new(topo.clone());
+        let mut p = placer(&topo);
+        for (_, kind, i) in events {
+            let pl = Placement {
+                nodes: nodes_of(&rows[i]),
+                ..Default::default()
+            };
+            if kind == 0 {
+                m.release(&pl, &Footprint::default());
+                continue;
+            }
+            assert!(
+                pl.nodes.iter().all(|&v| m.is_free(v as usize)),
+                "{backfill}: job {i} on busy nodes"
+            );
+            if backfill == "none" {
+                let n = rows[i]["nodes"].as_u64().unwrap() as usize;
+                assert_eq!(p.place(&m, n).unwrap().nodes, pl.nodes, "job {i}");
+            }
+            m.commit(i as u32, &pl, &Footprint::default());
+        }
+    }
+}
