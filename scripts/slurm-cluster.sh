@@ -7,6 +7,13 @@
 # Clients need the configuration: `source DIR/env` (exports SLURM_CONF; without it sbatch and
 # squeue look for DNS SRV records and fail).
 #
+# An imaginary cluster instead (no slurmd, nothing runs): with SLURM_CLUSTER_TOPOLOGY=FILE (a
+# topology.conf) and SLURM_CLUSTER_NODES=FILE (node names, one a line, in Slurm's node order),
+# `start` declares those nodes State=CLOUD with 1 CPU and equal weights (visible when powered
+# down: PrivateData=cloud), topology/tree and
+# sched/builtin, and starts munged and slurmctld only: a placed job stays CONFIGURING on the
+# nodes Slurm chose (scripts/slurm-tree-fixture.sh records them).
+#
 # How (Debian 12's slurm-wlm 22.05 and munge 0.5.15 as plain background daemons, as root, no
 # systemd): every daemon gets explicit paths inside DIR; the node is this host, on 127.0.0.1
 # only, with the CPUs and memory `slurmd -C` reports; cgroup-free plugins (with the cgroup ones
@@ -101,9 +108,14 @@ start() {
   while ! { port_free "$ctld" && port_free $((ctld + 1)); }; do
     ctld=$((ctld + 2))
   done
-  local host node
+  local host node cloud=${SLURM_CLUSTER_TOPOLOGY:-}
   host=$(hostname -s)
-  node=$(slurmd -C | head -1)
+  if [ -n "$cloud" ]; then
+    cp "$cloud" "$dir/topology.conf"
+    node=$(sed 's/^\(.*\)$/NodeName=\1 NodeAddr=127.0.0.1 CPUs=1 Weight=1000 State=CLOUD/' "${SLURM_CLUSTER_NODES:?a node list file}")
+  else
+    node="$(slurmd -C | head -1) NodeAddr=127.0.0.1 State=UNKNOWN"
+  fi
   cat > "$conf" <<EOF
 # A one-node test cluster written by scripts/slurm-cluster.sh; everything lives in $dir.
 ClusterName=placelab
@@ -133,16 +145,30 @@ DependencyParameters=kill_invalid_depend
 MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
-$node NodeAddr=127.0.0.1 State=UNKNOWN
+$node
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
+  if [ -n "$cloud" ]; then
+    cat >> "$conf" <<EOF
+TopologyPlugin=topology/tree
+SchedulerType=sched/builtin
+ResumeProgram=/bin/true
+SuspendProgram=/bin/true
+ResumeTimeout=36000
+SuspendTime=36000
+SuspendTimeout=2
+PrivateData=cloud
+EOF
+  fi
   slurmctld -i -f "$conf"
   wait_for 100 scontrol ping >/dev/null 2>&1 \
     || { echo "$0: slurmctld did not answer: see $dir/log/slurmctld.log" >&2; exit 1; }
-  slurmd -f "$conf" -N "$(echo "$node" | sed 's/^NodeName=\([^ ]*\).*/\1/')"
-  node_idle() { [ "$(sinfo -h -o %T 2>/dev/null)" = idle ]; }
-  wait_for 300 node_idle \
-    || { echo "$0: the node did not become idle: see $dir/log/slurmd.log" >&2; sinfo >&2; exit 1; }
+  if [ -z "$cloud" ]; then
+    slurmd -f "$conf" -N "$(echo "$node" | sed 's/^NodeName=\([^ ]*\).*/\1/')"
+    node_idle() { [ "$(sinfo -h -o %T 2>/dev/null)" = idle ]; }
+    wait_for 300 node_idle \
+      || { echo "$0: the node did not become idle: see $dir/log/slurmd.log" >&2; sinfo >&2; exit 1; }
+  fi
   echo "export SLURM_CONF='$conf'" > "$dir/env"
   echo "slurm cluster up in $dir (ports $ctld/$((ctld + 1))); clients: source $dir/env"
 }

@@ -102,6 +102,67 @@ fn every_format_gives_back_the_reports_placement() {
     }
 }
 
+/// An allocation job's hosts are its report nodes (`nodeRanges` are `[first, count]`), by
+/// name on a machine read from a Slurm topology.conf (the report's `hosts` hostlist).
+#[test]
+fn allocation_hosts_are_the_jobs_nodes_by_index_or_by_name() {
+    let doc = report("fig1-4x4");
+    let jobs = doc["report"]["runs"][0]["jobs"].as_array().unwrap().clone();
+    for (j, job) in jobs.iter().enumerate().filter(|(_, x)| x["placed"] == true) {
+        let pick = Pick {
+            job: Some(j),
+            ..Pick::default()
+        };
+        let mut got = hostfile::hosts_of_report(&doc, &pick).unwrap().hosts;
+        got.sort();
+        got.dedup();
+        let mut want: Vec<String> = Vec::new();
+        for r in job["nodeRanges"].as_array().unwrap() {
+            let (a, n) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+            want.extend((a..a + n).map(|v| format!("node{v:02}")));
+        }
+        want.sort();
+        assert_eq!(got, want, "job {j}");
+    }
+    let doc = report("slurm-tree-vs-closed-min");
+    let mut checked = 0;
+    for run in doc["report"]["runs"].as_array().unwrap() {
+        for (j, job) in run["jobs"].as_array().unwrap().iter().enumerate() {
+            if job["placed"] != true {
+                continue;
+            }
+            let pick = Pick {
+                job: Some(j),
+                strategy: Some(run["policy"].as_str().unwrap().to_string()),
+                ..Pick::default()
+            };
+            let hosts = hostfile::hosts_of_report(&doc, &pick).unwrap().hosts;
+            assert_eq!(hosts.len() as u64, job["tasks"].as_u64().unwrap());
+            let mut set = hosts.clone();
+            set.sort();
+            set.dedup();
+            let mut want = hostlist::expand(job["hosts"].as_str().unwrap(), 1000).unwrap();
+            want.sort();
+            assert_eq!(set, want, "{} job {j}", run["policy"]);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30);
+    // a hand-edited report whose placed job lists no nodes
+    let mut bad = doc.clone();
+    bad["report"]["runs"][0]["jobs"][0]["nodeRanges"] = serde_json::json!([]);
+    assert_eq!(
+        hostfile::hosts_of_report(&bad, &Pick::default()).unwrap_err(),
+        "job 0 has no nodes in the report"
+    );
+    // a prefix asked for still names nodes by index
+    let pick = Pick {
+        prefix: Some("n".into()),
+        ..Pick::default()
+    };
+    assert!(hostfile::hosts_of_report(&doc, &pick).unwrap().hosts[0].starts_with('n'));
+}
+
 #[test]
 fn the_placement_engine_writes_the_strategy_asked_for_or_the_fastest() {
     let doc = report("place-zk-exp1-torus3d");

@@ -130,5 +130,22 @@ fn allocation_samples_cross_every_policy_fallback_workload_and_system() {
             ));
         }
     }
-    assert_eq!(seen.len(), 6 * 3 * 4 * 2, "{seen:?}");
+    // the mesh-and-tree policies on meshes and regular trees: the full product
+    let product = seen
+        .iter()
+        .filter(|(p, _, _, sys)| p != "slurmTree" && (sys == "mesh" || sys == "tree"))
+        .count();
+    assert_eq!(product, 6 * 3 * 4 * 2, "{seen:?}");
+    // Slurm topology.conf machines: slurmTree and closed-min, sets and streams
+    for (p, w) in [
+        ("slurmTree", "set"),
+        ("slurmTree", "stream"),
+        ("closed-min-best", "stream"),
+    ] {
+        assert!(
+            seen.iter()
+                .any(|(q, _, wk, sys)| q == p && wk == w && sys == "slurmTopology"),
+            "no {p} {w} sample on a slurmTopology machine"
+        );
+    }
 }

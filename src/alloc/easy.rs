@@ -56,6 +56,8 @@ const RESERVED: u32 = u32::MAX - 1;
 pub enum Fit {
     /// Any `n` free nodes will do.
     Count,
+    /// `slurmTree` (without switch limits, which EASY refuses): asks the policy itself.
+    Slurm,
     /// Closed-min on a mesh: the tallest available rectangle of each width (index `width - 1`),
     /// the largest available area, and the answers given so far by job size.
     Mesh {
@@ -64,16 +66,19 @@ pub enum Fit {
         known: RefCell<HashMap<usize, bool>>,
     },
     /// Closed-min on a tree, per router level: the largest capacity through usable routers, and
-    /// whether some subtree of that level has all its leaves free.
+    /// the most leaves of a subtree of that level whose leaves are all free.
     Tree {
         usable: Vec<usize>,
-        whole: Vec<bool>,
+        whole: Vec<usize>,
     },
 }
 
 impl Fit {
     /// Summarises `m` for `placer`'s policy and fallback.
     pub fn of(m: &Machine, placer: &Placer) -> Fit {
+        if placer.policy == PolicyId::SlurmTree {
+            return Fit::Slurm;
+        }
         if !placer.policy.is_closed() || placer.fallback == Fallback::RelaxClosed {
             // relax-closed takes any free nodes when no closed region is free
             return Fit::Count;
@@ -93,12 +98,15 @@ impl Fit {
                 let usable = closed_min_tree::capacities(m, t, true);
                 let free = closed_min_tree::capacities(m, t, false);
                 let mut best = vec![0; t.levels()];
-                let mut whole = vec![false; t.levels()];
+                let mut whole = vec![0; t.levels()];
                 for l in 0..t.levels() {
                     let first = t.ancestor(0, l);
                     for u in first..first + t.level_size(l) {
                         best[l] = best[l].max(usable[u]);
-                        whole[l] |= free[u] == t.leaves_under(l);
+                        let size = t.leaf_range(u).1;
+                        if free[u] == size {
+                            whole[l] = whole[l].max(size);
+                        }
                     }
                 }
                 Fit::Tree {
@@ -118,6 +126,7 @@ impl Fit {
         let minimal = placer.fallback == Fallback::RelaxMinimal;
         match (self, &m.topo) {
             (Fit::Count, _) => true,
+            (Fit::Slurm, _) => super::policy::slurm_tree::slurm_tree(m, n, None).is_some(),
             (Fit::Mesh { tall, area, known }, Topology::Mesh(mesh)) => {
                 if n > *area {
                     return false; // every closed placement is an available rectangle
@@ -145,7 +154,13 @@ impl Fit {
                 let Some(l) = t.template_level(n) else {
                     return false;
                 };
-                let at = |lv: usize| if paper { whole[lv] } else { usable[lv] >= n };
+                let at = |lv: usize| {
+                    if paper {
+                        whole[lv] >= n
+                    } else {
+                        usable[lv] >= n
+                    }
+                };
                 at(l) || (minimal && (0..l).any(at))
             }
             _ => unreachable!("summary of another topology"),
@@ -595,6 +610,7 @@ mod tests {
             Topology::Mesh(Mesh::new(12, 3)),
             Topology::Tree(Tree::new(&[2, 3, 4])),
             Topology::Tree(Tree::new(&[4, 4])),
+            Topology::Tree(crate::topology::tree::tests::irregular_sample()),
         ];
         let mut rng = Rng::seeded(5);
         for topo in &topos {

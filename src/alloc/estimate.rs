@@ -20,7 +20,9 @@
 //!   (`2 C + 4 N`, where `C` is one shape's bitset search) plus `2 C` per placement and
 //!   `2 ceil(sqrt k) + 8` per decision (listing the shapes), and
 //!   `relax-closed`'s diameter search per placement; on a tree `4 (N + R)` per decision, with at
-//!   most `n + (2n + 1)(1 + depth)` decisions (EASY looks `depth` jobs deep per pass).
+//!   most `n + (2n + 1)(1 + depth)` decisions (EASY looks `depth` jobs deep per pass);
+//!   `slurmTree` `2 (N L + min(k, R) R L)` per decision (two evaluations, at most one leaf
+//!   switch pick per node, each touching every switch), also per EASY feasibility probe.
 //!
 //! Generated workloads are bounded by the expectation of each term over the size distribution
 //! (a right-endpoint sum, an upper bound for terms that grow with `k`) plus a Hoeffding margin
@@ -227,6 +229,15 @@ fn footprint_bound(d: &Dims, compact: bool, k: usize) -> f64 {
     }
 }
 
+/// Search steps of one `slurmTree` attempt for `k` nodes (counted the same way by the run).
+pub fn slurm_tree_steps_of(nodes: f64, routers: f64, levels: f64, k: f64) -> f64 {
+    2.0 * (nodes * levels + k.min(routers) * routers * levels)
+}
+
+fn slurm_tree_steps(d: &Dims, k: f64) -> f64 {
+    slurm_tree_steps_of(d.nodes, d.routers, d.levels, k)
+}
+
 /// The estimate for a validated machine and job sizes.
 pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
     let d = Dims {
@@ -252,7 +263,18 @@ pub fn estimate(s: &AllocScenario, topo: &Topology, sizes: &Sizes) -> Estimate {
         let closed = policy.is_closed();
         let compact = closed && s.fallback != Fallback::RelaxClosed;
         let fp = sizes.sum(|k| footprint_bound(&d, compact, k));
-        let search = if !closed {
+        let search = if policy == PolicyId::SlurmTree {
+            // per decision, twice (Slurm's test 0 and test 1): the free counts (`N L`), then at
+            // most `min(k, R)` leaf picks, each scanning and updating every switch (`R L`); EASY
+            // asks the policy itself for every feasibility probe (see below)
+            let per = slurm_tree_steps(&d, kmax);
+            let mut s_slurm = decisions * per;
+            if stream && s.workload.backfill == Backfill::Easy {
+                let probes = 2.0 * (n.min(d.nodes) + 1.0).log2().ceil() + 3.0;
+                s_slurm += (2.0 * n + 1.0) * probes * per;
+            }
+            s_slurm
+        } else if !closed {
             n * d.nodes
         } else if policy == PolicyId::ClosedMinNaive {
             // the naive rescan is not counted: it has its own limit (MAX_NAIVE_WORK)

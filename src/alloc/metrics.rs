@@ -88,9 +88,9 @@ pub fn total_pair_hops(topo: &Topology, nodes: &[u32]) -> u128 {
                 let mut total = 0u128;
                 let mut i = 0;
                 while i < sorted.len() {
-                    let key = sorted[i] as usize / t.leaves_under(l);
+                    let key = t.ancestor(sorted[i] as usize, l);
                     let mut j = i;
-                    while j < sorted.len() && sorted[j] as usize / t.leaves_under(l) == key {
+                    while j < sorted.len() && t.ancestor(sorted[j] as usize, l) == key {
                         j += 1;
                     }
                     let c = (j - i) as u128;
@@ -225,6 +225,7 @@ mod tests {
             Topology::Mesh(Mesh::new(7, 5)),
             Topology::Tree(Tree::new(&[2, 3, 4])),
             Topology::Tree(Tree::new(&[4, 4])),
+            Topology::Tree(crate::topology::tree::tests::irregular_sample()),
         ];
         let mut s = 99u64;
         for topo in &topos {

@@ -213,7 +213,23 @@ pub fn run_capped(
     for (k, &policy) in s.policies.iter().enumerate() {
         // every policy gets the same stream of random numbers
         let rng = Rng::seeded(seed);
-        let placer = policy::Placer::new(policy, s.fallback, &topo, rng);
+        let mut placer = policy::Placer::new(policy, s.fallback, &topo, rng);
+        if matches!(s.workload.kind, WorkloadKind::Set | WorkloadKind::Stream) {
+            // listed jobs keep their order (job id = index in the list)
+            placer.switches = s
+                .workload
+                .jobs
+                .iter()
+                .map(|j| {
+                    j.switches.map(|k| {
+                        (
+                            k,
+                            j.switches_wait.unwrap_or_else(scenario::d::switches_wait),
+                        )
+                    })
+                })
+                .collect();
+        }
         let (sim_units, report_units) = phases[k];
         let state = contention.as_ref().map(|c| {
             runtime::State::new(
@@ -460,6 +476,8 @@ fn topology_info(topo: &Topology, cores: usize) -> TopologyInfo {
             height: Some(m.height),
             arities: None,
             level_sizes: None,
+            switches: None,
+            node_names: None,
             cores_per_node: cores,
             nodes: m.nodes(),
             routers: m.nodes(),
@@ -469,8 +487,23 @@ fn topology_info(topo: &Topology, cores: usize) -> TopologyInfo {
             kind: "tree",
             width: None,
             height: None,
-            arities: Some(t.arities().to_vec()),
+            arities: t.arities().map(<[usize]>::to_vec),
             level_sizes: Some((0..t.levels()).map(|l| t.level_size(l)).collect()),
+            switches: t.names().map(|names| {
+                (0..t.routers())
+                    .map(|u| {
+                        let (first_node, node_count) = t.leaf_range(u);
+                        report::SwitchInfo {
+                            name: names.switches[u].clone(),
+                            parent: if u == 0 { 0 } else { t.parent(u) },
+                            level: t.level_of(u).0,
+                            first_node,
+                            node_count,
+                        }
+                    })
+                    .collect()
+            }),
+            node_names: t.names().map(|n| n.nodes.clone()),
             cores_per_node: cores,
             nodes: t.nodes(),
             routers: t.routers(),

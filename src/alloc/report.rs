@@ -140,6 +140,13 @@ pub struct TopologyInfo {
     pub arities: Option<Vec<usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level_sizes: Option<Vec<usize>>,
+    /// An imported tree's switches, by router id: name, parent id (the root's is itself),
+    /// level, first node and node count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switches: Option<Vec<SwitchInfo>>,
+    /// An imported tree's node names, by node id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_names: Option<Vec<String>>,
     pub cores_per_node: usize,
     pub nodes: usize,
     pub routers: usize,
@@ -175,6 +182,32 @@ pub struct Omitted {
     pub frames: usize,
 }
 
+/// One switch of an imported tree (empty name: the virtual root over several top-level
+/// switches).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SwitchInfo {
+    pub name: String,
+    pub parent: usize,
+    pub level: usize,
+    pub first_node: usize,
+    pub node_count: usize,
+}
+
+/// The names of `nodes` as one hostlist expression, if the machine names its nodes.
+pub fn host_names(topo: &crate::topology::Topology, nodes: &[u32]) -> Option<String> {
+    match topo {
+        crate::topology::Topology::Tree(t) => t.names().map(|names| {
+            let list: Vec<&str> = nodes
+                .iter()
+                .map(|&n| names.nodes[n as usize].as_str())
+                .collect();
+            crate::formats::hostlist::compress(&list)
+        }),
+        crate::topology::Topology::Mesh(_) => None,
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobReport {
@@ -185,6 +218,9 @@ pub struct JobReport {
     pub tasks: u64,
     pub nodes: usize,
     pub node_ranges: Vec<[u32; 2]>,
+    /// The nodes by name as a Slurm hostlist (machines with named nodes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<String>,
     pub placed: bool,
     pub fallback: Option<&'static str>,
     pub owned_idle: usize,
@@ -587,6 +623,7 @@ pub fn report(
             tasks: job.tasks,
             nodes: job.nodes,
             node_ranges: ranges(nodes),
+            hosts: host_names(topo, nodes),
             placed: is_placed,
             fallback,
             owned_idle,

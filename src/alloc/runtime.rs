@@ -76,9 +76,12 @@ pub fn platform_of(topo: &Topology, link: LinkParams) -> Result<Platform, String
         },
         Topology::Tree(t) => {
             let l = t.levels();
+            let arities = t
+                .arities()
+                .ok_or("the contention model simulates regular trees only (one arity per level)")?;
             System::FatTree(FatTreeSpec {
                 levels: l as u32,
-                down: t.arities().iter().rev().map(|&a| a as u32).collect(),
+                down: arities.iter().rev().map(|&a| a as u32).collect(),
                 up: vec![1; l],
                 parallel: vec![1; l],
             })

@@ -1,6 +1,7 @@
 //! The allocation engine's sample matrix: small scenarios that together use every policy with
 //! every fallback, on every workload kind (set, stream, generated, SWF) and every system kind
-//! (mesh, tree), streams also with run time under contention (both sharing models), for several
+//! (mesh, tree, Slurm topology.conf), streams also with run time under contention (both sharing
+//! models), for several
 //! seeds (one above 2^53). The native tests pin their reports'
 //! fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm reports
 //! with them, so a platform difference in any policy shows.
@@ -40,7 +41,51 @@ pub fn sample_scenarios() -> Vec<String> {
             out.push(v.to_string());
         }
     }
+    for (si, &seed) in SEEDS.iter().enumerate() {
+        for workload in ["set", "stream"] {
+            out.push(slurm_sample(seed, si, workload).to_string());
+        }
+    }
     out
+}
+
+/// Small Slurm `topology.conf` trees: irregular arities, and (second) two top-level switches.
+const SLURM_TOPOLOGIES: [&str; 2] = [
+    "# irregular\nSwitchName=l3 Nodes=n[10-12]\nSwitchName=top Switches=a[1-2]\nSwitchName=a1 Switches=l[1-2]\nSwitchName=a2 Switches=l[3-5]\nSwitchName=l1 Nodes=n[01-05]\nSwitchName=l2 Nodes=n[06-09]\nSwitchName=l4 Nodes=n13\nSwitchName=l5 Nodes=n[14-20]",
+    "SwitchName=ra Switches=s[1-2]\nSwitchName=s1 Nodes=x[1-6]\nSwitchName=s2 Nodes=x[7-9]\nSwitchName=rb Switches=s3\nSwitchName=s3 Nodes=y[1-8]",
+];
+
+/// A `slurmTopology` machine with the tree policies, `slurmTree` among them, and jobs with
+/// `switches` limits.
+fn slurm_sample(seed: u64, seed_index: usize, workload: &str) -> Value {
+    let mut rng = Rng::seeded(seed ^ 0x51ee_7001);
+    let jobs: Vec<Value> = (0..JOBS)
+        .map(|i| {
+            let mut j = json!({"tasks": rng.in_range(1, 10)});
+            if workload == "stream" {
+                j["arrival"] = json!(i * 5);
+                j["duration"] = json!(rng.in_range(5, 60));
+            }
+            if i % 4 == 0 {
+                j["switches"] = json!(1 + i / 4 % 2);
+                if workload == "stream" {
+                    j["switchesWait"] = json!(20);
+                }
+            }
+            j
+        })
+        .collect();
+    json!({
+        "version": 1,
+        "engine": "allocation",
+        "name": format!("matrix slurmTopology {workload} seed {seed}"),
+        "seed": seed,
+        "system": {"kind": "slurmTopology", "topologyConf": SLURM_TOPOLOGIES[seed_index % 2]},
+        "policies": ["slurmTree", "closed-min-best", "closed-min-paper", "sequential"],
+        "fallback": Fallback::ALL[seed_index % 3].id(),
+        "frames": 4,
+        "workload": {"kind": workload, "jobs": jobs},
+    })
 }
 
 fn sample(seed: u64, seed_index: usize, system: &str, fallback: &str, workload: &str) -> Value {
@@ -97,7 +142,7 @@ fn sample(seed: u64, seed_index: usize, system: &str, fallback: &str, workload: 
         "name": format!("matrix {system} {fallback} {workload} seed {seed}"),
         "seed": seed,
         "system": sys,
-        "policies": PolicyId::ALL.map(PolicyId::id),
+        "policies": PolicyId::ALL.into_iter().filter(|p| p.on_meshes()).map(PolicyId::id).collect::<Vec<_>>(),
         "fallback": fallback,
         "frames": 4,
         "workload": wl,

@@ -96,6 +96,7 @@ pub mod d {
         mean_duration: f64 = "workload.meanDuration",
         backfill: Backfill = "workload.backfill",
         comm: Comm = "workload.jobs[].comm",
+        switches_wait: f64 = "workload.jobs[].switchesWait",
         size_distribution: SizeDistribution = "workload.sizeDistribution",
         system_kind: SystemKind = "system.kind",
         contention_model: String = "contention.model",
@@ -113,6 +114,8 @@ pub struct SystemSpec {
     pub arities: Option<Vec<usize>>,
     pub arity: Option<usize>,
     pub levels: Option<usize>,
+    /// The text of a Slurm `topology.conf` (kind `slurmTopology`).
+    pub topology_conf: Option<String>,
     #[serde(default = "d::cores_per_node")]
     pub cores_per_node: usize,
 }
@@ -121,6 +124,8 @@ choices! {
     pub enum SystemKind {
         Mesh = ("mesh", "2D mesh (XY routing)"),
         Tree = ("tree", "Tree (up/down routing)"),
+        /// A tree read from Slurm's `topology.conf` (irregular arities, named nodes).
+        SlurmTopology = ("slurmTopology", "Slurm topology.conf (tree)"),
     }
 }
 
@@ -139,10 +144,17 @@ choices! {
         ),
         Hilbert = ("hilbert", "Hilbert window"),
         Random = ("random", "Random"),
+        /// What Slurm 22.05's select/cons_tres picks with topology/tree (trees only).
+        SlurmTree = ("slurmTree", "Slurm topology/tree", "Slurm topology/tree (cons_tres, trees only)"),
     }
 }
 
 impl PolicyId {
+    /// Whether the policy runs on meshes too (`slurmTree` needs a tree).
+    pub fn on_meshes(self) -> bool {
+        self != PolicyId::SlurmTree
+    }
+
     /// Whether the policy looks for closed regions (and so uses the fallback).
     pub fn is_closed(self) -> bool {
         matches!(
@@ -292,6 +304,11 @@ pub struct JobSpec {
     /// An NPB kernel and class, `"IS.C"`: its traffic profile ([`super::npb`]) drives the
     /// contention model; its pattern must be the job's `comm`.
     pub kernel: Option<String>,
+    /// Most leaf switches the job accepts (Slurm's `--switches=N`; policy `slurmTree` only).
+    pub switches: Option<u32>,
+    /// How long (s) the job waits for its `switches` before taking any nodes (Slurm's
+    /// `--switches=N@max-time`); default in the field table.
+    pub switches_wait: Option<f64>,
 }
 
 impl AllocScenario {
@@ -354,7 +371,38 @@ pub fn log_mesh(nodes: u64) -> Option<(usize, usize)> {
 impl SystemSpec {
     /// Builds the topology, checking every field against the system kind and the limits.
     pub fn build(&self) -> Result<Topology> {
+        if self.kind != SystemKind::SlurmTopology && self.topology_conf.is_some() {
+            return Err(ScenarioError::at(
+                "system.topologyConf",
+                "is a field of kind \"slurmTopology\"",
+            ));
+        }
         match self.kind {
+            SystemKind::SlurmTopology => {
+                for (f, present) in [
+                    ("width", self.width.is_some()),
+                    ("height", self.height.is_some()),
+                    ("arities", self.arities.is_some()),
+                    ("arity", self.arity.is_some()),
+                    ("levels", self.levels.is_some()),
+                ] {
+                    if present {
+                        return Err(ScenarioError::at(
+                            format!("system.{f}"),
+                            "is not a field of kind \"slurmTopology\": the topology.conf gives the tree",
+                        ));
+                    }
+                }
+                let text = self.topology_conf.as_deref().ok_or_else(|| {
+                    ScenarioError::at(
+                        "system.topologyConf",
+                        "missing: the text of a Slurm topology.conf",
+                    )
+                })?;
+                slurm_tree(text)
+                    .map(Topology::Tree)
+                    .map_err(|e| ScenarioError::at("system.topologyConf", e))
+            }
             SystemKind::Mesh => {
                 for (f, present) in [
                     ("arities", self.arities.is_some()),
@@ -429,6 +477,39 @@ impl SystemSpec {
     }
 }
 
+/// The tree of a Slurm `topology.conf`: its switches as routers (several top-level switches
+/// joined under a virtual root), its nodes in tree order (see [`crate::formats::topology_conf`]).
+///
+/// # Errors
+/// The file's own errors, more than [`MAX_NODES`] nodes, or leaf switches at different depths.
+pub fn slurm_tree(text: &str) -> std::result::Result<Tree, String> {
+    use crate::topology::tree::RouterSpec;
+    let conf = crate::formats::topology_conf::parse(text, MAX_NODES as u64)?;
+    let mut routers: Vec<RouterSpec> = conf
+        .switches
+        .iter()
+        .enumerate()
+        .map(|(i, s)| RouterSpec {
+            children: s.children.clone(),
+            leaves: s.nodes.len(),
+            name: s.name.clone(),
+            file_index: i as u32,
+        })
+        .collect();
+    let root = if let [r] = conf.roots[..] {
+        r
+    } else {
+        routers.push(RouterSpec {
+            children: conf.roots.clone(),
+            leaves: 0,
+            name: String::new(),
+            file_index: u32::MAX,
+        });
+        routers.len() - 1
+    };
+    Tree::irregular(&routers, root, conf.nodes)
+}
+
 /// A job after validation, in logical time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
@@ -447,6 +528,14 @@ pub struct Job {
 /// Checks every field and rule of the scenario, admission aside; returns its machine.
 pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
     let topo = s.machine()?;
+    if let Topology::Mesh(_) = topo {
+        if let Some(i) = s.policies.iter().position(|p| !p.on_meshes()) {
+            return Err(ScenarioError::at(
+                format!("policies[{i}]"),
+                format!("{:?} runs on trees only", s.policies[i].id()),
+            ));
+        }
+    }
     if s.policies.is_empty() || s.policies.len() > MAX_POLICIES {
         return Err(ScenarioError::at(
             "policies",
@@ -550,6 +639,12 @@ pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
     }
     if let Some(c) = &s.contention {
         validate_contention(c, s)?;
+        if matches!(&topo, Topology::Tree(t) if t.arities().is_none()) {
+            return Err(ScenarioError::at(
+                "contention",
+                "simulates regular trees only (one arity per level); a topology.conf tree is irregular",
+            ));
+        }
     }
     for (i, j) in w.jobs.iter().enumerate() {
         let p = format!("workload.jobs[{i}]");
@@ -573,6 +668,18 @@ pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
                     ),
                 ));
             }
+        }
+        if j.switches_wait.is_some() && j.switches.is_none() {
+            return Err(ScenarioError::at(
+                format!("{p}.switchesWait"),
+                "applies to a job with switches",
+            ));
+        }
+        if j.switches.is_some() && w.backfill == Backfill::Easy {
+            return Err(ScenarioError::at(
+                format!("{p}.switches"),
+                "needs backfill \"none\" (EASY reservations do not model switch limits)",
+            ));
         }
         if j.name.chars().count() > 100 {
             return Err(ScenarioError::at(
@@ -677,6 +784,8 @@ fn build_table() -> Vec<Param> {
         )
         .help("one arity per level, e.g. [2, 2, 8]: root -> 2 -> 2 -> 8 nodes")
         .show_if("system.kind", "tree"),
+        // the text of a Slurm topology.conf: multi-line, edited in the scenario's JSON text
+        Param::rule("system.topologyConf", "string"),
         Param::rule("system.arities[]", "int").range(2.0, 1024.0),
         Param::rule("system.arity", "int").range(2.0, 1024.0),
         Param::rule("system.levels", "int").range(1.0, 8.0),
@@ -760,6 +869,10 @@ fn build_table() -> Vec<Param> {
         Param::rule_with_default("workload.jobs[].comm", "enum", json!("all"))
             .options(Comm::options()),
         Param::rule("workload.jobs[].arrival", "number").range(0.0, MAX_TIME),
+        Param::rule("workload.jobs[].switches", "int").range(1.0, 65_535.0),
+        // Slurm's default max_switch_wait
+        Param::rule_with_default("workload.jobs[].switchesWait", "number", json!(300.0))
+            .range(0.0, MAX_TIME),
         Param::rule("workload.jobs[].duration", "number").range(1e-9, MAX_TIME),
         Param::new("frames", "Time-slider snapshots", "int", json!(120))
             .range(0.0, MAX_FRAMES as f64)

@@ -100,7 +100,8 @@ impl Sim<'_> {
         self.decisions += 1;
         let n = self.jobs[j].nodes;
         self.count_search(n);
-        let Some(p) = self.placer.place(&self.m, n) else {
+        let limit = self.placer.switch_limit(j, t - self.jobs[j].arrival);
+        let Some(p) = self.placer.place_job(&self.m, n, limit) else {
             return false;
         };
         self.start_placed(j, p, t);
@@ -112,6 +113,14 @@ impl Sim<'_> {
         let policy = self.placer.policy;
         if n <= self.m.free_count && policy != PolicyId::ClosedMinNaive {
             match (&self.m.topo, policy.is_closed()) {
+                (Topology::Tree(t), false) if policy == PolicyId::SlurmTree => {
+                    self.work.search_steps += super::estimate::slurm_tree_steps_of(
+                        t.nodes() as f64,
+                        t.routers() as f64,
+                        t.levels() as f64,
+                        n as f64,
+                    ) as u64
+                }
                 // the list policies scan the node list once per placement
                 (_, false) => self.work.search_steps += self.m.owner.len() as u64,
                 // the tree policies compute every router's capacity, again with a fallback,

@@ -132,7 +132,8 @@ pub struct Picked {
 
 /// The placement `pick` names in a report document (`placelab run`'s output: `engine` and
 /// `report`). Placement: the run's `hosts` (host index per task). Allocation: the job's nodes
-/// (`nodeRanges`), its tasks filled node by node, `coresPerNode` to a node. Trace: the
+/// (`nodeRanges`), its tasks filled node by node, `coresPerNode` to a node, named by the
+/// machine's `nodeNames` when it has them (a Slurm topology.conf) and no prefix is asked. Trace: the
 /// assignment's `hosts` (node names per rank).
 ///
 /// # Errors
@@ -217,8 +218,20 @@ pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, S
             let per_task: Vec<u32> = (0..tasks)
                 .map(|t| nodes[((t / cores) as usize).min(nodes.len().saturating_sub(1))])
                 .collect();
+            // a machine with named nodes (a Slurm topology.conf) gives its names, unless a prefix
+            // is asked for
+            let named: Option<Vec<&str>> = r["topology"]["nodeNames"]
+                .as_array()
+                .filter(|_| pick.prefix.is_none())
+                .map(|a| a.iter().map(|x| x.as_str().unwrap_or("")).collect());
+            let hosts = match named {
+                Some(n) if per_task.iter().all(|&v| (v as usize) < n.len()) => {
+                    per_task.iter().map(|&v| n[v as usize].to_string()).collect()
+                }
+                _ => names(&per_task, prefix, machine),
+            };
             Ok(Picked {
-                hosts: names(&per_task, prefix, machine),
+                hosts,
                 what: format!(
                     "policy {}, job {j} ({}: {tasks} tasks on {} nodes)",
                     run["policy"].as_str().unwrap_or("?"),

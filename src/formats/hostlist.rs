@@ -131,12 +131,9 @@ fn parse_ranges(body: &str, at: &str) -> Result<Vec<(u64, u64, usize)>, String> 
     Ok(out)
 }
 
-/// The names of an expression, in the order written (see the module doc).
-///
-/// # Errors
-/// An unbalanced bracket, a bad range, an empty name, or more than `max` names (counted
-/// before any name is written).
-pub fn expand(expr: &str, max: u64) -> Result<Vec<String>, String> {
+/// The pieces of every name of an expression and their total count (more than `max` is an
+/// error, found before anything is expanded).
+fn parse(expr: &str, max: u64) -> Result<(Vec<Vec<Piece<'_>>>, u64), String> {
     // split at top-level commas
     let mut names: Vec<&str> = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
@@ -200,6 +197,25 @@ pub fn expand(expr: &str, max: u64) -> Result<Vec<String>, String> {
         }
         pieces.push(ps);
     }
+    Ok((pieces, total))
+}
+
+/// How many names an expression stands for, counted without writing any (saturating at
+/// `u64::MAX`): `count("r[1-2]n[1-3],login")` is 7.
+///
+/// # Errors
+/// An unbalanced bracket, a bad range or an empty name.
+pub fn count(expr: &str) -> Result<u64, String> {
+    parse(expr, u64::MAX).map(|(_, total)| total)
+}
+
+/// The names of an expression, in the order written (see the module doc).
+///
+/// # Errors
+/// An unbalanced bracket, a bad range, an empty name, or more than `max` names (counted
+/// before any name is written).
+pub fn expand(expr: &str, max: u64) -> Result<Vec<String>, String> {
+    let (pieces, total) = parse(expr, max)?;
     let mut out = Vec::with_capacity(total as usize);
     for ps in &pieces {
         let mut acc = vec![String::new()];
@@ -266,6 +282,27 @@ mod tests {
         assert!(expand("n[[1]]", 10).is_err());
         assert!(expand("a,,b", 10).unwrap_err().contains("empty host name"));
         assert!(expand("n[x]", 10).unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn count_agrees_with_expand_and_saturates() {
+        for e in [
+            "tux[000-002,008],login1",
+            "r[1-2]n[1-3]",
+            "a",
+            "n[9-11]x[1-2],b[1-3]",
+        ] {
+            assert_eq!(
+                count(e).unwrap(),
+                expand(e, 1000).unwrap().len() as u64,
+                "{e}"
+            );
+        }
+        assert_eq!(
+            count("a[0-999999999999999999]b[0-999999999999999999]").unwrap(),
+            u64::MAX
+        );
+        assert!(count("n[1-2").is_err());
     }
 
     proptest! {

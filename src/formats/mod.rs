@@ -5,6 +5,7 @@
 //! - [`swf`]: the Standard Workload Format of the Parallel Workloads Archive, read as a stream.
 //! - [`digest`]: the FNV-1a fingerprint of reports and attached files.
 //! - [`hostlist`]: Slurm's hostlist expressions (`tux[000-127,200]`), written and read.
+//! - [`topology_conf`]: Slurm's `topology.conf` (switches of the `topology/tree` plugin).
 //! - [`hostfile`]: placements out: MPICH machinefiles, Open MPI hostfiles and rankfiles,
 //!   `SLURM_HOSTFILE` and Slurm nodelists.
 
@@ -13,3 +14,4 @@ pub mod hostfile;
 pub mod hostlist;
 pub mod metis;
 pub mod swf;
+pub mod topology_conf;

@@ -42,13 +42,32 @@ function meshLayout(topo, availWidth) {
 }
 
 function treeLayout(topo, availWidth) {
-  const arities = topo.arities, L = arities.length, N = topo.nodes;
+  const L = topo.levelSizes.length, N = topo.nodes;
   const ML = 54, MR = 12;
   let spacing = Math.min(MAX_LEAF_SPACING, (availWidth - ML - MR) / N);
   const offsets = [], spans = [];
   let off = 0;
   for (let l = 0; l < L; l++) { offsets.push(off); off += topo.levelSizes[l]; }
-  for (let l = 0; l < L; l++) spans.push(arities.slice(l).reduce((a, b) => a * b, 1));
+  // per router: first leaf, leaf count and parent (an imported tree gives them; a regular tree's
+  // follow from its arities); leafSwitch: each leaf's switch
+  const first = new Float64Array(topo.routers), count = new Float64Array(topo.routers);
+  const parent = new Int32Array(topo.routers), leafSwitch = new Int32Array(N);
+  if (topo.switches) {
+    topo.switches.forEach((s, u) => { first[u] = s.firstNode; count[u] = s.nodeCount; parent[u] = s.parent; });
+  } else {
+    const arities = topo.arities;
+    for (let l = 0; l < L; l++) spans.push(arities.slice(l).reduce((a, b) => a * b, 1));
+    for (let l = 0; l < L; l++) {
+      for (let j = 0; j < topo.levelSizes[l]; j++) {
+        const u = offsets[l] + j;
+        first[u] = j * spans[l]; count[u] = spans[l];
+        parent[u] = l === 0 ? 0 : offsets[l - 1] + Math.floor(j / arities[l - 1]);
+      }
+    }
+  }
+  for (let u = offsets[L - 1]; u < topo.routers; u++) {
+    for (let v = first[u]; v < first[u] + count[u]; v++) leafSwitch[v] = u;
+  }
   const gap = Math.min(64, Math.max(34, 300 / L));
   const top = TITLE_H + 14;
   const leafY = top + L * gap;
@@ -57,7 +76,9 @@ function treeLayout(topo, availWidth) {
   // Leaves are at least 10 px tall so job colours stay readable when many leaves share the width.
   const leafH = strip ? 18 : Math.max(leafSize, Math.min(16, 10));
   return {
-    kind: 'tree', L, N, arities, spacing, offsets, spans, gap, top, leafY, leafSize, leafH, strip,
+    kind: 'tree', L, N, spacing, offsets, gap, top, leafY, leafSize, leafH, strip,
+    first, count, parent, leafSwitch, switchNames: topo.switches ? topo.switches.map((s) => s.name) : null,
+    nodeNames: topo.nodeNames || null,
     routers: topo.routers, ox: ML,
     width: Math.ceil(ML + N * spacing + MR), height: Math.ceil(leafY + leafH / 2 + 44),
   };
@@ -70,7 +91,7 @@ export function routerCenter(layout, id) {
     return [layout.ox + (x + 0.5) * layout.cell, layout.oy + (y + 0.5) * layout.cell];
   }
   const l = treeLevelOf(layout, id);
-  return [treeRouterX(layout, l, id - layout.offsets[l]), layout.top + l * layout.gap];
+  return [treeRouterX(layout, id), layout.top + l * layout.gap];
 }
 
 /** Centre of compute node `id` in CSS pixels. */
@@ -84,8 +105,8 @@ function treeLevelOf(layout, routerId) {
   while (l > 0 && layout.offsets[l] > routerId) l--;
   return l;
 }
-function treeRouterX(layout, l, j) {
-  return layout.ox + (j * layout.spans[l] + layout.spans[l] / 2) * layout.spacing;
+function treeRouterX(layout, u) {
+  return layout.ox + (layout.first[u] + layout.count[u] / 2) * layout.spacing;
 }
 
 /** What is under (x, y): {type: 'node', id} or {type: 'router', id, level}, or null. */
@@ -101,10 +122,12 @@ export function hitTest(layout, x, y) {
   }
   const l = Math.round((y - layout.top) / layout.gap);
   if (l < 0 || l >= layout.L || Math.abs(y - (layout.top + l * layout.gap)) > 10) return null;
-  const j = Math.floor((x - layout.ox) / (layout.spans[l] * layout.spacing));
-  const id = layout.offsets[l] + j;
-  if (j < 0 || (l + 1 < layout.L ? id >= layout.offsets[l + 1] : id >= layout.routers)) return null;
-  return { type: 'router', id, level: l, index: j };
+  if (i < 0 || i >= layout.N) return null;
+  let id = layout.leafSwitch[i];
+  for (let k = layout.L - 1; k > l; k--) id = layout.parent[id];
+  const out = { type: 'router', id, level: l, index: id - layout.offsets[l] };
+  if (layout.switchNames) out.name = layout.switchNames[id];
+  return out;
 }
 
 /**
@@ -286,7 +309,7 @@ function drawMeshImage(ctx, lay, scene, heat) {
 }
 
 function drawTree(ctx, lay, scene, heat) {
-  const { L, N, arities, spacing, offsets, spans, gap, top, leafY, leafSize, leafH, ox } = lay;
+  const { L, N, spacing, offsets, gap, top, leafY, leafSize, leafH, ox, count, parent, leafSwitch } = lay;
   const levelY = (l) => top + l * gap;
 
   // Level labels.
@@ -294,16 +317,15 @@ function drawTree(ctx, lay, scene, heat) {
   for (let l = 0; l < L; l++) ctx.fillText(l === 0 ? 'root' : `L${l}`, ox - 10, levelY(l));
   ctx.fillText('nodes', ox - 10, leafY);
 
-  const perSwitch = arities[L - 1];
   const linkPath = (id) => {
     if (id < lay.routers - 1) {
-      const u = id + 1, l = treeLevelOf(lay, u), j = u - offsets[l];
-      ctx.moveTo(treeRouterX(lay, l, j), levelY(l));
-      ctx.lineTo(treeRouterX(lay, l - 1, Math.floor(j / arities[l - 1])), levelY(l - 1));
+      const u = id + 1, l = treeLevelOf(lay, u);
+      ctx.moveTo(treeRouterX(lay, u), levelY(l));
+      ctx.lineTo(treeRouterX(lay, parent[u]), levelY(l - 1));
     } else {
       const i = id - (lay.routers - 1);
       ctx.moveTo(ox + (i + 0.5) * spacing, leafY - leafH / 2);
-      ctx.lineTo(treeRouterX(lay, L - 1, Math.floor(i / perSwitch)), levelY(L - 1));
+      ctx.lineTo(treeRouterX(lay, leafSwitch[i]), levelY(L - 1));
     }
   };
   // Links, one path (leaf links only when leaves are far enough apart to tell them apart).
@@ -348,11 +370,21 @@ function drawTree(ctx, lay, scene, heat) {
   // Routers not in the heat map.
   ctx.fillStyle = PALETTE.router;
   for (let l = 0; l < L; l++) {
-    const rs = Math.max(2, Math.min(10, spans[l] * spacing * 0.5));
-    const count = (offsets[l + 1] ?? lay.routers) - offsets[l];
-    for (let j = 0; j < count; j++) {
-      if (heat.routers[offsets[l] + j]) continue;
-      ctx.fillRect(treeRouterX(lay, l, j) - rs / 2, levelY(l) - rs / 2, rs, rs);
+    const end = offsets[l + 1] ?? lay.routers;
+    for (let u = offsets[l]; u < end; u++) {
+      if (heat.routers[u]) continue;
+      const rs = Math.max(2, Math.min(10, count[u] * spacing * 0.5));
+      ctx.fillRect(treeRouterX(lay, u) - rs / 2, levelY(l) - rs / 2, rs, rs);
+    }
+  }
+  // An imported tree's switch names, above each switch wide enough for its name.
+  if (lay.switchNames) {
+    ctx.font = FONT_SMALL; ctx.fillStyle = PALETTE.muted; ctx.textAlign = 'center'; ctx.textBaseline = 'bottom';
+    for (let u = 0; u < lay.routers; u++) {
+      const name = lay.switchNames[u];
+      if (name && ctx.measureText(name).width + 4 <= count[u] * spacing) {
+        ctx.fillText(name, treeRouterX(lay, u), levelY(treeLevelOf(lay, u)) - 7);
+      }
     }
   }
 
@@ -373,8 +405,8 @@ function drawTree(ctx, lay, scene, heat) {
   heat.routers.forEach((c, id) => {
     if (!c) return;
     const l = treeLevelOf(lay, id);
-    const rs = Math.max(7, Math.min(14, spans[l] * spacing * 0.6));
-    const x = treeRouterX(lay, l, id - offsets[l]), y = levelY(l);
+    const rs = Math.max(7, Math.min(14, count[id] * spacing * 0.6));
+    const x = treeRouterX(lay, id), y = levelY(l);
     ctx.fillStyle = PALETTE.background; ctx.fillRect(x - rs / 2 - 1.5, y - rs / 2 - 1.5, rs + 3, rs + 3);
     ctx.fillStyle = heatColor(c); ctx.fillRect(x - rs / 2, y - rs / 2, rs, rs);
   });
@@ -382,7 +414,8 @@ function drawTree(ctx, lay, scene, heat) {
   const axisY = leafY + leafH / 2 + 6;
   drawAxis(ctx, {
     side: 'bottom', at: axisY, from: ox, to: ox + N * spacing,
-    values: ticks(0, N - 1, Math.max(2, (N * spacing) / 60), true), pos: (v) => ox + (v + 0.5) * spacing, label: 'node index',
+    values: ticks(0, N - 1, Math.max(2, (N * spacing) / 60), true), pos: (v) => ox + (v + 0.5) * spacing,
+    label: lay.nodeNames ? `node index (${lay.nodeNames[0]} … ${lay.nodeNames[N - 1]})` : 'node index',
   });
 }
 
@@ -411,13 +444,13 @@ export function linkMidpoint(layout, id) {
   }
   let a, b;
   if (id < layout.routers - 1) {
-    const u = id + 1, l = treeLevelOf(layout, u), j = u - layout.offsets[l];
+    const u = id + 1;
     a = routerCenter(layout, u);
-    b = [treeRouterX(layout, l - 1, Math.floor(j / layout.arities[l - 1])), layout.top + (l - 1) * layout.gap];
+    b = routerCenter(layout, layout.parent[u]);
   } else {
     const i = id - (layout.routers - 1);
     a = [layout.ox + (i + 0.5) * layout.spacing, layout.leafY - layout.leafH / 2];
-    b = [treeRouterX(layout, layout.L - 1, Math.floor(i / layout.arities[layout.L - 1])), layout.top + (layout.L - 1) * layout.gap];
+    b = routerCenter(layout, layout.leafSwitch[i]);
   }
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 }

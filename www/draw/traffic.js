@@ -154,12 +154,30 @@ function meshRoute(topo, a, b, routers, links) {
 
 // ---- tree ---------------------------------------------------------------------------------------
 function treeShape(topo) {
-  const L = topo.arities.length, sub = [], start = [0];
-  for (let l = 0; l < L; l++) sub.push(topo.arities.slice(l).reduce((a, b) => a * b, 1));
+  const L = topo.levelSizes.length, start = [0];
   for (let l = 0; l < L; l++) start.push(start[l] + topo.levelSizes[l]);
+  const leafLink = (i) => topo.routers - 1 + i;
+  if (topo.switches) {
+    // an imported (irregular) tree: parents and leaf ranges per router, every leaf at depth L
+    const sw = topo.switches, leafSwitch = new Int32Array(topo.nodes);
+    for (let u = start[L - 1]; u < topo.routers; u++) {
+      for (let v = sw[u].firstNode; v < sw[u].firstNode + sw[u].nodeCount; v++) leafSwitch[v] = u;
+    }
+    const ancestor = (leaf, l) => { let u = leafSwitch[leaf]; for (let k = L - 1; k > l; k--) u = sw[u].parent; return u; };
+    const lca = (a, b) => {
+      let u = leafSwitch[a], w = leafSwitch[b], l = L - 1;
+      while (u !== w && l > 0) { u = sw[u].parent; w = sw[w].parent; l--; }
+      return l;
+    };
+    const range = (u) => [sw[u].firstNode, sw[u].nodeCount];
+    return { L, ancestor, lca, leafLink, range };
+  }
+  const sub = [];
+  for (let l = 0; l < L; l++) sub.push(topo.arities.slice(l).reduce((a, b) => a * b, 1));
   const ancestor = (leaf, l) => start[l] + Math.floor(leaf / sub[l]);
   const lca = (a, b) => { let l = L - 1; while (l > 0 && Math.floor(a / sub[l]) !== Math.floor(b / sub[l])) l--; return l; };
-  return { L, ancestor, lca, leafLink: (i) => topo.routers - 1 + i };
+  const range = (u) => { let l = L - 1; while (l > 0 && start[l] > u) l--; return [(u - start[l]) * sub[l], sub[l]]; };
+  return { L, ancestor, lca, leafLink, range };
 }
 
 /** Every ancestor of the job's leaves up to their lowest common switch, the links below those
@@ -238,9 +256,8 @@ export function reservedNodes(topo, ranges, ownedIdle, owner, job) {
     const t = treeShape(topo);
     const lo = ranges[0][0], last = ranges[ranges.length - 1], hi = last[0] + last[1] - 1;
     const l = t.lca(lo, hi);
-    const size = topo.arities.slice(l).reduce((a, b) => a * b, 1);
+    const [first, size] = t.range(t.ancestor(lo, l));
     if (size - total !== ownedIdle) return [];
-    const first = Math.floor(lo / size) * size;
     for (let v = first; v < first + size; v++) if (owner[v] < 0) out.push(v);
     return out;
   }

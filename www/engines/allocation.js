@@ -164,11 +164,12 @@ function tooltipText(report, run, scene, hit) {
   const lines = [];
   const crossing = (id) => (scene.heat ? `, crossed by ${scene.heat.routers[id]} running job(s)` : '');
   if (hit.type === 'router') {
-    lines.push(`router ${hit.id} (level ${hit.level}, #${hit.index})${crossing(hit.id)}`);
+    lines.push(`router ${hit.id}${hit.name ? ` ${hit.name}` : ''} (level ${hit.level}, #${hit.index})${crossing(hit.id)}`);
     if (scene.contendedRouters.includes(hit.id)) lines.push('contended: shared by two running jobs');
     return lines.join('\n');
   }
-  lines.push(topo.kind === 'mesh' ? `node ${hit.id} (x ${hit.x}, y ${hit.y})` : `node ${hit.id} (leaf ${hit.id})`);
+  lines.push(topo.kind === 'mesh' ? `node ${hit.id} (x ${hit.x}, y ${hit.y})`
+    : topo.nodeNames ? `node ${hit.id} (${topo.nodeNames[hit.id]})` : `node ${hit.id} (leaf ${hit.id})`);
   const j = scene.owner[hit.id];
   if (j < 0) lines.push('idle');
   else {

@@ -1,10 +1,12 @@
 //! Closed minimum graph partitioning on trees (Zhang & Lin, Theorems 4 and 5), with packing.
 //!
 //! A job of `n >= 2` nodes has diameter `2h`, `h` the height of its nodes' lowest common ancestor;
-//! the smallest `h` is that of the deepest level whose subtrees hold `n` leaves (Theorem 5).
+//! the smallest `h` is that of the deepest level with a subtree of `n` leaves (Theorem 5; on an
+//! irregular tree, whose leaves share one depth, the same holds with "a subtree holding at least
+//! `n` leaves": the job goes under the lowest switch that can hold it).
 //!
-//! - `closed-min-paper`: the first subtree of that level (left to right) whose leaves are all
-//!   free; the job takes its first `n` leaves and the whole subtree is reserved for it.
+//! - `closed-min-paper`: the first subtree of that level (left to right) holding at least `n`
+//!   leaves, all free; the job takes its first `n` leaves and the whole subtree is reserved for it.
 //! - `closed-min-best` (and `-naive`, identical on trees): a job's traffic only uses the ancestors
 //!   of its own leaves up to their LCA, so another job may use sibling subtrees that none of those
 //!   routers covers. A router is *usable* if no running job's routes cross it; the *capacity* of a
@@ -32,22 +34,18 @@ fn tree_of(m: &Machine) -> &Tree {
 /// region crosses (`respect_load`), or simply free leaves below it (`!respect_load`).
 pub fn capacities(m: &Machine, t: &Tree, respect_load: bool) -> Vec<usize> {
     let mut cap = vec![0usize; t.routers()];
-    let last = t.levels() - 1;
-    let a_last = t.arities()[last];
-    for l in (0..t.levels()).rev() {
-        for i in 0..t.level_size(l) {
-            let u = t.ancestor(i * t.leaves_under(l), l);
-            if respect_load && m.router_load[u] > 0 {
-                continue;
-            }
-            cap[u] = if l == last {
-                (i * a_last..(i + 1) * a_last)
-                    .filter(|&v| m.is_free(v))
-                    .count()
-            } else {
-                t.child_routers(u).unwrap().map(|c| cap[c]).sum()
-            };
+    // children have larger ids than their parent: one pass from the last router up
+    for u in (0..t.routers()).rev() {
+        if respect_load && m.router_load[u] > 0 {
+            continue;
         }
+        cap[u] = match t.child_routers(u) {
+            None => {
+                let (first, count) = t.leaf_range(u);
+                (first..first + count).filter(|&v| m.is_free(v)).count()
+            }
+            Some(children) => children.map(|c| cap[c]).sum(),
+        };
     }
     cap
 }
@@ -128,10 +126,10 @@ fn single(m: &Machine, policy: PolicyId) -> Option<Placement> {
     let leaf = if policy == PolicyId::ClosedMinPaper {
         (0..t.nodes()).find(|&v| m.is_free(v))
     } else {
-        let a = t.arities()[t.levels() - 1];
+        let last = t.levels() - 1;
         (0..t.nodes()).filter(|&v| m.is_free(v)).min_by_key(|&v| {
-            let sw = v / a;
-            ((sw * a..(sw + 1) * a).filter(|&x| m.is_free(x)).count(), v)
+            let (first, count) = t.leaf_range(t.ancestor(v, last));
+            ((first..first + count).filter(|&x| m.is_free(x)).count(), v)
         })
     }?;
     Some(Placement {
@@ -140,13 +138,14 @@ fn single(m: &Machine, policy: PolicyId) -> Option<Placement> {
     })
 }
 
-/// The paper: first fully free subtree of level `l`, whole subtree reserved.
+/// The paper: first fully free subtree of level `l` with at least `n` leaves, whole subtree
+/// reserved.
 fn first_free_subtree(m: &Machine, n: usize, l: usize) -> Option<Placement> {
     let t = tree_of(m);
-    let size = t.leaves_under(l);
-    (0..t.level_size(l)).find_map(|i| {
-        let first = i * size;
-        if (first..first + size).all(|v| m.is_free(v)) {
+    let start = t.ancestor(0, l);
+    (start..start + t.level_size(l)).find_map(|u| {
+        let (first, size) = t.leaf_range(u);
+        if size >= n && (first..first + size).all(|v| m.is_free(v)) {
             let nodes = (first..first + n).map(|v| v as u32).collect();
             let owned_idle = (first + n..first + size).map(|v| v as u32).collect();
             Some(Placement {

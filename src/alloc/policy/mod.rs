@@ -8,6 +8,7 @@
 //! | `closed-min-paper`, `closed-min-best`, `closed-min-naive` on meshes | [`closed_min_mesh`] |
 //! | the same on trees | [`closed_min_tree`] |
 //! | fallback `relax-closed` on meshes | [`relax_closed_mesh`] |
+//! | `slurmTree` (trees only) | [`slurm_tree`] |
 
 pub mod closed_min_mesh;
 pub mod closed_min_tree;
@@ -15,6 +16,7 @@ pub mod hilbert;
 pub mod random;
 pub mod relax_closed_mesh;
 pub mod sequential;
+pub mod slurm_tree;
 
 use super::machine::{Machine, Placement};
 use super::scenario::{Fallback, PolicyId};
@@ -30,9 +32,13 @@ pub struct Placer {
     /// Nodes in curve order.
     pub curve: Vec<u32>,
     pub rng: Rng,
-    /// `(machine version, n)` of the last failed search: the same search on the same machine
-    /// fails again (policies are deterministic functions of the machine; `random` never fails).
-    last_failure: Option<(u64, usize)>,
+    /// Per job id: its `switches` limit (most leaf switches) and how long (s) it waits for it;
+    /// empty when no job has one. Only `slurmTree` reads it.
+    pub switches: Vec<Option<(u32, f64)>>,
+    /// `(machine version, n, switch limit)` of the last failed search: the same search on the
+    /// same machine fails again (policies are deterministic functions of the machine; `random`
+    /// never fails).
+    last_failure: Option<(u64, usize, Option<u32>)>,
 }
 
 impl Placer {
@@ -56,7 +62,17 @@ impl Placer {
             curve_rank,
             curve,
             rng,
+            switches: Vec::new(),
             last_failure: None,
+        }
+    }
+
+    /// Job `j`'s switch limit after waiting `waited` seconds: its `switches` until its wait
+    /// is over, then none (Slurm's `--switches=N@max-time`).
+    pub fn switch_limit(&self, j: usize, waited: f64) -> Option<u32> {
+        match self.switches.get(j).copied().flatten() {
+            Some((k, wait)) if waited < wait => Some(k),
+            _ => None,
         }
     }
 
@@ -73,16 +89,26 @@ impl Placer {
             {
                 closed_min_mesh::paper_fits_empty(n, mesh)
             }
+            Topology::Tree(t) if self.policy == PolicyId::SlurmTree => {
+                slurm_tree::can_ever_fit(t, n)
+            }
             _ => true,
         }
     }
 
     /// Chooses nodes for a job of `n` nodes, or `None` if the policy finds no place now.
     pub fn place(&mut self, m: &Machine, n: usize) -> Option<Placement> {
-        if n == 0 || n > m.free_count || self.last_failure == Some((m.version, n)) {
+        self.place_job(m, n, None)
+    }
+
+    /// [`Placer::place`] for a job with a switch limit (`slurmTree` only; see
+    /// [`Placer::switch_limit`]).
+    pub fn place_job(&mut self, m: &Machine, n: usize, switches: Option<u32>) -> Option<Placement> {
+        if n == 0 || n > m.free_count || self.last_failure == Some((m.version, n, switches)) {
             return None;
         }
         let mut p = match self.policy {
+            PolicyId::SlurmTree => slurm_tree::slurm_tree(m, n, switches),
             PolicyId::Sequential => Some(sequential::sequential(m, n)),
             PolicyId::Hilbert => hilbert::hilbert_window(m, n, &self.curve, &self.curve_rank),
             PolicyId::Random => Some(random::random(m, n, &mut self.rng)),
@@ -118,7 +144,7 @@ impl Placer {
             }
         };
         if p.is_none() {
-            self.last_failure = Some((m.version, n));
+            self.last_failure = Some((m.version, n, switches));
         }
         if let Some(p) = &mut p {
             p.nodes.sort_unstable();
