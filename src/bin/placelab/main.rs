@@ -10,6 +10,7 @@ mod gpmetis;
 mod hostfile;
 mod netsim;
 mod run;
+mod trace;
 // native only: its runner uses threads (the wasm32 build of this binary only exists for
 // `wasm-pack test`, which builds every target)
 #[cfg(not(target_arch = "wasm32"))]
@@ -21,8 +22,9 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   placelab run FILE.json [--attach [NAME=]LOG]...
                              run a scenario, print the report JSON on stdout ('-' reads stdin);
-                             --attach streams a workload log the scenario names by NAME
-                             (\"swfFile\"; default NAME: the log's file name), of any size
+                             --attach streams a workload log (.swf) or an SMPI trace index
+                             (and its rank files) the scenario names by NAME (\"swfFile\",
+                             \"trace.attached\"; default NAME: the file's name), of any size
   placelab check FILE.json [--attach [NAME=]LOG]...
                              validate a scenario without running it
   placelab engines           print the engines and their parameter tables (JSON)
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Some("graph") => return gpmetis::graph_main(&args[1..]),
         Some("netsim") => return netsim::main(&args[1..]),
         Some("hostfile") => return hostfile::main(&args[1..]),
+        Some("trace") => return trace::main(&args[1..]),
         #[cfg(not(target_arch = "wasm32"))]
         Some("study") => return study::main(&args[1..]),
         _ => {}
@@ -83,9 +86,9 @@ fn main() -> ExitCode {
         }
         ["--help"] | ["-h"] | ["help"] => {
             #[cfg(not(target_arch = "wasm32"))]
-            let more = format!("{}\n{}", hostfile::USAGE, study::USAGE);
+            let more = format!("{}\n{}\n{}", hostfile::USAGE, trace::USAGE, study::USAGE);
             #[cfg(target_arch = "wasm32")]
-            let more = hostfile::USAGE;
+            let more = format!("{}\n{}", hostfile::USAGE, trace::USAGE);
             let usage = USAGE.replacen(
                 "  placelab --version",
                 &format!("{more}\n  placelab --version"),

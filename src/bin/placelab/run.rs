@@ -41,8 +41,9 @@ pub fn attach_all(args: &[&str]) -> Result<(), (String, u8)> {
     Ok(())
 }
 
-/// Reads the workload log of `[NAME=]PATH` as a stream and attaches it under NAME (default:
-/// the file's name) ([`placelab::attach`]); returns `(NAME, PATH)`. `Err` carries the message
+/// Reads the file of `[NAME=]PATH` as a stream and attaches it under NAME (default: the
+/// file's name) ([`placelab::attach`]): a workload log when it ends in `.swf`, else an SMPI
+/// trace index with its rank files ([`crate::trace::attach_index`]); returns `(NAME, PATH)`. `Err` carries the message
 /// and the exit code: 2 for an unreadable file, 1 for a log that is not SWF.
 pub fn attach_one(spec: &str) -> Result<(String, String), (String, u8)> {
     let (name, path) = match spec.split_once('=') {
@@ -55,6 +56,11 @@ pub fn attach_one(spec: &str) -> Result<(String, String), (String, u8)> {
             (name, spec)
         }
     };
+    if !name.to_ascii_lowercase().ends_with(".swf") {
+        // anything else is an SMPI time-independent trace index with its rank files
+        crate::trace::attach_index(&name, path)?;
+        return Ok((name, path.to_string()));
+    }
     let file = std::fs::File::open(path).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
     placelab::attach::read_swf(&name, std::io::BufReader::new(file))
         .map_err(|e| (format!("{path}: {e}"), 1))?;

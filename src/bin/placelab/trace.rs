@@ -1,0 +1,228 @@
+//! `placelab trace INDEX --platform PLATFORM.json`: a trace SMPI recorded (`smpirun -trace-ti`:
+//! an index file naming one file per rank) read as streams, then the trace engine's search for
+//! the best assignment of ranks to the platform's nodes. The rank files are read in 64 KiB
+//! chunks ([`placelab::trace::ti::TiStream`]): memory is the trace's events, not its bytes. The
+//! run is the scenario `PLATFORM.json` plus `"trace": {"format": "ti", "attached": INDEX's name,
+//! "digest": ...}`, so `placelab run` of that scenario with `--attach INDEX` gives the same report.
+
+use placelab::formats::digest::Fnv64;
+use placelab::trace::model::{Origin, Trace};
+use placelab::trace::ti::{index_files, TiStream};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub const USAGE: &str =
+    "  placelab trace INDEX --platform PLATFORM.json [--search auto|exhaustive|branchAndBound|localSearch]
+                 [--budget B] [-o REPORT.json] [--machinefile FILE]
+                             read an SMPI time-independent trace (smpirun -trace-ti: the index and
+                             the rank files it names, relative to the index's folder) as streams,
+                             and search the best assignment of its ranks to the nodes of
+                             PLATFORM.json (a trace scenario without \"trace\": nodes, links,
+                             search); print the report (or write it to REPORT.json) and the best
+                             assignment's machinefile to FILE";
+
+fn fail(msg: impl std::fmt::Display, code: u8) -> ExitCode {
+    eprintln!("placelab: {msg}");
+    ExitCode::from(code)
+}
+
+/// Where a rank file the index names is: as written (absolute, or relative to the index's
+/// folder), else its file name in the index's folder (a trace folder moved after recording).
+fn locate(index: &Path, entry: &str) -> PathBuf {
+    let dir = index.parent().unwrap_or(Path::new("."));
+    let p = Path::new(entry);
+    let first = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        dir.join(p)
+    };
+    if first.exists() {
+        return first;
+    }
+    match p.file_name() {
+        Some(name) if dir.join(name).exists() => dir.join(name),
+        _ => first,
+    }
+}
+
+/// Reads the index at `path` and every rank file it names, as streams, and attaches the trace
+/// under the index's file name ([`placelab::attach::attach_trace`]); returns that name and the
+/// trace's fingerprint. `Err`: the message (naming the file and line) and the exit code (2 for
+/// a file that cannot be read, 1 for a bad trace).
+pub fn attach_index(name: &str, path: &str) -> Result<(String, String), (String, u8)> {
+    let index = Path::new(path);
+    let text =
+        std::fs::read_to_string(index).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
+    let files = index_files(&text);
+    if files.is_empty() {
+        return Err((
+            format!("{path}: names no rank file (an SMPI -trace-ti index has one path per line)"),
+            1,
+        ));
+    }
+    let max = placelab::trace::limits::MAX_NODES as usize;
+    if files.len() > max {
+        return Err((
+            format!(
+                "{path}: names {} rank files; at most {max} ranks",
+                files.len()
+            ),
+            1,
+        ));
+    }
+    let mut trace = Trace::new(0, Origin::Files);
+    let mut digest = Fnv64::default();
+    let mut buf = vec![0u8; 64 << 10];
+    for (i, entry) in files.iter().enumerate() {
+        let file = locate(index, entry);
+        let shown = file.display().to_string();
+        let mut f = std::fs::File::open(&file).map_err(|e| {
+            (
+                format!("cannot read {shown} (line {} of {path}): {e}", i + 1),
+                2,
+            )
+        })?;
+        let mut stream = TiStream::new(i as u32, 1.0);
+        loop {
+            let n = match f.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err((format!("cannot read {shown}: {e}"), 2)),
+            };
+            digest.update(&buf[..n]);
+            stream
+                .push(&buf[..n], &mut trace)
+                .map_err(|e| (format!("{shown}: {e}"), 1))?;
+        }
+        stream
+            .finish(&mut trace)
+            .map_err(|e| (format!("{shown}: {e}"), 1))?;
+    }
+    let fingerprint = digest.fingerprint();
+    placelab::attach::attach_trace(
+        name,
+        placelab::attach::AttachedTrace {
+            trace,
+            digest: fingerprint.clone(),
+            files,
+        },
+    );
+    Ok((name.to_string(), fingerprint))
+}
+
+/// `placelab trace ...` with the arguments after `trace`.
+pub fn main(args: &[String]) -> ExitCode {
+    let (mut index, mut platform, mut out, mut machinefile) = (None, None, None, None);
+    let (mut search, mut budget) = (None::<String>, None::<f64>);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{a} needs {what}"))
+        };
+        let r = match a.as_str() {
+            "--platform" => value("a scenario file").map(|v| platform = Some(v)),
+            "-o" | "--output" => value("a file").map(|v| out = Some(v)),
+            "--machinefile" => value("a file").map(|v| machinefile = Some(v)),
+            "--search" => value("a method").map(|v| search = Some(v)),
+            "--budget" => value("a number").and_then(|v| {
+                v.parse::<f64>()
+                    .map(|b| budget = Some(b))
+                    .map_err(|_| format!("--budget {v:?}: give a number"))
+            }),
+            s if s.starts_with('-') => Err(format!("unknown option {s}")),
+            s if index.is_none() => {
+                index = Some(s.to_string());
+                Ok(())
+            }
+            s => Err(format!("unexpected argument {s}")),
+        };
+        if let Err(e) = r {
+            return fail(format!("{e}\n{USAGE}"), 2);
+        }
+    }
+    let (Some(index), Some(platform)) = (index, platform) else {
+        return fail(
+            format!("placelab trace needs an index file and --platform\n{USAGE}"),
+            2,
+        );
+    };
+    let ptext = match std::fs::read_to_string(&platform) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot read {platform}: {e}"), 2),
+    };
+    let mut doc: serde_json::Value = match serde_json::from_str(&ptext) {
+        Ok(serde_json::Value::Object(m)) => serde_json::Value::Object(m),
+        Ok(_) => return fail(format!("{platform}: a trace scenario is a JSON object"), 1),
+        Err(e) => {
+            return fail(
+                format!("{platform}: line {}, column {}: {e}", e.line(), e.column()),
+                1,
+            )
+        }
+    };
+    for key in ["trace", "generate"] {
+        if doc.get(key).is_some() {
+            return fail(format!("{platform}: $.{key}: the trace comes from {index}; leave {key:?} out of the platform file"), 1);
+        }
+    }
+    let name = Path::new(&index)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| index.clone());
+    let t0 = std::time::Instant::now();
+    let (name, digest) = match attach_index(&name, &index) {
+        Ok(a) => a,
+        Err((e, code)) => return fail(e, code),
+    };
+    let read_s = t0.elapsed().as_secs_f64();
+    let o = doc.as_object_mut().expect("an object");
+    o.entry("version").or_insert(serde_json::json!(1));
+    o.entry("engine").or_insert(serde_json::json!("trace"));
+    o.insert(
+        "trace".into(),
+        serde_json::json!({"format": "ti", "attached": name, "digest": digest}),
+    );
+    if search.is_some() || budget.is_some() {
+        let s = o.entry("search").or_insert(serde_json::json!({}));
+        if let Some(m) = &search {
+            s["method"] = serde_json::json!(m);
+        }
+        if let Some(b) = budget {
+            s["budget"] = serde_json::json!(b);
+        }
+    }
+    let scenario = doc.to_string();
+    let report = match placelab::api::run(&scenario, &mut placelab::progress::NoProgress) {
+        Ok(r) => r,
+        Err(e) => return fail(format!("{platform}: {e}"), 1),
+    };
+    let file = placelab::api::report_file(&report);
+    let written = match &out {
+        Some(p) => std::fs::write(p, &file).map_err(|e| format!("cannot write {p}: {e}")),
+        None => {
+            print!("{file}");
+            Ok(())
+        }
+    };
+    if let Err(e) = written {
+        return fail(e, 2);
+    }
+    let r: serde_json::Value = serde_json::from_str(&report).expect("reports are JSON");
+    if let Some(mf) = &machinefile {
+        let text = r["report"]["best"]["machinefile"].as_str().unwrap_or("");
+        if let Err(e) = std::fs::write(mf, text) {
+            return fail(format!("cannot write {mf}: {e}"), 2);
+        }
+    }
+    eprintln!(
+        "placelab trace: {index}: {} bytes read in {read_s:.2} s; best {} s ({})",
+        digest.split(' ').nth(1).unwrap_or("?"),
+        r["report"]["best"]["time"],
+        r["report"]["best"]["hosts"].as_str().unwrap_or("")
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,181 @@
+//! Traces from files: an SMPI `-trace-ti` index and its rank files read as streams
+//! (`placelab trace`, `--attach`), giving the report the same trace gives inside a scenario, byte
+//! for byte; chunked reading equal to whole-text reading; clear errors naming file and line.
+
+use placelab::trace::model::{Origin, Trace};
+use placelab::trace::ti::{parse_into, TiStream};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn example() -> Value {
+    serde_json::from_str(
+        &std::fs::read_to_string("playground-examples/trace-smpi-lu.json").unwrap(),
+    )
+    .unwrap()
+}
+
+/// The example's rank texts written as an SMPI trace folder; returns (dir, index path).
+fn folder(tag: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("placelab-trace-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = example()["trace"]["files"].as_array().unwrap().clone();
+    let mut index = String::new();
+    for (i, f) in files.iter().enumerate() {
+        std::fs::write(dir.join(format!("rank-{i}.txt")), f.as_str().unwrap()).unwrap();
+        index += &format!(
+            "{}/rank-{i}.txt\n",
+            if i % 2 == 0 { "moved-away" } else { "." }
+        );
+    }
+    let idx = dir.join("lu.txt");
+    std::fs::write(&idx, index).unwrap();
+    let mut platform = example();
+    platform.as_object_mut().unwrap().remove("trace");
+    std::fs::write(dir.join("platform.json"), platform.to_string()).unwrap();
+    (dir, idx)
+}
+
+fn placelab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_placelab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_trace_read_from_its_files_gives_the_scenarios_report() {
+    let (dir, idx) = folder("same");
+    let inline = placelab(&["run", "playground-examples/trace-smpi-lu.json"]);
+    assert!(inline.status.success());
+    let p = dir.join("platform.json");
+    let mf = dir.join("machinefile");
+    let out = placelab(&[
+        "trace",
+        idx.to_str().unwrap(),
+        "--platform",
+        p.to_str().unwrap(),
+        "--machinefile",
+        mf.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, inline.stdout, "the same report, byte for byte");
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&mf).unwrap(),
+        r["report"]["best"]["machinefile"].as_str().unwrap()
+    );
+    // the scenario that names the attached trace, run with --attach
+    let mut s = example();
+    s["trace"] = json!({"format": "ti", "attached": "lu.txt"});
+    let sp = dir.join("s.json");
+    std::fs::write(&sp, s.to_string()).unwrap();
+    let attached = placelab(&[
+        "run",
+        sp.to_str().unwrap(),
+        "--attach",
+        idx.to_str().unwrap(),
+    ]);
+    assert!(
+        attached.status.success(),
+        "{}",
+        String::from_utf8_lossy(&attached.stderr)
+    );
+    assert_eq!(attached.stdout, inline.stdout);
+    // not attached, or another trace under that name
+    let missing = placelab(&["run", sp.to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr)
+        .contains("$.trace.attached: the trace \"lu.txt\" is not attached"));
+    s["trace"]["digest"] = json!("0000000000000000 1");
+    std::fs::write(&sp, s.to_string()).unwrap();
+    let other = placelab(&[
+        "run",
+        sp.to_str().unwrap(),
+        "--attach",
+        idx.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&other.stderr)
+        .contains("$.trace.digest: the attached \"lu.txt\" holds other files"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_files_are_named_with_their_line() {
+    let (dir, idx) = folder("bad");
+    let p = dir.join("platform.json");
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "trace",
+            idx.to_str().unwrap(),
+            "--platform",
+            p.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        placelab(&a)
+    };
+    // a bad action on line 3 of rank 1's file
+    let r1 = dir.join("rank-1.txt");
+    let good = std::fs::read_to_string(&r1).unwrap();
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines[2] = "1 teleport 3";
+    std::fs::write(&r1, lines.join("\n")).unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains("rank-1.txt: line 3: action \"teleport\" is not supported"),
+        "{err}"
+    );
+    std::fs::write(&r1, good).unwrap();
+    // a rank file that is not there
+    std::fs::remove_file(dir.join("rank-2.txt")).unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("(line 3 of"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // a platform file that gives its own trace
+    std::fs::write(&p, example().to_string()).unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("$.trace: the trace comes from"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn reading_in_chunks_of_any_size_gives_the_same_trace() {
+    let files = example()["trace"]["files"].as_array().unwrap().clone();
+    let mut whole = Trace::new(0, Origin::Files);
+    for (i, f) in files.iter().enumerate() {
+        parse_into(f.as_str().unwrap(), i as u32, 1.0, &mut whole).unwrap();
+    }
+    for size in [1, 2, 7, 64, 4096] {
+        let mut t = Trace::new(0, Origin::Files);
+        for (i, f) in files.iter().enumerate() {
+            let mut s = TiStream::new(i as u32, 1.0);
+            for c in f.as_str().unwrap().as_bytes().chunks(size) {
+                s.push(c, &mut t).unwrap();
+            }
+            s.finish(&mut t).unwrap();
+        }
+        assert_eq!(t, whole, "chunks of {size} bytes");
+    }
+    // the error of a line cut across chunks names the file's line, not the chunk's
+    let mut t = Trace::new(0, Origin::Files);
+    let mut s = TiStream::new(0, 1.0);
+    let text = "0 init\n0 compute 5\n0 compute 1x\n";
+    for c in text.as_bytes().chunks(3) {
+        if let Err(e) = s.push(c, &mut t) {
+            assert_eq!(e.line, 3);
+            return;
+        }
+    }
+    panic!("the bad line was accepted");
+}
