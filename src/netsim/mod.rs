@@ -66,6 +66,7 @@ pub mod metrics;
 pub mod model;
 pub mod platform;
 pub mod rounds;
+pub mod routed;
 
 pub use fattree::{parse_fat_tree, FatTreeSpec};
 pub(crate) use flow::check_flow;

@@ -1,0 +1,1 @@
+//! Writing SimGrid platform files (placeholder, filled below).

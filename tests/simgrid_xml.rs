@@ -1,0 +1,109 @@
+//! The SimGrid platform file importer against SimGrid 3.32, from the fixtures
+//! `scripts/simgrid-xml-fixture.py` recorded once (`tests/fixtures/simgrid-xml/`): SimGrid's
+//! own example platforms and one of ours. Every host pair's route must name the same links in
+//! the same order, and every flow's completion time (LV08) must be within 5 % of SimGrid's.
+
+use placelab::formats::simgrid;
+use placelab::netsim::{simulate, Flow, Model, Platform};
+use placelab::progress::NoProgress;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/simgrid-xml");
+
+const PLATFORMS: [&str; 8] = [
+    "small_platform",
+    "small_platform_fatpipe",
+    "cluster_backbone",
+    "cluster_fat_tree",
+    "cluster_torus",
+    "cluster_multi",
+    "routing_cluster",
+    "placelab_mixed",
+];
+
+fn load(name: &str) -> (Platform, Value, BTreeMap<String, u32>) {
+    let xml = std::fs::read_to_string(format!("{DIR}/{name}.xml")).unwrap();
+    let sg = simgrid::parse(&xml, &format!("{name}.xml")).unwrap();
+    let p = Platform::from_simgrid(sg).unwrap();
+    let fx: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{DIR}/{name}.json")).unwrap())
+            .unwrap();
+    let r = p.routed().unwrap();
+    let ids: BTreeMap<String, u32> = (0..p.hosts())
+        .map(|h| (r.description().host_name(h).to_string(), h))
+        .collect();
+    (p, fx, ids)
+}
+
+#[test]
+fn routes_equal_simgrid_link_by_link() {
+    let mut checked = 0;
+    for name in PLATFORMS {
+        let (p, fx, ids) = load(name);
+        assert_eq!(
+            fx["hosts"].as_array().unwrap().len(),
+            p.hosts() as usize,
+            "{name}"
+        );
+        let r = p.routed().unwrap();
+        let mut route = Vec::new();
+        for e in fx["routes"].as_array().unwrap() {
+            let (s, d) = (ids[e[0].as_str().unwrap()], ids[e[1].as_str().unwrap()]);
+            let want: Vec<&str> = e[2]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap())
+                .collect();
+            route.clear();
+            p.route(s, d, &mut route);
+            let got: Vec<&str> = route.iter().map(|&l| r.link_name(l)).collect();
+            assert_eq!(got, want, "{name}: {} -> {}", e[0], e[1]);
+            assert_eq!(p.hops(s, d) as usize, want.len());
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
+fn completion_times_within_5_percent_of_simgrid() {
+    let mut worst: (f64, String) = (0.0, String::new());
+    let mut n = 0;
+    for name in PLATFORMS {
+        let (p, fx, ids) = load(name);
+        for sc in fx["scenarios"].as_array().unwrap() {
+            let flows: Vec<Flow> = sc["flows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| Flow {
+                    src: ids[f[0].as_str().unwrap()],
+                    dst: ids[f[1].as_str().unwrap()],
+                    bytes: f[2].as_f64().unwrap(),
+                    start: f[3].as_f64().unwrap(),
+                })
+                .collect();
+            let res = simulate(&p, &flows, Model::SimgridLv08, &mut NoProgress).unwrap();
+            for (i, want) in sc["finish"].as_array().unwrap().iter().enumerate() {
+                let want = want.as_f64().unwrap();
+                let err = (res.finish[i] - want).abs() / want;
+                if err > worst.0 {
+                    worst = (err, format!("{name} / {} / flow {i}", sc["name"]));
+                }
+                assert!(
+                    err <= 0.05,
+                    "{name} / {}: flow {i} ends at {} in ours, {want} in SimGrid",
+                    sc["name"],
+                    res.finish[i]
+                );
+                n += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{n} flows, largest relative error {:.2e} ({})",
+        worst.0, worst.1
+    );
+}
