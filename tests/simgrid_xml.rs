@@ -1,6 +1,7 @@
 //! The SimGrid platform file importer against SimGrid 3.32, from the fixtures
 //! `scripts/simgrid-xml-fixture.py` recorded once (`tests/fixtures/simgrid-xml/`): SimGrid's
-//! own example platforms and one of ours. Every host pair's route must name the same links in
+//! own example platforms, one of ours, and a 4x3 mesh written by `placelab netsim
+//! --write-platform` (so SimGrid also checks the writer). Every host pair's route must name the same links in
 //! the same order, and every flow's completion time (LV08) must be within 5 % of SimGrid's.
 
 use placelab::formats::simgrid;
@@ -11,7 +12,7 @@ use std::collections::BTreeMap;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/simgrid-xml");
 
-const PLATFORMS: [&str; 8] = [
+const PLATFORMS: [&str; 9] = [
     "small_platform",
     "small_platform_fatpipe",
     "cluster_backbone",
@@ -20,6 +21,7 @@ const PLATFORMS: [&str; 8] = [
     "cluster_multi",
     "routing_cluster",
     "placelab_mixed",
+    "placelab_written_mesh",
 ];
 
 fn load(name: &str) -> (Platform, Value, BTreeMap<String, u32>) {

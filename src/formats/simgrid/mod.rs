@@ -108,7 +108,8 @@ pub enum Routing {
 pub struct Cluster {
     pub bandwidth: f64,
     pub latency: f64,
-    /// `SHARED` or `FATPIPE` (torus only): one link for both directions.
+    /// `SHARED` or `FATPIPE` (torus only): one link for both directions (SimGrid 3.32 makes
+    /// them all `SHARED`, so `fatpipe` is false).
     pub shared: bool,
     pub fatpipe: bool,
     /// Per host (in zone order): its loopback link (a [`Link`] id), if the cluster has one.

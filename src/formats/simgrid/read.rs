@@ -894,8 +894,9 @@ impl<'a> Parser<'a> {
             self.out.zones[z as usize].cluster = Some(Cluster {
                 bandwidth: bw,
                 latency: lat,
+                // SimGrid 3.32's torus zone makes FATPIPE links SHARED too.
                 shared: policy == "SHARED" || policy == "FATPIPE",
-                fatpipe: policy == "FATPIPE",
+                fatpipe: false,
                 loopback: loopbacks,
             });
         }
