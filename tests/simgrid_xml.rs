@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/simgrid-xml");
 
-const PLATFORMS: [&str; 9] = [
+const PLATFORMS: [&str; 11] = [
     "small_platform",
     "small_platform_fatpipe",
     "cluster_backbone",
@@ -22,6 +22,8 @@ const PLATFORMS: [&str; 9] = [
     "routing_cluster",
     "placelab_mixed",
     "placelab_written_mesh",
+    "cluster_dragonfly",
+    "placelab_dragonfly",
 ];
 
 fn load(name: &str) -> (Platform, Value, BTreeMap<String, u32>) {

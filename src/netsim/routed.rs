@@ -64,6 +64,7 @@ enum Table {
     },
     Star(Vec<StarRoutes>),
     Empty,
+    Dragonfly(Box<Dragonfly>),
     Cluster {
         inner: Box<Platform>,
         /// Id of the cluster's first link.
@@ -71,6 +72,99 @@ enum Table {
         shared: bool,
         loopback: Vec<u32>,
     },
+}
+
+/// A dragonfly cluster's links (SimGrid's `DragonflyZone`), as link ids.
+#[derive(Debug, Clone)]
+struct Dragonfly {
+    /// groups, blue, chassis, black, routers per chassis, green, nodes per router.
+    p: [u32; 7],
+    /// Per router: link to each of its nodes (up) and back (down).
+    node_up: Vec<Vec<u32>>,
+    node_down: Vec<Vec<u32>>,
+    /// Per router: green link to router `k` of its chassis, black link to chassis `k` of its
+    /// group (`u32::MAX` for itself), blue link (`u32::MAX`: none).
+    green: Vec<Vec<u32>>,
+    black: Vec<Vec<u32>>,
+    blue: Vec<u32>,
+    router_limiter: Vec<Option<u32>>,
+    host_limiter: Vec<Option<u32>>,
+    loopback: Vec<u32>,
+}
+
+impl Dragonfly {
+    fn router(&self, group: u32, chassis: u32, blade: u32) -> usize {
+        let [_, _, c, _, b, _, _] = self.p;
+        (group * c * b + chassis * b + blade) as usize
+    }
+
+    /// SimGrid's minimal routing (`DragonflyZone::get_local_route`), step for step: the
+    /// routers it moves to are indexed as SimGrid indexes them.
+    fn route(&self, s: u32, d: u32, out: &mut Vec<u32>) {
+        if s == d && !self.loopback.is_empty() {
+            out.push(self.loopback[s as usize]);
+            return;
+        }
+        let [_, _, c, _, b, _, n] = self.p;
+        let coords = |r: u32| {
+            (
+                r / (c * b * n),
+                (r % (c * b * n)) / (b * n),
+                (r % (b * n)) / n,
+                r % n,
+            )
+        };
+        // A router's (group, chassis, blade) from its index.
+        let at = |r: usize| {
+            let r = r as u32;
+            (r / (c * b), (r % (c * b)) / b, r % b)
+        };
+        let (sg, sc, sb, sn) = coords(s);
+        let (tg, tc, tb, tn) = coords(d);
+        let my = self.router(sg, sc, sb);
+        let target = self.router(tg, tc, tb);
+        let lim = |r: usize, out: &mut Vec<u32>| {
+            if let Some(l) = self.router_limiter[r] {
+                out.push(l);
+            }
+        };
+        if let Some(l) = self.host_limiter[s as usize] {
+            out.push(l);
+        }
+        out.push(self.node_up[my][sn as usize]);
+        if target != my {
+            let mut cur = my;
+            if at(cur).0 != tg {
+                if at(cur).2 != tg {
+                    lim(cur, out);
+                    out.push(self.green[cur][tg as usize]);
+                    cur = self.router(sg, sc, tg);
+                }
+                if at(cur).1 != 0 {
+                    lim(cur, out);
+                    out.push(self.black[cur][0]);
+                    cur = (sg * c * b + tg) as usize;
+                }
+                out.push(self.blue[cur]);
+                lim(cur, out);
+                cur = (tg * c * b + sg) as usize;
+            }
+            if at(cur).2 != tb {
+                lim(cur, out);
+                out.push(self.green[cur][tb as usize]);
+                cur = (tg * c * b + tb) as usize;
+            }
+            if at(cur).1 != tc {
+                lim(cur, out);
+                out.push(self.black[cur][tc as usize]);
+            }
+        }
+        lim(target, out);
+        out.push(self.node_down[target][tn as usize]);
+        if let Some(l) = self.host_limiter[d as usize] {
+            out.push(l);
+        }
+    }
 }
 
 /// The routing state of an imported platform.
@@ -135,6 +229,8 @@ impl Routed {
             })
         };
         let mut tables = Vec::with_capacity(sg.zones.len());
+        // SimGrid numbers dragonfly links with one counter for the whole run.
+        let mut dragonfly_id = 0u64;
         for (zi, z) in sg.zones.iter().enumerate() {
             let n = z.vertices.len();
             let at = |r: &crate::formats::simgrid::Route| format!("line {}:{}", r.at.0, r.at.1);
@@ -314,6 +410,122 @@ impl Routed {
                 }
                 Routing::Star => Table::Star(z.star.clone()),
                 Routing::Empty => Table::Empty,
+                Routing::Dragonfly(p) => {
+                    let c = z.cluster.as_ref().expect("a cluster zone has its links");
+                    // Limiters: latency 0, as SimGrid makes them.
+                    let mut add = |name: String, bandwidth: f64| {
+                        names.push(name);
+                        bw.push(bandwidth);
+                        lat.push(0.0);
+                        fatpipe.push(false);
+                        (names.len() - 1) as u32
+                    };
+                    let [g, _, ch, _, bl, _, nodes] = *p;
+                    let [_, n_blue, _, n_black, _, n_green, _] = *p;
+                    let hosts = (g * ch * bl * nodes) as usize;
+                    let routers = (g * ch * bl) as usize;
+                    let mut host_limiter = vec![None; hosts];
+                    let mut router_limiter = vec![None; routers];
+                    if c.limiter > 0.0 {
+                        for (i, h) in host_limiter.iter_mut().enumerate() {
+                            *h = Some(add(format!("{}_link_{i}_limiter", z.name), c.limiter));
+                        }
+                        // SimGrid numbers router limiters down from 2 * hosts - 1.
+                        let mut id = 2 * hosts;
+                        for r in router_limiter.iter_mut() {
+                            id -= 1;
+                            *r = Some(add(format!("{}_link_{id}_limiter", z.name), c.limiter));
+                        }
+                    }
+                    // A link, split-duplex (UP, DOWN) or shared (one).
+                    let pair = |id: String,
+                                k: u32,
+                                names: &mut Vec<String>,
+                                bw: &mut Vec<f64>,
+                                lat: &mut Vec<f64>,
+                                fatpipe: &mut Vec<bool>| {
+                        let mut one = |name: String| {
+                            names.push(name);
+                            bw.push(c.bandwidth * f64::from(k));
+                            lat.push(c.latency);
+                            fatpipe.push(false);
+                            (names.len() - 1) as u32
+                        };
+                        if c.shared {
+                            let l = one(id);
+                            (l, l)
+                        } else {
+                            (one(format!("{id}_UP")), one(format!("{id}_DOWN")))
+                        }
+                    };
+                    let mut df = Dragonfly {
+                        p: *p,
+                        node_up: vec![Vec::new(); routers],
+                        node_down: vec![Vec::new(); routers],
+                        green: vec![vec![u32::MAX; bl as usize]; routers],
+                        black: vec![vec![u32::MAX; ch as usize]; routers],
+                        blue: vec![u32::MAX; routers],
+                        router_limiter,
+                        host_limiter,
+                        loopback: c.loopback.clone(),
+                    };
+                    for r in 0..routers {
+                        for j in 0..nodes {
+                            let (u, d) = pair(
+                                format!("local_link_from_router_{r}_to_node_{j}_{dragonfly_id}"),
+                                1,
+                                &mut names,
+                                &mut bw,
+                                &mut lat,
+                                &mut fatpipe,
+                            );
+                            df.node_up[r].push(u);
+                            df.node_down[r].push(d);
+                            dragonfly_id += 1;
+                        }
+                    }
+                    for i in 0..g * ch {
+                        for j in 0..bl {
+                            for k in j + 1..bl {
+                                let (u, d) = pair(
+                                    format!("green_link_in_chassis_{}_between_routers_{j}_and_{k}_{dragonfly_id}", i % ch),
+                                    n_green, &mut names, &mut bw, &mut lat, &mut fatpipe,
+                                );
+                                df.green[(i * bl + j) as usize][k as usize] = u;
+                                df.green[(i * bl + k) as usize][j as usize] = d;
+                                dragonfly_id += 1;
+                            }
+                        }
+                    }
+                    for i in 0..g {
+                        for j in 0..ch {
+                            for k in j + 1..ch {
+                                for l in 0..bl {
+                                    let (u, d) = pair(
+                                        format!("black_link_in_group_{i}_between_chassis_{j}_and_{k}_blade_{l}_{dragonfly_id}"),
+                                        n_black, &mut names, &mut bw, &mut lat, &mut fatpipe,
+                                    );
+                                    df.black[(i * bl * ch + j * bl + l) as usize][k as usize] = u;
+                                    df.black[(i * bl * ch + k * bl + l) as usize][j as usize] = d;
+                                    dragonfly_id += 1;
+                                }
+                            }
+                        }
+                    }
+                    for i in 0..g {
+                        for j in i + 1..g {
+                            let (ri, rj) = (i * bl * ch + j, j * bl * ch + i);
+                            let (u, d) = pair(
+                                format!("blue_link_between_group_{i}_and_{j}_routers_{ri}_and_{rj}_{dragonfly_id}"),
+                                n_blue, &mut names, &mut bw, &mut lat, &mut fatpipe,
+                            );
+                            df.blue[ri as usize] = u;
+                            df.blue[rj as usize] = d;
+                            dragonfly_id += 1;
+                        }
+                    }
+                    Table::Dragonfly(Box::new(df))
+                }
                 Routing::Torus(_) | Routing::FatTree(_) => {
                     let c = z.cluster.as_ref().expect("a cluster zone has its links");
                     let sys = match &z.routing {
@@ -609,6 +821,10 @@ impl Routed {
                 Ok(None)
             }
             Table::Empty => Ok(None),
+            Table::Dragonfly(df) => {
+                df.route(s, d, out);
+                Ok(None)
+            }
             Table::Cluster {
                 inner,
                 base,

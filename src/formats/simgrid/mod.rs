@@ -21,7 +21,8 @@
 //!   `ID_link_R` (split-duplex by default: `_UP`, `_DOWN`), the backbone `ID_backbone` and a
 //!   router (`router_id`, else `prefix+ID_router+suffix`); a host's route up is limiter, private
 //!   link up, backbone; down the reverse. `TORUS` and `FAT_TREE` are SimGrid's torus and
-//!   fat-tree zones (links as [`crate::netsim::platform`] names them).
+//!   fat-tree zones (links as [`crate::netsim::platform`] names them), `DRAGONFLY` its
+//!   dragonfly zone with minimal routing ([`crate::netsim::routed`]).
 //! - `<prop>` and `<config>` are ignored.
 //!
 //! Every error names the file's line and column: malformed XML, unknown tags or attributes,
@@ -29,8 +30,9 @@
 //! gateways outside their zone, routes defined twice.
 //!
 //! # Not supported (refused with a message)
-//! `DRAGONFLY` clusters, `bypassRoute`, `<peer>`, `<cabinet>`, traces (`*_file`), `Vivaldi`
-//! and `Wifi` zones, `limiter_link` on torus and fat-tree clusters, fat trees whose links are
+//! `bypassRoute`, `<peer>`, `<cabinet>`, traces (`*_file`), `Vivaldi`
+//! and `Wifi` zones, `limiter_link` on torus and fat-tree clusters, dragonflies with more groups than routers per
+//! chassis (SimGrid's routing indexes out of bounds there), fat trees whose links are
 //! not split-duplex.
 //!
 //! # Complexity
@@ -101,6 +103,9 @@ pub enum Routing {
     Torus(Vec<u32>),
     /// A `FAT_TREE` cluster.
     FatTree(FatTreeSpec),
+    /// A `DRAGONFLY` cluster: groups, blue links, chassis per group, black links, routers
+    /// (blades) per chassis, green links, nodes per router.
+    Dragonfly([u32; 7]),
 }
 
 /// The regular links of a torus or fat-tree cluster.
@@ -114,6 +119,8 @@ pub struct Cluster {
     pub fatpipe: bool,
     /// Per host (in zone order): its loopback link (a [`Link`] id), if the cluster has one.
     pub loopback: Vec<u32>,
+    /// Dragonfly: bandwidth of the limiter links of hosts and routers (0: none).
+    pub limiter: f64,
 }
 
 /// A route as a zone stores it.

@@ -802,7 +802,34 @@ impl<'a> Parser<'a> {
                     .map_err(|m| self.err(format!("topo_parameters of cluster {id}: {m}")))?,
             ),
             "DRAGONFLY" => {
-                return Err(self.err("DRAGONFLY clusters are not supported"));
+                let bad = || {
+                    self.err(format!(
+                        "topo_parameters of a DRAGONFLY must be \"groups,blue;chassis,black;\
+                         routers,green;nodes\" of positive numbers, got {params:?}"
+                    ))
+                };
+                let nums: Vec<u32> = params
+                    .split([';', ','])
+                    .map(|x| x.trim().parse::<u32>().map_err(|_| bad()))
+                    .collect::<Result<_, _>>()?;
+                let shape = params
+                    .split(';')
+                    .map(|p| p.split(',').count())
+                    .collect::<Vec<_>>();
+                if shape != [2, 2, 2, 1] || nums.contains(&0) {
+                    return Err(bad());
+                }
+                if nums[0] > nums[4] {
+                    return Err(self.err(format!(
+                        "cluster {id}: a dragonfly with more groups ({}) than routers per chassis \
+                         ({}) cannot be routed (SimGrid's minimal routing goes through router \
+                         number 'target group' of a chassis)",
+                        nums[0], nums[4]
+                    )));
+                }
+                let mut a = [0u32; 7];
+                a.copy_from_slice(&nums);
+                Routing::Dragonfly(a)
             }
             o => {
                 return Err(self.err(format!(
@@ -813,6 +840,9 @@ impl<'a> Parser<'a> {
         let want = match &routing {
             Routing::Torus(d) => Some(d.iter().map(|&x| u64::from(x)).product::<u64>()),
             Routing::FatTree(s) => Some(FatTreeSpec::hosts(s)),
+            Routing::Dragonfly(d) => {
+                Some(u64::from(d[0]) * u64::from(d[2]) * u64::from(d[4]) * u64::from(d[6]))
+            }
             _ => None,
         };
         if let Some(n) = want {
@@ -822,9 +852,9 @@ impl<'a> Parser<'a> {
                     radicals.len()
                 )));
             }
-            if limiter > 0.0 {
+            if limiter > 0.0 && !matches!(routing, Routing::Dragonfly(_)) {
                 return Err(self.err(format!(
-                    "cluster {id}: limiter_link is only supported on FLAT clusters"
+                    "cluster {id}: limiter_link is only supported on FLAT and DRAGONFLY clusters"
                 )));
             }
             if matches!(routing, Routing::FatTree(_))
@@ -898,6 +928,7 @@ impl<'a> Parser<'a> {
                 shared: policy == "SHARED" || policy == "FATPIPE",
                 fatpipe: false,
                 loopback: loopbacks,
+                limiter,
             });
         }
         Ok(())
@@ -1022,7 +1053,8 @@ mod tests {
             (wrap(&format!("{HOSTS}<route src=\"a\" dst=\"b\"></route>")), "empty route"),
             (wrap("<host id=\"a\" speed=\"12\"/>"), "has no unit"),
             ("<platform version=\"3\"></platform>".into(), "t.xml:1:1: platform version \"3\""),
-            (wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"DRAGONFLY\" topo_parameters=\"1,1;1,1;1,1;4\"/>"), "DRAGONFLY clusters are not supported"),
+            (wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"DRAGONFLY\" topo_parameters=\"2,1;1,1;1,1;2\"/>"), "more groups (2) than routers per chassis (1)"),
+            (wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"DRAGONFLY\" topo_parameters=\"1,1;1,1;4\"/>"), "topo_parameters of a DRAGONFLY must be"),
             (wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"TORUS\" topo_parameters=\"2,3\"/>"), "its topology has 6 hosts but radical gives 4"),
             (wrap("<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"3-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>"), "radical must be like"),
             (wrap("<bypassRoute src=\"a\" dst=\"b\"/>"), "<bypassRoute> is not supported"),
