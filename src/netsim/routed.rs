@@ -57,8 +57,11 @@ enum Table {
     Dijkstra {
         /// Local vertex -> graph node (`u32::MAX`: in no route).
         node_of: Vec<u32>,
-        /// First edge from node to node.
-        edges: BTreeMap<(u32, u32), Entry>,
+        /// Every edge, in declaration order.
+        edges: Vec<Entry>,
+        /// Per node: (target node, edge id) in declaration order (SimGrid's out-edges; its
+        /// edge lookup takes the first one to a target).
+        adj: Vec<Vec<(u32, u32)>>,
         /// Per source node: predecessor of every node.
         pred: Vec<Vec<u32>>,
     },
@@ -348,31 +351,31 @@ impl Routed {
                     }
                     let mut node_of = vec![u32::MAX; n];
                     let mut nodes: Vec<u32> = Vec::new();
-                    let mut out: Vec<Vec<(u32, u64)>> = Vec::new();
-                    let mut edges = BTreeMap::new();
+                    let mut adj: Vec<Vec<(u32, u32)>> = Vec::new();
+                    let mut edges: Vec<Entry> = Vec::new();
                     let mut node =
-                        |v: u32, node_of: &mut Vec<u32>, out: &mut Vec<Vec<(u32, u64)>>| {
+                        |v: u32, node_of: &mut Vec<u32>, adj: &mut Vec<Vec<(u32, u32)>>| {
                             if node_of[v as usize] == u32::MAX {
                                 node_of[v as usize] = nodes.len() as u32;
                                 nodes.push(v);
-                                out.push(Vec::new());
+                                adj.push(Vec::new());
                             }
                             node_of[v as usize]
                         };
                     for (s, d, e) in declared {
-                        let a = node(s, &mut node_of, &mut out);
-                        let b = node(d, &mut node_of, &mut out);
-                        out[a as usize].push((b, e.links.len() as u64));
-                        edges.entry((a, b)).or_insert(e);
+                        let a = node(s, &mut node_of, &mut adj);
+                        let b = node(d, &mut node_of, &mut adj);
+                        adj[a as usize].push((b, edges.len() as u32));
+                        edges.push(e);
                     }
-                    let nn = out.len();
+                    let nn = adj.len();
                     if base_mode {
                         for v in 0..nn as u32 {
-                            if let btree_map::Entry::Vacant(slot) = edges.entry((v, v)) {
+                            if !adj[v as usize].iter().any(|&(t, _)| t == v) {
                                 let l =
                                     implicit_loopback(&mut names, &mut bw, &mut lat, &mut fatpipe);
-                                out[v as usize].push((v, 1));
-                                slot.insert(Entry {
+                                adj[v as usize].push((v, edges.len() as u32));
+                                edges.push(Entry {
                                     links: vec![l],
                                     gw: None,
                                 });
@@ -390,7 +393,8 @@ impl Routed {
                         }
                         while let Some(Reverse((_, v))) = q.pop() {
                             let cv = cost[v as usize];
-                            for &(u, w) in &out[v as usize] {
+                            for &(u, e) in &adj[v as usize] {
+                                let w = edges[e as usize].links.len() as u64;
                                 // SimGrid's unsigned arithmetic, wrap-around included.
                                 let c = w.wrapping_add(cv);
                                 if c < cost[u as usize] {
@@ -405,6 +409,7 @@ impl Routed {
                     Table::Dijkstra {
                         node_of,
                         edges,
+                        adj,
                         pred,
                     }
                 }
@@ -753,22 +758,29 @@ impl Routed {
             Table::Dijkstra {
                 node_of,
                 edges,
+                adj,
                 pred,
             } => {
+                let edge = |u: u32, v: u32| {
+                    adj[u as usize]
+                        .iter()
+                        .find(|&&(t, _)| t == v)
+                        .map(|&(_, e)| &edges[e as usize])
+                };
                 let (a, b) = (node_of[s as usize], node_of[d as usize]);
                 if a == u32::MAX || b == u32::MAX {
                     return Err(no_route());
                 }
                 let mut segs: Vec<&Entry> = Vec::new();
                 if a == b {
-                    segs.push(edges.get(&(a, a)).ok_or_else(no_route)?);
+                    segs.push(edge(a, a).ok_or_else(no_route)?);
                 }
                 let p = &pred[a as usize];
                 let mut v = b;
                 let mut guard = 0usize;
                 while v != a {
                     let u = p[v as usize];
-                    segs.push(edges.get(&(u, v)).ok_or_else(no_route)?);
+                    segs.push(edge(u, v).ok_or_else(no_route)?);
                     v = u;
                     guard += 1;
                     if guard > p.len() {
@@ -784,12 +796,16 @@ impl Routed {
                 let last_gw = segs.last().and_then(|e| e.gw);
                 // SimGrid inserts them at the front of the route it is given, which is the
                 // whole route built so far when this zone is the common one.
-                let seq: Vec<u32> = segs
+                let seq = segs
                     .iter()
                     .rev()
-                    .flat_map(|e| e.links.iter().rev().copied())
-                    .collect();
-                out.splice(0..0, seq);
+                    .flat_map(|e| e.links.iter().rev().copied());
+                if out.is_empty() {
+                    out.extend(seq);
+                } else {
+                    let seq: Vec<u32> = seq.collect();
+                    out.splice(0..0, seq);
+                }
                 Ok(if self.recursive[z as usize] {
                     match (last_gw, first_gw) {
                         (Some((gs, _)), Some((_, gd))) => Some((gs, gd)),
