@@ -660,6 +660,16 @@ impl Routed {
             }
         };
         if sa == da {
+            if pts[src as usize].zone != common || pts[dst as usize].zone != common {
+                // SimGrid stops on an internal check here.
+                return Err(format!(
+                    "no route from {:?} to {:?}: one is in zone {:?} itself, the other inside a \
+                     zone it holds (put hosts in leaf zones and join zones by zoneRoutes)",
+                    pts[src as usize].name,
+                    pts[dst as usize].name,
+                    self.sg.zones[common as usize].name
+                ));
+            }
             self.local(
                 common,
                 pts[src as usize].local,
@@ -911,6 +921,47 @@ mod tests {
             <zone id=\"y\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone></zone></platform>";
         let e = build(missing).unwrap_err();
         assert!(e.contains("has no zoneRoute from \"x\" to \"y\""), "{e}");
+    }
+
+    #[test]
+    fn a_host_beside_child_zones_has_no_route_into_them() {
+        let xml = "<platform version=\"4.1\"><zone id=\"r\" routing=\"Floyd\">\
+            <zone id=\"x\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\
+            <host id=\"b\" speed=\"1Gf\"/></zone></platform>";
+        let e = build(xml).unwrap_err();
+        assert!(e.contains("one is in zone \"r\" itself"), "{e}");
+    }
+
+    /// Every file of the fixtures with one character removed (at many places), or cut short:
+    /// reading and building give a result or an error, never a panic.
+    #[test]
+    fn damaged_files_never_panic() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/simgrid-xml");
+        let mut tried = 0;
+        for f in [
+            "small_platform",
+            "cluster_multi",
+            "routing_cluster",
+            "placelab_mixed",
+            "placelab_dragonfly",
+            "cluster_torus",
+        ] {
+            let text = std::fs::read_to_string(format!("{dir}/{f}.xml")).unwrap();
+            let idx: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            for (k, &i) in idx.iter().enumerate().step_by(7) {
+                let next = idx.get(k + 1).copied().unwrap_or(text.len());
+                for damaged in [
+                    format!("{}{}", &text[..i], &text[next..]),
+                    text[..i].to_string(),
+                ] {
+                    if let Ok(sg) = parse(&damaged, "d.xml") {
+                        let _ = Platform::from_simgrid(sg);
+                    }
+                    tried += 1;
+                }
+            }
+        }
+        assert!(tried > 1000, "{tried}");
     }
 
     #[test]
