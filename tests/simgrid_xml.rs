@@ -111,3 +111,65 @@ fn completion_times_within_5_percent_of_simgrid() {
         worst.0, worst.1
     );
 }
+
+/// A platform written as SimGrid XML and read back simulates as the one built from parameters:
+/// the same links, routes and per-link values, so the same times (up to the order of the
+/// latency sums) and the same bytes on every link, named alike.
+#[test]
+fn written_then_read_platforms_simulate_as_the_built_ones() {
+    use placelab::formats::simgrid::write;
+    use placelab::netsim::{
+        parse_fat_tree, simulate_rounds, JobTraffic, LinkParams, Message, System,
+    };
+    for sys in [
+        System::Torus3d { x: 4, y: 4, z: 4 },
+        System::Mesh2d { x: 6, y: 5 },
+        System::FatTree(parse_fat_tree("2;4,4;1,2;1,2").unwrap()),
+    ] {
+        let p = Platform::build(&sys, LinkParams::SOURCE).unwrap();
+        let xml = write::platform(&p, "w").unwrap();
+        let q = Platform::from_simgrid(simgrid::parse(&xml, "w.xml").unwrap()).unwrap();
+        let n = p.hosts();
+        // Every host sends to the host n/2 further, and to its successor.
+        let mut messages = Vec::new();
+        for h in 0..n {
+            for d in [(h + n / 2) % n, (h + 1) % n] {
+                messages.push(Message {
+                    src: h,
+                    dst: d,
+                    bytes: 1e6,
+                });
+            }
+        }
+        let job = [JobTraffic {
+            messages,
+            compute: 0.0,
+            rounds: 2,
+            start: 0.0,
+        }];
+        for model in [Model::SimgridLv08, Model::MaxMin] {
+            let a = simulate_rounds(&p, &job, model, &mut NoProgress).unwrap();
+            let b = simulate_rounds(&q, &job, model, &mut NoProgress).unwrap();
+            let err = (a.makespan - b.makespan).abs() / a.makespan;
+            assert!(
+                err < 1e-12,
+                "{sys:?} {model:?}: {} vs {}",
+                a.makespan,
+                b.makespan
+            );
+            // Bytes per link, by SimGrid name.
+            let r = q.routed().unwrap();
+            let mut by_name: BTreeMap<String, f64> = BTreeMap::new();
+            for l in 0..q.links() {
+                by_name.insert(r.link_name(l).to_string(), b.link_bytes[l as usize]);
+            }
+            for l in 0..p.links() {
+                assert_eq!(
+                    by_name[&p.simgrid_link_name("w", l)],
+                    a.link_bytes[l as usize],
+                    "{sys:?}"
+                );
+            }
+        }
+    }
+}
