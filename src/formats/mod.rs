@@ -6,6 +6,8 @@
 //! - [`digest`]: the FNV-1a fingerprint of reports and attached files.
 //! - [`hostlist`]: Slurm's hostlist expressions (`tux[000-127,200]`), written and read.
 //! - [`topology_conf`]: Slurm's `topology.conf` (switches of the `topology/tree` plugin).
+//! - [`simgrid`]: SimGrid platform files (4.1), read for the network simulator and written
+//!   from a built platform.
 //! - [`hostfile`]: placements out: MPICH machinefiles, Open MPI hostfiles and rankfiles,
 //!   `SLURM_HOSTFILE` and Slurm nodelists.
 
@@ -13,5 +15,6 @@ pub mod digest;
 pub mod hostfile;
 pub mod hostlist;
 pub mod metis;
+pub mod simgrid;
 pub mod swf;
 pub mod topology_conf;

@@ -277,24 +277,32 @@ impl Net {
     pub fn new(p: &Platform, params: ModelParams) -> Net {
         let nl = p.links() as usize;
         let bw = p.link_params().bandwidth * params.bandwidth_factor;
+        let cap = |bw: f64| Cap {
+            cap: bw,
+            resid: bw,
+            comp: 0.0,
+            usage: 0.0,
+            level: f64::INFINITY,
+            maxclean: 0.0,
+            unfixed: 0,
+            mark: 0,
+            bhead: NONE,
+            touch: 0,
+        };
+        let cs = match p.per_link() {
+            // An imported platform: every link its own bandwidth (a FATPIPE link's capacity
+            // is never used: it bounds its flows instead, see `add_flow`).
+            Some(pl) => pl
+                .bandwidth
+                .iter()
+                .map(|&b| cap(b * params.bandwidth_factor))
+                .collect(),
+            None => vec![cap(bw); nl],
+        };
         Net {
             params,
             now: 0.0,
-            cs: vec![
-                Cap {
-                    cap: bw,
-                    resid: bw,
-                    comp: 0.0,
-                    usage: 0.0,
-                    level: f64::INFINITY,
-                    maxclean: 0.0,
-                    unfixed: 0,
-                    mark: 0,
-                    bhead: NONE,
-                    touch: 0,
-                };
-                nl
-            ],
+            cs,
             c_start: vec![0; nl + 1],
             c_flow: Vec::new(),
             c_coef: Vec::new(),
@@ -368,19 +376,50 @@ impl Net {
         if prm.ack > 0.0 {
             p.route(dst, src, &mut self.scratch_back);
         }
+        let per_link = p.per_link();
         let hops = self.scratch_route.len() as f64;
-        let raw_lat = hops * lp.latency;
-        let penalty = if prm.weight_s > 0.0 {
-            hops * (lp.latency + prm.weight_s / lp.bandwidth)
-        } else {
-            1.0
+        let (raw_lat, penalty, mut bound) = match &per_link {
+            // Built platforms: one LinkParams (kept as it was, to the last bit).
+            None => {
+                let raw_lat = hops * lp.latency;
+                let penalty = if prm.weight_s > 0.0 {
+                    hops * (lp.latency + prm.weight_s / lp.bandwidth)
+                } else {
+                    1.0
+                };
+                // Loopback (src == dst): SimGrid routes it through no link; we give it no
+                // capacity and no latency, so it ends when it starts.
+                let mut bound = f64::INFINITY;
+                if prm.route_bound && !self.scratch_route.is_empty() {
+                    bound = lp.bandwidth;
+                }
+                (raw_lat, penalty, bound)
+            }
+            // Imported platforms: SimGrid's sums over the route (latency, then `weight_S /
+            // bandwidth` per link); the bound is the smallest bandwidth on the route (LV08)
+            // and every FATPIPE link's bandwidth (any model: the link bounds each flow).
+            Some(pl) => {
+                let mut raw_lat = 0.0;
+                let mut bound = f64::INFINITY;
+                for &l in &self.scratch_route {
+                    raw_lat += pl.latency[l as usize];
+                    let b = pl.bandwidth[l as usize];
+                    if prm.route_bound || pl.fatpipe[l as usize] {
+                        bound = bound.min(b);
+                    }
+                }
+                let penalty = if prm.weight_s > 0.0 {
+                    let mut pen = raw_lat;
+                    for &l in &self.scratch_route {
+                        pen += prm.weight_s / pl.bandwidth[l as usize];
+                    }
+                    pen
+                } else {
+                    1.0
+                };
+                (raw_lat, penalty, bound)
+            }
         };
-        // Loopback (src == dst): SimGrid routes it through no link; we give it no capacity
-        // and no latency, so it ends when it starts.
-        let mut bound = f64::INFINITY;
-        if prm.route_bound && !self.scratch_route.is_empty() {
-            bound = lp.bandwidth;
-        }
         if prm.tcp_gamma > 0.0 && raw_lat > 0.0 {
             bound = bound.min(prm.tcp_gamma / (2.0 * raw_lat));
         }
@@ -388,14 +427,22 @@ impl Net {
         // Elements: forward capacities with coefficient 1, then the reverse route's with `ack`,
         // merged when a capacity appears twice.
         let start = self.e_cap.len();
+        let fatpipe = |l: u32| per_link.as_ref().is_some_and(|pl| pl.fatpipe[l as usize]);
         for i in 0..self.scratch_route.len() {
             let l = self.scratch_route[i];
             self.f_links_fwd.push(l);
+            if fatpipe(l) {
+                continue;
+            }
             let c = p.capacity_of(l);
             self.push_elem(start, c, 1.0);
         }
         for i in 0..self.scratch_back.len() {
-            let c = p.capacity_of(self.scratch_back[i]);
+            let l = self.scratch_back[i];
+            if fatpipe(l) {
+                continue;
+            }
+            let c = p.capacity_of(l);
             self.push_elem(start, c, prm.ack);
         }
         self.f_elems.push(self.e_cap.len() as u32);
@@ -509,6 +556,18 @@ impl Net {
             let has_bw_cap = (a..b).any(|e| self.e_coef[e] > 0.0);
             if self.f_bytes[fi] <= 0.0 || (!has_bw_cap && self.f_bound[fi].is_infinite()) {
                 self.finish(f, done);
+                continue;
+            }
+            if !has_bw_cap {
+                // Only FATPIPE links (imported platforms): the flow shares nothing and sends
+                // at its bound; no recomputation ever covers it.
+                let rate = self.f_bound[fi];
+                self.f_state[fi] = State::Active;
+                self.fh[fi].active = true;
+                self.fh[fi].rate = rate;
+                self.fh[fi].level = rate / self.fh[fi].phi;
+                self.f_last[fi] = self.now;
+                self.events.set(f, self.now + self.f_bytes[fi] / rate);
                 continue;
             }
             self.f_state[fi] = State::Active;

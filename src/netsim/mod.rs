@@ -1,12 +1,17 @@
-//! A flow-level network simulator for tori, meshes and fat/thin trees, as accurate as SimGrid's
-//! default network model and much faster.
+//! A flow-level network simulator for tori, meshes and fat/thin trees, and for any platform
+//! read from a SimGrid platform file, as accurate as SimGrid's default network model and much
+//! faster.
 //!
 //! # Pipeline
 //! 1. Describe a [`System`] (torus, mesh, or a tree from [`parse_fat_tree`] /
 //!    [`FatTreeSpec::k_ary_n_tree`]) and its [`LinkParams`]; [`Platform::build`] numbers hosts
 //!    and directed links as SimGrid 3.32 does and routes exactly as it does ([`platform`]
 //!    states the rules; the fixture test `tests/netsim.rs` compares every route of small
-//!    platforms with SimGrid's, link by link).
+//!    platforms with SimGrid's, link by link). Or read a SimGrid platform file
+//!    ([`crate::formats::simgrid::parse`]) and route it as SimGrid does
+//!    ([`Platform::from_simgrid`], [`routed`]: per-link bandwidth, latency and sharing, Full,
+//!    Floyd, Dijkstra, star, torus and fat-tree zones, zone routes; `tests/simgrid_xml.rs`
+//!    compares routes and times with SimGrid's on its example platforms).
 //! 2. Give traffic: single [`Flow`]s ([`simulate`]), or bulk-synchronous jobs
 //!    ([`JobTraffic`], [`simulate_rounds`]), under a [`Model`].
 //! 3. Read the results: completion times, per-link bytes (the heat map), and the cheap
@@ -22,7 +27,12 @@
 //!   `1 / sum_route(latency + 20537 / bandwidth)` (longer routes get less, as TCP does), and a
 //!   rate bound of the route's smallest bandwidth and of `4194304 / (2 * route latency)` (the
 //!   TCP window). Its two documented checks are tests below.
-//! - Loopback (a flow from a host to itself) uses no link and ends when it starts.
+//! - Loopback (a flow from a host to itself) uses no link and ends when it starts (built
+//!   platforms; an imported one routes it as SimGrid does, through a loopback link).
+//! - Imported platforms: each link has its own bandwidth and latency (sums over the route, as
+//!   SimGrid); a `FATPIPE` link is no shared capacity but bounds each flow crossing it by its
+//!   bandwidth (times the bandwidth factor), in every model; a flow whose route has only
+//!   `FATPIPE` links sends at that bound.
 //!
 //! # Invariants
 //! - Every capacity's load `sum a * rate` stays within its capacity (tested after every event
@@ -47,8 +57,9 @@
 //!
 //! # API for the placement engine (stable; additions only)
 //! - [`System`], [`FatTreeSpec`], [`parse_fat_tree`], [`LinkParams`], [`Platform`] (`build`,
-//!   `build_shared`, `hosts`, `links`, `vertices`, `route`, `hops`, `host_coords`, `dims`,
-//!   `tree_path`, `subtree_hosts`, `tree_spec`, `tree_vertex`, `link_info` -> [`LinkInfo`]).
+//!   `build_shared`, `from_simgrid`, `hosts`, `links`, `vertices`, `route`, `hops`,
+//!   `host_coords`, `dims`, `tree_path`, `subtree_hosts`, `tree_spec`, `tree_vertex`, `routed`,
+//!   `link_info` -> [`LinkInfo`]).
 //! - [`Model`] (`parse("max-min" | "simgrid-lv08")`, `name()`).
 //! - [`Flow`], [`simulate`] -> [`SimResult`].
 //! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`] (a job alone is
@@ -66,6 +77,7 @@ pub mod metrics;
 pub mod model;
 pub mod platform;
 pub mod rounds;
+pub mod routed;
 
 pub use fattree::{parse_fat_tree, FatTreeSpec};
 pub(crate) use flow::check_flow;

@@ -26,6 +26,11 @@ pub enum System {
     },
     /// Fat or thin tree (thin when some `up < down`).
     FatTree(FatTreeSpec),
+    /// Read from a SimGrid platform file ([`super::Platform::from_simgrid`]); only that
+    /// constructor makes it ([`super::Platform::build`] refuses it).
+    Imported {
+        hosts: u32,
+    },
 }
 
 /// Every link's bandwidth (bytes/s) and latency (s).

@@ -19,9 +19,16 @@
 //! - Trees: SimGrid's `FatTreeZone` (see [`super::fattree`]). Vertices: hosts `0..n`, then
 //!   switches level by level; physical link `k` is SimGrid's `k`-th created link, directed
 //!   `2k` up (child to parent), `2k + 1` down.
+//! - Imported SimGrid platform files ([`Platform::from_simgrid`], [`super::routed`]): one id
+//!   per SimGrid link resource (a split-duplex link is two, `_UP` and `_DOWN`; a shared link is
+//!   one used both ways), each with its own bandwidth, latency and sharing; the vertices are
+//!   the hosts (routers and switches are not drawn), and [`LinkInfo`] of every link is
+//!   `0 -> 0`.
 
 use super::fattree::{BuiltTree, FatTreeSpec};
+use super::routed::Routed;
 use super::{LinkParams, System};
+use crate::formats::simgrid::SgPlatform;
 
 /// Largest number of hosts of a torus or mesh.
 pub const MAX_GRID_HOSTS: u64 = 1 << 20;
@@ -51,6 +58,8 @@ enum Kind {
         dense: Vec<u32>,
     },
     Tree(Box<BuiltTree>),
+    /// Read from a SimGrid platform file ([`super::routed`]).
+    Routed(Box<Routed>),
 }
 
 /// A built platform: hosts, switches, directed links with bandwidth and latency, routes.
@@ -63,6 +72,13 @@ pub struct Platform {
     hosts: u32,
     vertices: u32,
     info: Vec<LinkInfo>,
+}
+
+/// Per-link values of an imported platform (the built ones share one [`LinkParams`]).
+pub(crate) struct PerLink<'a> {
+    pub bandwidth: &'a [f64],
+    pub latency: &'a [f64],
+    pub fatpipe: &'a [bool],
 }
 
 impl Platform {
@@ -104,6 +120,9 @@ impl Platform {
             System::Mesh2d { x, y } => (vec![*x, *y], false),
             System::Mesh3d { x, y, z } => (vec![*x, *y, *z], false),
             System::FatTree(spec) => return Self::build_tree(sys, spec, link, shared),
+            System::Imported { .. } => {
+                return Err("an imported platform is made by Platform::from_simgrid".to_string())
+            }
         };
         if dims.contains(&0) {
             return Err(format!("every side must be at least 1, got {dims:?}"));
@@ -209,11 +228,61 @@ impl Platform {
         })
     }
 
+    /// A platform read from a SimGrid platform file (see [`crate::formats::simgrid`]); host
+    /// `i` is the `i`-th host of the file.
+    ///
+    /// # Errors
+    /// See [`Routed::build`].
+    pub fn from_simgrid(sg: SgPlatform) -> Result<Platform, String> {
+        let r = Routed::build(sg)?;
+        let hosts = r.hosts();
+        let n = r.names.len();
+        let link = LinkParams {
+            bandwidth: r.bw.first().copied().unwrap_or(1.0),
+            latency: r.lat.first().copied().unwrap_or(0.0),
+        };
+        Ok(Platform {
+            system: System::Imported { hosts },
+            kind: Kind::Routed(Box::new(r)),
+            link,
+            shared: false,
+            hosts,
+            vertices: hosts,
+            info: vec![
+                LinkInfo {
+                    from: 0,
+                    to: 0,
+                    dim: 0,
+                    up: true,
+                    wrap: false,
+                };
+                n
+            ],
+        })
+    }
+
+    /// The routing state of an imported platform; `None` on a built one.
+    pub fn routed(&self) -> Option<&Routed> {
+        match &self.kind {
+            Kind::Routed(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Per-link values on an imported platform.
+    pub(crate) fn per_link(&self) -> Option<PerLink<'_>> {
+        self.routed().map(|r| PerLink {
+            bandwidth: &r.bw,
+            latency: &r.lat,
+            fatpipe: &r.fatpipe,
+        })
+    }
+
     /// The system this platform was built from.
     pub fn system(&self) -> &System {
         &self.system
     }
-    /// The parameters of every link.
+    /// The parameters of every link (an imported platform: its first link's).
     pub fn link_params(&self) -> LinkParams {
         self.link
     }
@@ -313,6 +382,14 @@ impl Platform {
                 t.route(src, dst, &mut tmp);
                 out.extend(tmp.iter().map(|&(k, up)| 2 * k + u32::from(!up)));
             }
+            Kind::Routed(r) => {
+                // Checked when built (up to `routed::CHECK_ALL_PAIRS` hosts); a pair without a
+                // route on a larger platform gets no link.
+                let start = out.len();
+                if r.host_route(src, dst, out).is_err() {
+                    out.truncate(start);
+                }
+            }
         }
     }
 
@@ -351,6 +428,11 @@ impl Platform {
                 }
                 2 * lvl as u32
             }
+            Kind::Routed(r) => {
+                let mut v = Vec::new();
+                let _ = r.host_route(src, dst, &mut v);
+                v.len() as u32
+            }
         }
     }
 
@@ -370,7 +452,7 @@ impl Platform {
                 }
                 Some(c)
             }
-            Kind::Tree(_) => None,
+            Kind::Tree(_) | Kind::Routed(_) => None,
         }
     }
 
@@ -378,7 +460,7 @@ impl Platform {
     pub fn dims(&self) -> Option<&[u32]> {
         match &self.kind {
             Kind::Grid { dims, .. } => Some(dims),
-            Kind::Tree(_) => None,
+            Kind::Tree(_) | Kind::Routed(_) => None,
         }
     }
 
@@ -386,7 +468,7 @@ impl Platform {
     pub fn tree_spec(&self) -> Option<&FatTreeSpec> {
         match &self.kind {
             Kind::Tree(t) => Some(&t.spec),
-            Kind::Grid { .. } => None,
+            Kind::Grid { .. } | Kind::Routed(_) => None,
         }
     }
 
@@ -414,7 +496,7 @@ impl Platform {
     pub fn subtree_hosts(&self, l: u32) -> Option<u32> {
         match &self.kind {
             Kind::Tree(t) => Some(t.spec.down.iter().take(l as usize).product()),
-            Kind::Grid { .. } => None,
+            Kind::Grid { .. } | Kind::Routed(_) => None,
         }
     }
 
@@ -422,12 +504,12 @@ impl Platform {
     pub fn tree_vertex(&self, v: u32) -> Option<(u32, u32)> {
         match &self.kind {
             Kind::Tree(t) => t.vertices.get(v as usize).map(|x| (x.level, x.position)),
-            Kind::Grid { .. } => None,
+            Kind::Grid { .. } | Kind::Routed(_) => None,
         }
     }
 
     /// SimGrid's name of directed link `l` (the torus zone's links are prefixed by the zone
-    /// name `zone`; the fat-tree zone's are not).
+    /// name `zone`; the fat-tree zone's are not; an imported platform's are its own).
     pub fn simgrid_link_name(&self, zone: &str, l: u32) -> String {
         let up = l % 2 == 0;
         match &self.kind {
@@ -440,6 +522,7 @@ impl Platform {
                 )
             }
             Kind::Tree(t) => t.link_name(l / 2, up),
+            Kind::Routed(r) => r.link_name(l).to_string(),
         }
     }
 }

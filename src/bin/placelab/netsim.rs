@@ -1,7 +1,9 @@
 //! `placelab netsim`: one bulk-synchronous job on one platform from command-line flags, for
 //! benchmarks against SimGrid (`scripts/bench-netsim.py`): the flags parsed and the job built
 //! ([`parse`], pure), then [`placelab::netsim::simulate_every_round_with`] timed and its results
-//! printed as JSON ([`main`]).
+//! printed as JSON ([`main`]). The platform is built from flags or read from a SimGrid platform
+//! file (`--platform`); a built one can be written as one (`--write-platform`), with the job's
+//! placement as a SimGrid deployment (`--write-deployment`).
 
 use placelab::netsim::{
     parse_fat_tree, simulate_every_round_with, JobTraffic, Lazy, LinkParams, Message, Model,
@@ -32,7 +34,18 @@ pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchrono
       --latency L            link latency, s (default 50e-6)
       --recompute R          how flow ends are recomputed: auto (default), scan (every touched
                              capacity summed from its flows) or slack (spare capacities kept)
-      --emit-messages        print the job's messages as JSON [[src,dst,bytes],...] and stop";
+      --emit-messages        print the job's messages as JSON [[src,dst,bytes],...] and stop
+      --platform FILE.xml    read the platform from a SimGrid platform file (version 4.1)
+                             instead of --system/--dims/--tree/--bandwidth/--latency; host i is
+                             the file's i-th host
+      --route-all            route every ordered host pair, print as JSON the time taken to
+                             read or build the platform (buildSeconds) and to route
+                             (wallSeconds), stop
+      --write-platform FILE  write the built platform as a SimGrid platform file (hosts
+                             node-0..node-(n-1)) and stop (after --write-deployment)
+      --write-deployment FILE  write the job's placement as a SimGrid deployment file: one
+                             actor 'rank' per task on its host, with the task number as argument
+      --zone NAME            the written cluster or zone's name (default placelab)";
 
 /// A parsed `placelab netsim` command.
 pub struct NetsimCase {
@@ -45,6 +58,14 @@ pub struct NetsimCase {
     pub lazy: Lazy,
     /// A one-line description for the report.
     pub description: String,
+    /// Route every host pair and stop.
+    pub route_all: bool,
+    /// Write the platform / the deployment to these files and stop.
+    pub write_platform: Option<String>,
+    pub write_deployment: Option<String>,
+    pub zone: String,
+    /// Host of every task.
+    pub placement: Vec<u32>,
 }
 
 fn value<'a>(args: &'a [String], i: &mut usize, name: &str) -> Result<&'a str, String> {
@@ -79,6 +100,11 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
     let mut link = LinkParams::SOURCE;
     let mut emit = false;
     let mut lazy = Lazy::Auto;
+    let mut file: Option<String> = None;
+    let mut route_all = false;
+    let mut write_platform = None;
+    let mut write_deployment = None;
+    let mut zone = "placelab".to_string();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -107,6 +133,11 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             "--bandwidth" => link.bandwidth = number(value(args, &mut i, a)?, a)?,
             "--latency" => link.latency = number(value(args, &mut i, a)?, a)?,
             "--emit-messages" => emit = true,
+            "--platform" => file = Some(value(args, &mut i, a)?.to_string()),
+            "--route-all" => route_all = true,
+            "--write-platform" => write_platform = Some(value(args, &mut i, a)?.to_string()),
+            "--write-deployment" => write_deployment = Some(value(args, &mut i, a)?.to_string()),
+            "--zone" => zone = value(args, &mut i, a)?.to_string(),
             "--recompute" => {
                 lazy = match value(args, &mut i, a)? {
                     "auto" => Lazy::Auto,
@@ -130,6 +161,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         }
     };
     let sys = match system.as_str() {
+        _ if file.is_some() => System::Imported { hosts: 0 },
         "torus3d" | "mesh3d" => {
             need(3)?;
             let (x, y, z) = (dims[0], dims[1], dims[2]);
@@ -151,7 +183,14 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         "fattree" => System::FatTree(parse_fat_tree(&tree).map_err(|e| format!("--tree: {e}"))?),
         s => return Err(format!("--system: unknown system '{s}'")),
     };
-    let platform = Platform::build(&sys, link)?;
+    let platform = match &file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("--platform: {f}: {e}"))?;
+            let sg = placelab::formats::simgrid::parse(&text, f)?;
+            Platform::from_simgrid(sg).map_err(|e| format!("{f}: {e}"))?
+        }
+        None => Platform::build(&sys, link)?,
+    };
     let n = tasks.unwrap_or(platform.hosts());
     if n == 0 || n > platform.hosts() {
         return Err(format!(
@@ -190,10 +229,12 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         }
     }
     let description = format!(
-        "{system} {} {job} of {n} tasks ({} messages a round), {placement} placement, {bytes} B, {rounds} rounds, {}",
-        match platform.dims() {
-            Some(d) => d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"),
-            None => tree.clone(),
+        "{} {} {job} of {n} tasks ({} messages a round), {placement} placement, {bytes} B, {rounds} rounds, {}",
+        file.as_deref().map_or(system.as_str(), |_| "platform"),
+        match (platform.dims(), &file) {
+            (_, Some(f)) => f.clone(),
+            (Some(d), None) => d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"),
+            (None, None) => tree.clone(),
         },
         messages.len(),
         model.id()
@@ -210,6 +251,11 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         emit_messages: emit,
         lazy,
         description,
+        route_all,
+        write_platform,
+        write_deployment,
+        zone,
+        placement: hosts,
     })
 }
 
@@ -292,13 +338,49 @@ pub fn main(args: &[String]) -> ExitCode {
         println!("{}", USAGE);
         return ExitCode::SUCCESS;
     }
-    let case = match parse(args) {
+    let t_build = std::time::Instant::now();
+    let parsed = parse(args);
+    let build_seconds = t_build.elapsed().as_secs_f64();
+    let case = match parsed {
         Ok(c) => c,
         Err(e) => {
             eprintln!("placelab netsim: {e}\n{}", USAGE);
             return ExitCode::from(2);
         }
     };
+    if case.write_platform.is_some() || case.write_deployment.is_some() {
+        return match write_files(&case) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("placelab netsim: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if case.route_all {
+        let t0 = std::time::Instant::now();
+        let n = case.platform.hosts();
+        let mut route = Vec::new();
+        let mut links = 0u64;
+        for s in 0..n {
+            for d in 0..n {
+                route.clear();
+                case.platform.route(s, d, &mut route);
+                links += route.len() as u64;
+            }
+        }
+        let report = serde_json::json!({
+            "case": case.description,
+            "hosts": n,
+            "links": case.platform.links(),
+            "routedPairs": u64::from(n) * u64::from(n),
+            "routeLinks": links,
+            "buildSeconds": build_seconds,
+            "wallSeconds": t0.elapsed().as_secs_f64(),
+        });
+        println!("{report}");
+        return ExitCode::SUCCESS;
+    }
     if case.emit_messages {
         let m: Vec<(u32, u32, f64)> = case
             .job
@@ -342,6 +424,20 @@ pub fn main(args: &[String]) -> ExitCode {
     }
 }
 
+/// Writes `--write-platform` and `--write-deployment`.
+fn write_files(case: &NetsimCase) -> Result<(), String> {
+    use placelab::formats::simgrid::write;
+    if let Some(f) = &case.write_platform {
+        let xml = write::platform(&case.platform, &case.zone)?;
+        std::fs::write(f, xml).map_err(|e| format!("--write-platform: {f}: {e}"))?;
+    }
+    if let Some(f) = &case.write_deployment {
+        let xml = write::deployment(&case.placement, "rank")?;
+        std::fs::write(f, xml).map_err(|e| format!("--write-deployment: {f}: {e}"))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,8 +475,44 @@ mod tests {
             "--model fast",
             "--frobnicate",
             "--seed",
+            "--platform /nonexistent.xml",
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn reads_a_simgrid_platform_file() {
+        let f = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/simgrid-xml/cluster_torus.xml"
+        );
+        let c = parse(&args(&format!("--platform {f} --job grid --rounds 1"))).unwrap();
+        assert_eq!(c.platform.hosts(), 12);
+        assert!(c.description.starts_with("platform "), "{}", c.description);
+        let e = parse(&args(&format!("--platform {f} --tasks 13")))
+            .err()
+            .unwrap();
+        assert!(e.contains("13 tasks do not fit on 12 hosts"), "{e}");
+    }
+
+    #[test]
+    fn bad_platform_files_are_named_with_line_and_column() {
+        let dir = std::env::temp_dir().join(format!("placelab-netsim-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("bad.xml");
+        std::fs::write(
+            &f,
+            "<platform version=\"4.1\">\n  <zone id=\"z\" routing=\"Ful\"/>\n</platform>\n",
+        )
+        .unwrap();
+        let e = parse(&args(&format!("--platform {}", f.display())))
+            .err()
+            .unwrap();
+        assert!(
+            e.contains("bad.xml:2:3: zone routing \"ful\" is not supported"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
