@@ -375,3 +375,85 @@ impl SwfAttach {
         .to_string())
     }
 }
+
+/// A time-independent trace read as streams from the page's chosen files (an SMPI index's rank
+/// files, or one merged text) and attached under the index's name ([`crate::attach`]) for
+/// scenarios that name it (`trace.attached`): for each file `begin`, its chunks `push`ed, `end`;
+/// then `finish` attaches it.
+#[wasm_bindgen]
+pub struct TraceAttach {
+    name: String,
+    trace: crate::trace::model::Trace,
+    digest: crate::formats::digest::Fnv64,
+    files: Vec<String>,
+    stream: Option<crate::trace::ti::TiStream>,
+}
+
+#[wasm_bindgen]
+impl TraceAttach {
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str) -> TraceAttach {
+        TraceAttach {
+            name: name.to_string(),
+            trace: crate::trace::model::Trace::new(0, crate::trace::model::Origin::Files),
+            digest: Default::default(),
+            files: Vec::new(),
+            stream: None,
+        }
+    }
+
+    /// Starts the next rank file, named `file` in errors.
+    pub fn begin(&mut self, file: &str) -> Result<(), JsError> {
+        let max = crate::trace::limits::MAX_NODES as usize;
+        if self.files.len() >= max {
+            return Err(JsError::new(&format!("more than {max} rank files")));
+        }
+        self.stream = Some(crate::trace::ti::TiStream::new(
+            self.files.len() as u32,
+            1.0,
+        ));
+        self.files.push(file.to_string());
+        Ok(())
+    }
+
+    /// Feeds the current file's next chunk; a bad line is an error naming the file and line.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+        self.digest.update(chunk);
+        let file = self.files.last().cloned().unwrap_or_default();
+        let s = self
+            .stream
+            .as_mut()
+            .ok_or_else(|| JsError::new("push before begin"))?;
+        s.push(chunk, &mut self.trace)
+            .map_err(|e| JsError::new(&format!("{file}: {e}")))
+    }
+
+    /// Ends the current file.
+    pub fn end(&mut self) -> Result<(), JsError> {
+        let file = self.files.last().cloned().unwrap_or_default();
+        if let Some(s) = self.stream.take() {
+            s.finish(&mut self.trace)
+                .map_err(|e| JsError::new(&format!("{file}: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Attaches the trace; returns the JSON text of `{name, digest, files, ranks, events}`.
+    pub fn finish(mut self) -> Result<String, JsError> {
+        self.end()?;
+        let (ranks, events) = (self.trace.ranks.len(), self.trace.events());
+        let digest = self.digest.fingerprint();
+        crate::attach::attach_trace(
+            &self.name,
+            crate::attach::AttachedTrace {
+                trace: self.trace,
+                digest: digest.clone(),
+                files: self.files.clone(),
+            },
+        );
+        Ok(serde_json::json!({
+            "name": self.name, "digest": digest, "files": self.files, "ranks": ranks, "events": events,
+        })
+        .to_string())
+    }
+}

@@ -42,7 +42,7 @@ const state = {
   lastShareUrl: null,
   firstDrawnMs: null,
   view: null,
-  attachments: new Map(), // name → File: logs a scenario names instead of carrying (src/attach.rs)
+  attachments: new Map(), // name → {file} (a log) or {files} (a trace's rank files): what a scenario names instead of carrying (src/attach.rs)
 };
 
 let resolveReady;
@@ -53,7 +53,7 @@ let engine = null;
 const text = createTextClient();
 
 /** The files chosen for the scenario to name ([{name, file}]: src/attach.rs, attach.js). */
-const attachedFiles = () => [...state.attachments].map(([name, file]) => ({ name, file }));
+const attachedFiles = () => [...state.attachments].map(([name, a]) => ({ name, ...a }));
 
 function callWorker(scenarioText, onProgress, opts) {
   return engine.run(scenarioText, onProgress, { ...opts, attachments: attachedFiles() });
@@ -462,13 +462,16 @@ async function handleHashChange() {
  * The file is read, checked, converted and folded in the text worker.
  */
 async function handleOpenFile() {
-  const file = ui.openFile.files?.[0];
+  const chosen = [...(ui.openFile.files ?? [])];
   ui.openFile.value = '';
-  if (!file) return;
+  if (chosen.length === 0) return;
+  const file = chosen[0];
   const cur = editor.current();
-  const opened = await text.call('openFile', {
-    file, base: cur.ok ? cur.text : null, engine: cur.ok ? editor.valueAt('engine') ?? null : null,
-  });
+  const context = { base: cur.ok ? cur.text : null, engine: cur.ok ? editor.valueAt('engine') ?? null : null };
+  // several files: a trace folder (an SMPI index and its rank files)
+  const opened = chosen.length > 1
+    ? await text.call('openFiles', { files: chosen, ...context })
+    : await text.call('openFile', { file, ...context });
   clearError(true);
   if (opened.kind === 'invalid') {
     showError({ path: file.name, message: 'a scenario file is a JSON object with "version" and "engine"' });
@@ -482,8 +485,11 @@ async function handleOpenFile() {
     showError({ path: file.name, message: opened.message });
     return;
   }
-  // a log too large for the scenario stays a file, read again by the engine worker at each run
-  if (opened.attached) state.attachments.set(opened.attached.name, file);
+  // a log or trace too large for the scenario stays a file, read again by the engine worker at each run
+  if (opened.attached?.kind === 'trace') {
+    const byName = new Map(chosen.map((f) => [f.name, f]));
+    state.attachments.set(opened.attached.name, { files: opened.attached.order ? opened.attached.order.map((n) => byName.get(n)) : [file] });
+  } else if (opened.attached) state.attachments.set(opened.attached.name, { file });
   applyScenario(opened);
   ui.example.value = '';
   saveLinkHash('');

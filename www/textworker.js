@@ -6,7 +6,7 @@
 import { decodeLinkState, encodeLink } from './links.js';
 import { fold, valueAt } from './jsontext.js';
 import { dataFor, importerFor } from './engines/data.js';
-import { readSwf } from './attach.js';
+import { readSwf, readTrace } from './attach.js';
 
 /**
  * {shown, folds} for scenario text: the editor shows `shown`; unfold(shown, folds) is the text again
@@ -48,7 +48,54 @@ async function streamSwf(file) {
   }
 }
 
+/** Streams a time-independent trace's files (rank order) through the engine's reader (attach.js). */
+async function streamTrace(name, files) {
+  const wasm = await wasmReady();
+  try {
+    return await readTrace(wasm.TraceAttach, name, files);
+  } catch (e) {
+    throw new Error(`${name}: ${e.message}`);
+  }
+}
+
 const HANDLERS = {
+  /**
+   * Several files at once: an SMPI -trace-ti folder, its index (whose lines name the other
+   * files) with the rank files. They are read as streams and attached; the scenario names the
+   * index. Returns openFile's answers, with `attached.order`: the rank files' names in rank order.
+   */
+  async openFiles({ files, base = null, engine = null }) {
+    const byName = new Map(files.map((f) => [f.name, f]));
+    let index = null;
+    let order = null;
+    for (const f of files) {
+      if (f.size > SNIFF_BYTES) continue;
+      const names = (await f.text()).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+        .map((l) => l.split(/[\\/]/).pop());
+      if (names.length === files.length - 1 && names.every((n) => n !== f.name && byName.has(n))) {
+        index = f;
+        order = names;
+        break;
+      }
+    }
+    if (!index) {
+      return { kind: 'refused', message: `${files.length} files: to read a trace recorded with smpirun -trace-ti, choose its index file together with every rank file it names (and nothing else)` };
+    }
+    let summary;
+    try {
+      summary = await streamTrace(index.name, order.map((n) => byName.get(n)));
+    } catch (e) {
+      return { kind: 'refused', message: String(e?.message ?? e) };
+    }
+    const importer = dataFor('trace').importers[0];
+    let scenario;
+    try {
+      scenario = importer.attach(engine === 'trace' ? base : null, index.name, summary);
+    } catch (e) {
+      return { kind: 'refused', message: String(e?.message ?? e) };
+    }
+    return { kind: 'scenario', importer: importer.id, attached: { ...summary, kind: 'trace', order }, ...folded(scenario) };
+  },
   /** {shown, folds, study}: the scenario folded for the editor, and the link's study (or null). */
   async openLink({ hash }) {
     const { text, study } = await decodeLinkState(hash);
@@ -77,10 +124,11 @@ const HANDLERS = {
       }
       let summary;
       try {
-        summary = await streamSwf(file);
+        summary = importer.attaches === 'trace' ? await streamTrace(file.name, [file]) : await streamSwf(file);
       } catch (e) {
         return { kind: 'refused', message: String(e?.message ?? e) };
       }
+      summary.kind = importer.attaches;
       let scenario;
       try {
         scenario = importer.attach(importer.engine === engine ? base : null, file.name, summary);

@@ -13,7 +13,7 @@
 // workers started from here (pool.js), with the same report as a run in one worker, byte for byte;
 // partial results an engine offers while it runs are posted by the engine itself (src/wasm.rs)
 // as {type: 'partial', value}. Nothing here knows an engine by name.
-import init, { run, run_preview as runPreview, engines, version, plan as planOf, SwfAttach } from './pkg/placelab.js';
+import init, { run, run_preview as runPreview, engines, version, plan as planOf, SwfAttach, TraceAttach } from './pkg/placelab.js';
 import { dataFor } from './engines/data.js';
 import { asError } from './errors.js';
 import { runSplit } from './pool.js';
@@ -36,7 +36,7 @@ function hex(buffer) {
 }
 
 /** Attaches the files a run names (attach.js, src/attach.rs), each read once per worker. */
-const attachAll = createAttacher(SwfAttach);
+const attachAll = createAttacher({ SwfAttach, TraceAttach });
 
 async function handleRun({ id, scenario, preview = false, attachments = [] }) {
   const t0 = performance.now();

@@ -212,6 +212,7 @@ export const importers = [{
     text = setLiteral(text, 'description', JSON.stringify(`Jobs of ${fileName}, a Standard Workload Format log, replayed FCFS with EASY backfilling.`));
     return setLiteral(text, 'workload', JSON.stringify({ kind: 'swf', backfill: 'easy', swf: log }));
   },
+  attaches: 'swf',
   attach(base, fileName, summary) {
     if (base === null) throw new Error('an SWF log replays on the allocation engine: pick an allocation example first');
     // a scenario (e.g. from a link) that already names this file keeps every field: the run checks the fingerprint

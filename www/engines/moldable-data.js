@@ -147,6 +147,7 @@ export const importers = [{
       `Jobs of ${fileName}, a Standard Workload Format log, scheduled as one set; variants by Amdahl's law with serial fraction ${SWF_SERIAL_FRACTION} at 1/4, 1/2, 1 and 2 times each job's processors.`,
       widest, 'swf', JSON.stringify({ text: log, serialFraction: SWF_SERIAL_FRACTION, releases: false }));
   },
+  attaches: 'swf',
   /** A log too large to travel inside the scenario: named and pinned by its fingerprint (src/attach.rs). */
   attach(base, fileName, summary) {
     let named = null;

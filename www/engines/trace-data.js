@@ -172,12 +172,20 @@ const DEFAULT_LINK = '{"a0": 0.0001, "a1": 1e-8}';
  * measured for the program traced before.
  */
 function traceScenario(base, text, fileName, format) {
-  let literal = JSON.stringify({ format, text });
   const ranks = Math.min(MAX_IMPORTED_NODES, Math.max(1, traceRanks(text, format)));
+  return scenarioFor(base, JSON.stringify({ format, text }), ranks, fileName, format, text);
+}
+
+/**
+ * The scenario replaying the trace `literal` (the "trace" object's JSON) of `ranks` ranks: the
+ * current trace scenario `base` with its trace replaced when its nodes suffice, else a new
+ * scenario with `ranks` nodes of ratio 1. `text`: the file's text when it is inside the literal.
+ */
+function scenarioFor(base, literal, ranks, fileName, format, text = null) {
   const baseNodes = base === null ? undefined : valueAt(base, 'nodes');
   if (Array.isArray(baseNodes) && baseNodes.length >= ranks) {
     // one rank's file of a time-independent trace kept as one file per rank: that file replaced
-    const own = format === 'ti' ? singleRank(text) : null;
+    const own = format === 'ti' && text !== null ? singleRank(text) : null;
     const cur = own === null ? undefined : valueAt(base, 'trace');
     if (cur?.format === 'ti' && Array.isArray(cur.files) && own < cur.files.length) {
       const files = cur.files.slice();
@@ -206,6 +214,18 @@ export const importers = [{
   label: 'MPI trace (MPE ALOG, SimGrid time-independent, trace text)',
   extensions: ['.alog', '.ti'],
   sniff: (text) => traceFormat(text) !== null,
+  attaches: 'trace',
+  /**
+   * A time-independent trace too large for the scenario, or an SMPI index with its rank files:
+   * read in a worker and attached (src/attach.rs), named by "attached" and pinned by "digest".
+   */
+  attach(base, name, summary) {
+    const ranks = Math.min(MAX_IMPORTED_NODES, Math.max(1, summary.ranks));
+    let named = null;
+    try { named = JSON.parse(base)?.trace?.attached ?? null; } catch { named = null; }
+    if (base !== null && named === name) return base;
+    return scenarioFor(base, JSON.stringify({ format: 'ti', attached: name, digest: summary.digest }), ranks, name, 'ti');
+  },
   scenario(base, text, fileName) {
     const format = traceFormat(text, fileName);
     // a file taken by its extension but not recognised: ALOG for .alog, else time-independent;

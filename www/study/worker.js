@@ -15,7 +15,7 @@
 //   {type: 'add', id, csv}            → {type: 'snapshot', id, snapshot}: tidy CSV rows added
 //   {type: 'load', id, file}          → {type: 'snapshot', id, snapshot, columns, rows}: a results file
 //   {type: 'tables', id, lines}       → {type: 'tables', id, tables}: the four tables
-import init, { StudyHost, SwfAttach, study_summaries as summaries, study_tidy_layout as tidyLayout } from '../pkg/placelab.js';
+import init, { StudyHost, SwfAttach, TraceAttach, study_summaries as summaries, study_tidy_layout as tidyLayout } from '../pkg/placelab.js';
 import { createAttacher } from '../attach.js';
 import { asError } from '../errors.js';
 import { createModel, parseCsv, csvValue, readTidy } from './model.js';
@@ -25,7 +25,7 @@ let host = null;   // the StudyHost of the last `study` message
 let model = null;  // the chart model of the current run or file
 let columns = null;
 
-const attachAll = createAttacher(SwfAttach);
+const attachAll = createAttacher({ SwfAttach, TraceAttach });
 const summarize = (lists) => JSON.parse(summaries(JSON.stringify(lists)));
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 

@@ -4,6 +4,7 @@
 //! chunks ([`placelab::trace::ti::TiStream`]): memory is the trace's events, not its bytes. The
 //! run is the scenario `PLATFORM.json` plus `"trace": {"format": "ti", "attached": INDEX's name,
 //! "digest": ...}`, so `placelab run` of that scenario with `--attach INDEX` gives the same report.
+//! A merged trace (every rank's lines in one file) is taken in place of an index.
 
 use placelab::formats::digest::Fnv64;
 use placelab::trace::model::{Origin, Trace};
@@ -46,15 +47,55 @@ fn locate(index: &Path, entry: &str) -> PathBuf {
     }
 }
 
+/// Whether the file holds trace lines (`RANK ACTION ...`) rather than an index of paths: its
+/// first line that is not blank or a comment, within the first 64 KiB.
+fn is_trace_text(path: &Path) -> std::io::Result<bool> {
+    let mut head = vec![0u8; 64 << 10];
+    let mut f = std::fs::File::open(path)?;
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    let text = String::from_utf8_lossy(&head[..n]);
+    let first = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .find(|l| !l.is_empty());
+    Ok(first.is_some_and(|l| {
+        let mut f = l.split_whitespace();
+        let rank = f.next().unwrap_or("");
+        let rank = rank
+            .strip_prefix("rank")
+            .or_else(|| rank.strip_prefix('p'))
+            .unwrap_or(rank);
+        let action = f.next().unwrap_or("");
+        !rank.is_empty()
+            && rank.bytes().all(|b| b.is_ascii_digit())
+            && !action.is_empty()
+            && action.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+    }))
+}
+
 /// Reads the index at `path` and every rank file it names, as streams, and attaches the trace
 /// under the index's file name ([`placelab::attach::attach_trace`]); returns that name and the
 /// trace's fingerprint. `Err`: the message (naming the file and line) and the exit code (2 for
 /// a file that cannot be read, 1 for a bad trace).
 pub fn attach_index(name: &str, path: &str) -> Result<(String, String), (String, u8)> {
     let index = Path::new(path);
-    let text =
-        std::fs::read_to_string(index).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
-    let files = index_files(&text);
+    let files = if is_trace_text(index).map_err(|e| (format!("cannot read {path}: {e}"), 2))? {
+        // a merged trace (every rank's lines in one text): the file is its own only rank file
+        vec![index
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()]
+    } else {
+        let text =
+            std::fs::read_to_string(index).map_err(|e| (format!("cannot read {path}: {e}"), 2))?;
+        index_files(&text)
+    };
     if files.is_empty() {
         return Err((
             format!("{path}: names no rank file (an SMPI -trace-ti index has one path per line)"),
