@@ -8,7 +8,7 @@ Writes seeded archive-like SWF logs of each size (one job per line, about 70 byt
 header with MaxNodes), then, each in its own process, runs `placelab run SCENARIO --attach LOG`
 (FCFS with EASY backfilling on a 16x16 mesh, closed-min and Hilbert, the first --jobs jobs) and
 the baseline: the same first --jobs job lines copied into the scenario's `swf` text. Prints wall
-time and peak resident memory (the process's own: see SPAWN) of each, and their ratios to the
+time and peak resident memory (the process's own: bench_files.py) of each, and their ratios to the
 baseline: memory follows the jobs kept, not the file. Builds target/release/placelab if needed.
 """
 import json
@@ -16,7 +16,8 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
+
+from bench_files import measure
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(REPO, "target", "release", "placelab")
@@ -69,31 +70,6 @@ def scenario(workload):
         "system": {"kind": "mesh", "width": 16, "height": 16},
         "policies": ["closed-min-best", "hilbert"], "frames": 0, "workload": workload,
     }
-
-
-# Runs argv[2:] with stdout to the file argv[1] and prints the child's peak resident memory
-# (KiB). A fresh small interpreter starts it: a child's ru_maxrss counts the memory of the
-# process it was forked from until its exec, so forking from this script (which holds reports)
-# would inflate it.
-SPAWN = """
-import os, subprocess, sys
-with open(sys.argv[1], "wb") as out:
-    p = subprocess.Popen(sys.argv[2:], stdout=out)
-    _, status, usage = os.wait4(p.pid, 0)
-print(usage.ru_maxrss, status)
-"""
-
-
-def measure(args, out_path):
-    """(wall seconds, peak RSS MiB, stdout bytes) of one process."""
-    t0 = time.perf_counter()
-    r = subprocess.run([sys.executable, "-c", SPAWN, out_path, *args], capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    rss_kib, status = r.stdout.split()
-    if status != "0":
-        sys.exit(f"{' '.join(args)} failed: {r.stderr}")
-    with open(out_path, "rb") as f:
-        return wall, int(rss_kib) / 1024, f.read()
 
 
 def main():
