@@ -331,3 +331,56 @@ fn max_min_and_lv08_both_match_the_oracle() {
     let ends = floats(&r["cases"][0]["runs"][0]["messageEnds"]);
     same(&ends, &oracle(&[0, 5, 10, 15, 3, 12], 0.0, Model::MaxMin));
 }
+
+/// The SimGrid 3.32 fixture (`scripts/simgrid-fixture.py`): every flow scenario on the 4x4x4
+/// torus (one-way flows, a repeated pair, staggered starts, opposite flows), run as a `messages`
+/// job with strategy `given` on the fixture's hosts, ends within 1e-9 of SimGrid's with its
+/// full (non-lazy) update, as `tests/netsim.rs` requires of the simulator itself.
+#[test]
+fn message_jobs_end_when_simgrid_says_on_its_torus_fixture() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/simgrid/scenarios.json"
+    );
+    let fx: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut checked = 0;
+    for sc in fx["scenarios"].as_array().unwrap() {
+        if sc["platform"] != "torus3d-4x4x4" || sc.get("flows").is_none() {
+            continue;
+        }
+        let flows = sc["flows"].as_array().unwrap();
+        let mut hosts: Vec<u64> = flows
+            .iter()
+            .flat_map(|f| [f[0].as_u64().unwrap(), f[1].as_u64().unwrap()])
+            .collect();
+        hosts.sort_unstable();
+        hosts.dedup();
+        let task = |h: &Value| {
+            hosts
+                .iter()
+                .position(|&x| x == h.as_u64().unwrap())
+                .unwrap()
+        };
+        let messages: Vec<Value> = flows
+            .iter()
+            .map(|f| json!({"src": task(&f[0]), "dst": task(&f[1]), "bytes": f[2], "start": f[3]}))
+            .collect();
+        let d = json!({"version": 1, "engine": "place",
+            "system": {"kind": "torus3d", "x": 4, "y": 4, "z": 4},
+            "job": {"kind": "messages", "rounds": 1, "messages": messages},
+            "strategies": ["given"], "placement": hosts});
+        let r = run(&d);
+        let ends = floats(&r["cases"][0]["runs"][0]["messageEnds"]);
+        let want = floats(&sc["finish_full"]);
+        assert_eq!(ends.len(), want.len());
+        for (a, b) in ends.iter().zip(&want) {
+            assert!(
+                (a - b).abs() <= 1e-9 * b,
+                "{}: {a} vs SimGrid {b}",
+                sc["name"]
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} scenarios");
+}
