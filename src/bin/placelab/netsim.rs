@@ -401,7 +401,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             .collect();
     }
     let description = format!(
-        "{} {} {job} of {n} tasks ({} messages a round), {placement} placement, {bytes} B, {rounds} rounds, {}",
+        "{} {} {job} of {n} tasks ({} messages a round), {placement} placement, {}{rounds} rounds, {}",
         file.as_deref().map_or(system.as_str(), |_| "platform"),
         match (platform.dims(), &file) {
             (_, Some(f)) => f.clone(),
@@ -409,6 +409,11 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             (None, None) => tree.clone(),
         },
         messages.len(),
+        if flows.is_some() {
+            String::new()
+        } else {
+            format!("{bytes} B, ")
+        },
         model.id()
     );
     Ok(NetsimCase {
@@ -745,6 +750,45 @@ mod tests {
         )))
         .unwrap();
         assert_eq!(c.placement, vec![0, 1, 2, 3]);
+    }
+
+    /// The CLI and a placement scenario with the same messages and strategy `given` give the
+    /// same message ends.
+    #[test]
+    fn cli_message_ends_equal_the_placement_engines() {
+        let m = temp(
+            "m3.csv",
+            "0,3,1e6\n0,3,1e6,0.001\n2,1,2e6,0.0005\n4,4,1e6,0.003\n",
+        );
+        let p = temp("p4.txt", "15\n2\n7\n9\n4\n");
+        let c = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --messages {m} --placement-file {p} --compute 0.001"
+        )))
+        .unwrap();
+        let flows = c.flows.unwrap();
+        let cli = placelab::netsim::simulate(
+            &c.platform,
+            &flows,
+            c.model,
+            &mut placelab::progress::NoProgress,
+        )
+        .unwrap();
+        let doc = serde_json::json!({"version": 1, "engine": "place",
+            "system": {"kind": "torus2d", "x": 4, "y": 4},
+            "job": {"kind": "messages", "rounds": 1, "compute": 1e6, "messages": [
+                {"src": 0, "dst": 3, "bytes": 1e6}, {"src": 0, "dst": 3, "bytes": 1e6, "start": 0.001},
+                {"src": 2, "dst": 1, "bytes": 2e6, "start": 0.0005}, {"src": 4, "dst": 4, "bytes": 1e6, "start": 0.003}]},
+            "strategies": ["given"], "placement": [15, 2, 7, 9, 4]});
+        let out =
+            placelab::api::run(&doc.to_string(), &mut placelab::progress::NoProgress).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let ends = v["report"]["cases"][0]["runs"][0]["messageEnds"]
+            .as_array()
+            .unwrap();
+        assert_eq!(ends.len(), 4);
+        for (a, b) in ends.iter().zip(&cli.finish) {
+            assert!((a.as_f64().unwrap() - b).abs() <= 1e-15 * b, "{a} vs {b}");
+        }
     }
 
     #[test]
