@@ -284,7 +284,7 @@ mod tests {
             m(0, 1, 1000.0),
             m(1, 0, 1000.0),
             m(0, 1, 2000.0),
-            m(2, 3, 1.0),
+            m(2, 3, 0.01),
             m(3, 3, 5e9),
         ];
         let (g, unit) = message_graph(5, &msgs).unwrap();
@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(g.graph.m(), 2);
         assert_eq!(unit, 4000.0 / MESSAGE_WEIGHT_SCALE);
         assert_eq!(g.graph.edge_weights(0), &[65_536]);
-        // 1 byte is less than a unit: still an edge of weight 1
+        // 0.01 byte is less than a unit (4000 / 65536 bytes): still an edge of weight 1
         assert_eq!(g.graph.edge_weights(2), &[1]);
         assert!(g.graph.neighbors(4).is_empty());
         let (g, unit) = message_graph(2, &[m(0, 1, 0.0)]).unwrap();
