@@ -384,3 +384,30 @@ fn message_jobs_end_when_simgrid_says_on_its_torus_fixture() {
     }
     assert!(checked >= 10, "{checked} scenarios");
 }
+
+/// Under a small report budget the first message ends are kept and the rest counted.
+#[test]
+fn message_ends_are_capped_and_the_rest_counted() {
+    use placelab::place::{run, scenario::PlaceScenario};
+    let fields = json!({"system": {"kind": "torus2d", "x": 4, "y": 4},
+        "job": {"kind": "messages", "rounds": 2, "messages": messages()},
+        "strategies": ["given", "simple"], "placement": [15, 2, 7, 9, 4, 10]});
+    let s: PlaceScenario = serde_json::from_value(fields).unwrap();
+    let full = run::run(&s, 1, &mut NoProgress, 32 << 20);
+    assert_eq!(full.omitted.message_ends, 0);
+    // an eighth of 1,200 bytes: 150 bytes, 6 ends of about 24 bytes: the given run keeps 6,
+    // Simple none
+    let small = run::run(&s, 1, &mut NoProgress, 1_200);
+    let given = small.cases[0].runs[0].message_ends.clone().unwrap();
+    assert_eq!(given, full.cases[0].runs[0].message_ends.clone().unwrap());
+    assert_eq!(
+        small.cases[0].runs[1].message_ends.as_ref().unwrap().len(),
+        0
+    );
+    assert_eq!(small.omitted.message_ends, 6);
+    let v = serde_json::to_value(&small).unwrap();
+    assert_eq!(v["omitted"]["messageEnds"], 6);
+    assert!(serde_json::to_value(&full).unwrap()["omitted"]
+        .get("messageEnds")
+        .is_none());
+}
