@@ -9,7 +9,9 @@
 //!
 //! Without background jobs every round starts on an empty network and lasts the same, so one
 //! round is simulated and multiplied by `rounds` (exact); with them, every round of every job is
-//! simulated.
+//! simulated. A `messages` job (never with a background) is one round of timed flows
+//! ([`message_flows`], [`crate::netsim::simulate`]) multiplied the same way; strategy `given`
+//! is the scenario's placement ([`given`]).
 
 use super::jobs::{self, JobKind, TaskGraph};
 use super::report::{
