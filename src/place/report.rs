@@ -190,6 +190,13 @@ pub struct RunReport {
     pub edge_hops: Vec<u32>,
     /// Bytes crossing each directed link in one round (control job only).
     pub link_bytes: Vec<f64>,
+    /// A `messages` job: when each message of the first round ended (s from the job's start),
+    /// in message order, the first ones only (`omitted.messageEnds`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_ends: Option<Vec<f64>>,
+    /// A `messages` job: when each round ended (s from the job's start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round_ends: Option<Vec<f64>>,
 }
 
 /// What the report leaves out to stay within [`REPORT_BYTE_CAP`].
@@ -200,6 +207,13 @@ pub struct Omitted {
     pub task_edges: u64,
     /// Runs whose `linkBytes` were dropped (`case:strategy`).
     pub link_bytes: Vec<String>,
+    /// Message end times not listed in `messageEnds`, summed over runs.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub message_ends: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The source's average ratios (strategy time / Advanced time), Zhdanov & Korkhov's two

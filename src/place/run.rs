@@ -9,7 +9,9 @@
 //!
 //! Without background jobs every round starts on an empty network and lasts the same, so one
 //! round is simulated and multiplied by `rounds` (exact); with them, every round of every job is
-//! simulated.
+//! simulated. A `messages` job (never with a background) is one round of timed flows
+//! ([`message_flows`], [`crate::netsim::simulate`]) multiplied the same way; strategy `given`
+//! is the scenario's placement ([`given`]).
 
 use super::jobs::{self, JobKind, TaskGraph};
 use super::report::{
@@ -35,6 +37,22 @@ use crate::rng::Rng;
 /// finishes (about 5 s of CPU for the whole run; 500,000, the budget before the slack method,
 /// stopped it).
 pub const SIM_BUDGET: u64 = 3_500_000;
+
+/// Most message end times listed per report (`omitted.messageEnds` counts the rest).
+pub const MAX_LISTED_MESSAGE_ENDS: usize = 100_000;
+
+/// Strategy `given`: the scenario's hosts as they are (several tasks may share a host, as
+/// ranks share a node), refused when a task lands on a node a background job holds.
+pub fn given(placement: &[u64], busy: &[bool]) -> Placement {
+    for (i, &h) in placement.iter().enumerate() {
+        if busy[h as usize] {
+            return Placement::NotPlaced(format!(
+                "placement[{i}]: host {h} is busy with a background job"
+            ));
+        }
+    }
+    Placement::Placed(placement.iter().map(|&h| h as u32).collect())
+}
 
 /// The background of experiment 2: every job's task graph and hosts.
 pub struct Background {
@@ -113,9 +131,63 @@ fn traffic(
     }
 }
 
+/// One round of a `messages` job on `hosts`: each message a flow from its source task's host to
+/// its destination task's, starting `compute / speed` (the round's computation) plus its own
+/// `start` after the round begins.
+pub fn message_flows(s: &PlaceScenario, hosts: &[u32]) -> Vec<Flow> {
+    let offset = s.job.compute / s.system.speed;
+    s.job
+        .messages
+        .iter()
+        .flatten()
+        .map(|m| Flow {
+            src: hosts[m.src as usize],
+            dst: hosts[m.dst as usize],
+            bytes: m.bytes,
+            start: offset + m.start,
+        })
+        .collect()
+}
+
+/// A simulated placement: the job's time and, for a `messages` job, the end of each message in
+/// its first round (s from the job's start).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Simulated {
+    pub time: f64,
+    pub message_ends: Vec<f64>,
+}
+
 /// The control job's time on `hosts` for case `c`: one round simulated and multiplied by the
-/// rounds on an empty network; every round of every job with a background.
+/// rounds on an empty network; every round of every job with a background. A `messages` job
+/// (always alone) is simulated as its flows ([`message_flows`], [`crate::netsim::simulate`]):
+/// a round ends when its last message ends (or its computation, if later), and the next round
+/// starts then, on an empty network again, so every round lasts the same.
 fn simulate(
+    p: &Platform,
+    job: &TaskGraph,
+    hosts: &[u32],
+    c: &scenario::Case,
+    s: &PlaceScenario,
+    bg: Option<&Background>,
+    progress: &mut dyn Progress,
+) -> Result<Simulated, String> {
+    let rounds = s.job.rounds as u32;
+    if c.kind == JobKind::Messages {
+        let flows = message_flows(s, hosts);
+        let r = crate::netsim::simulate(p, &flows, s.model, progress)?;
+        let round = r.makespan.max(s.job.compute / s.system.speed);
+        return Ok(Simulated {
+            time: round * f64::from(rounds),
+            message_ends: r.finish,
+        });
+    }
+    simulate_graph(p, job, hosts, c, s, bg, progress).map(|time| Simulated {
+        time,
+        message_ends: Vec::new(),
+    })
+}
+
+fn simulate_graph(
     p: &Platform,
     job: &TaskGraph,
     hosts: &[u32],
@@ -189,11 +261,13 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     // linkBytes share what the cap leaves after 1 MiB for the rest and the host lists
     let host_bytes = (cases.len() * s.strategies.len()) * p.hosts() as usize * 6;
     let mut link_budget = cap.saturating_sub((1 << 20) + host_bytes + links * 16);
+    // message end times (about 24 bytes each in JSON) share an eighth of the cap
+    let mut ends_budget = (cap / 8).min(MAX_LISTED_MESSAGE_ENDS * 24);
     let mut case_reports = Vec::with_capacity(cases.len());
     let mut table: Vec<Vec<Option<f64>>> = Vec::new();
     let mut done = 0u64;
     for (ci, c) in cases.iter().enumerate() {
-        let job = scenario::build_job(s, c).expect("validated job");
+        let (job, unit) = scenario::build_case(s, c).expect("validated job");
         let g = &job.graph;
         let mut task_edges = Vec::new();
         'edges: for v in 0..g.n() {
@@ -211,14 +285,14 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         let mut runs = Vec::with_capacity(s.strategies.len());
         // each distinct placement of the case simulated once (Mapped's starts are the other
         // strategies' placements)
-        let mut simulated: Vec<(Vec<u32>, Result<f64, String>)> = Vec::new();
+        let mut simulated: Vec<(Vec<u32>, Result<Simulated, String>)> = Vec::new();
         for (si, &st) in s.strategies.iter().enumerate() {
             progress.phase(st.id());
             let opts = Options {
                 seed,
                 source_quirks: quirks,
                 objective: s.objective,
-                message_bytes: c.message_bytes,
+                message_bytes: unit,
                 model: Some(model),
             };
             // Mapped with the objective `time`: its finalists judged by this simulation
@@ -245,8 +319,10 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                     };
                     results.push(r);
                 }
-                let times: Vec<Option<f64>> =
-                    results.iter().map(|r| r.as_ref().ok().copied()).collect();
+                let times: Vec<Option<f64>> = results
+                    .iter()
+                    .map(|r| r.as_ref().ok().map(|x| x.time))
+                    .collect();
                 let pick = mapped::judge(&f, &times);
                 judged_time = f
                     .judged
@@ -254,6 +330,8 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                     .position(|&i| i == pick)
                     .map(|k| results.swap_remove(k));
                 Placement::Placed(f.hosts[pick].clone())
+            } else if st == StrategyId::Given {
+                given(s.placement.as_deref().unwrap_or(&[]), &busy)
             } else {
                 strategy::place(st, &sys.shape, &p, &busy, &job, opts)
             };
@@ -279,28 +357,26 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                 congestion: 0.0,
                 edge_hops: Vec::new(),
                 link_bytes: Vec::new(),
+                message_ends: None,
+                round_ends: None,
             };
             match placement {
                 Placement::NotPlaced(why) => run.reason = Some(why),
                 Placement::Placed(hosts) => {
-                    let control = traffic(
-                        &job,
-                        &hosts,
-                        c.message_bytes,
-                        s.job.compute,
-                        s.system.speed,
-                        rounds,
-                    );
-                    let flows: Vec<Flow> = control
-                        .messages
-                        .iter()
-                        .map(|m| Flow {
-                            src: m.src,
-                            dst: m.dst,
-                            bytes: m.bytes,
-                            start: 0.0,
-                        })
-                        .collect();
+                    let flows: Vec<Flow> = if c.kind == JobKind::Messages {
+                        message_flows(s, &hosts)
+                    } else {
+                        traffic(&job, &hosts, unit, s.job.compute, s.system.speed, rounds)
+                            .messages
+                            .iter()
+                            .map(|m| Flow {
+                                src: m.src,
+                                dst: m.dst,
+                                bytes: m.bytes,
+                                start: 0.0,
+                            })
+                            .collect()
+                    };
                     let stat = static_metrics(&p, &flows).expect("valid hosts");
                     let mut sub = Span {
                         progress: &mut *progress,
@@ -321,7 +397,18 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                     };
                     run.placed = true;
                     match time {
-                        Ok(t) => run.time = Some(t),
+                        Ok(t) => {
+                            run.time = Some(t.time);
+                            if c.kind == JobKind::Messages {
+                                let round = t.time / f64::from(rounds);
+                                run.round_ends =
+                                    Some((1..=rounds).map(|k| round * f64::from(k)).collect());
+                                let keep = t.message_ends.len().min(ends_budget / 24);
+                                ends_budget -= keep * 24;
+                                omitted.message_ends += (t.message_ends.len() - keep) as u64;
+                                run.message_ends = Some(t.message_ends[..keep].to_vec());
+                            }
+                        }
                         Err(why) => run.reason = Some(why),
                     }
                     run.hop_bytes = stat.hop_bytes;
@@ -361,7 +448,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
             kind: c.kind.id(),
             processes: g.n(),
             edges: g.m(),
-            message_bytes: c.message_bytes,
+            message_bytes: unit,
             rounds,
             shape: job.shape,
             task_edges,

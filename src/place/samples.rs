@@ -1,6 +1,6 @@
 //! The placement engine's sample matrix: small scenarios that together use every system kind,
 //! job kind (METIS and edge-list files included), strategy, Mapped's objectives, model, the source
-//! quirks and the background of experiment 2, for several seeds (one above 2^53). The native tests pin their
+//! quirks, the background of experiment 2, a `messages` job and strategy `given`, for several seeds (one above 2^53). The native tests pin their
 //! reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm
 //! reports with them.
 
@@ -82,5 +82,28 @@ pub fn sample_scenarios() -> Vec<String> {
         }
         out.push(s.to_string());
     }
+    // a job given as its messages (one-way, repeated, staggered, a loopback) and strategy given,
+    // alone and, on a task graph, beside a background
+    out.push(
+        json!({"version": 1, "engine": "place", "seed": SEEDS[1],
+               "system": {"kind": "torus3d", "x": 4, "y": 3, "z": 3},
+               "job": {"kind": "messages", "rounds": 3, "compute": 1e6, "messages": [
+                   {"src": 0, "dst": 5, "bytes": 1e6},
+                   {"src": 0, "dst": 5, "bytes": 1e6, "start": 0.001},
+                   {"src": 5, "dst": 2, "bytes": 3e5, "start": 0.0005},
+                   {"src": 3, "dst": 1, "bytes": 2e6},
+                   {"src": 4, "dst": 4, "bytes": 1e6, "start": 0.002}]},
+               "strategies": ["given", "simple", "random", "advanced", "mapped"],
+               "placement": [0, 35, 17, 6, 20, 11]})
+        .to_string(),
+    );
+    out.push(
+        json!({"version": 1, "engine": "place", "seed": SEEDS[2],
+               "system": {"kind": "fatTree", "levels": 3, "down": 3},
+               "job": {"kind": "TREE", "processes": 6, "rounds": 2, "messageBytes": 1e5},
+               "background": {"fill": 0.3, "processes": 4},
+               "strategies": ["given", "optimal"], "placement": [26, 25, 24, 23, 22, 21]})
+        .to_string(),
+    );
     out
 }

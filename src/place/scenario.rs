@@ -8,7 +8,7 @@
 //!  "strategies": ["simple", "random", "optimal", "advanced", "identity"]}
 //! ```
 
-use super::jobs::{self, JobKind, TaskGraph};
+use super::jobs::{self, JobKind, MessageSpec, TaskGraph};
 use super::strategy::{Objective, Shape, StrategyId};
 use crate::error::{check_range, Result, ScenarioError};
 use crate::netsim::{parse_fat_tree, FatTreeSpec, System as NetSystem};
@@ -26,6 +26,8 @@ pub const MAX_ROUNDS: u64 = 1_000;
 pub const MAX_MESSAGE_BYTES: f64 = 1e12;
 /// Most task-graph edges of a job (FULL of 1,024 tasks has 523,776).
 pub const MAX_TASK_EDGES: u64 = 600_000;
+/// Latest start of a message of a `messages` job (s after its round begins).
+pub const MAX_MESSAGE_START: f64 = 1e6;
 /// Most cases (kinds x message sizes) of a sweep.
 pub const MAX_CASES: usize = 64;
 /// Largest share of the hosts the background jobs may fill.
@@ -52,6 +54,8 @@ pub struct PlaceScenario {
     /// What Mapped (ours) minimizes.
     #[serde(default = "d::objective")]
     pub objective: Objective,
+    /// Strategy `given`: the host of each task, in task order.
+    pub placement: Option<Vec<u64>>,
 }
 
 /// Serde's defaults, read from the field table ([`params`]).
@@ -273,6 +277,8 @@ pub struct JobSpec {
     pub wrap: bool,
     /// METIS graph or edge list text (kinds `metis`, `edgeList`).
     pub graph: Option<String>,
+    /// Kind `messages`: the one-way messages of one round.
+    pub messages: Option<Vec<MessageSpec>>,
 }
 
 /// Every `kinds` x `messageBytes` x `processes` case, replacing the job's kind, message size
@@ -308,13 +314,28 @@ pub struct Case {
     pub processes: u64,
 }
 
-/// The cases of a scenario, in order.
+/// Tasks of a `messages` job: one more than the largest task named by a message.
+pub fn message_tasks(s: &PlaceScenario) -> u64 {
+    s.job
+        .messages
+        .iter()
+        .flatten()
+        .map(|m| m.src.max(m.dst) + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The cases of a scenario, in order (a `messages` job has one: no sweep).
 pub fn cases(s: &PlaceScenario) -> Vec<Case> {
     let Some(sw) = &s.sweep else {
         return vec![Case {
             kind: s.job.kind,
             message_bytes: s.job.message_bytes,
-            processes: s.job.processes,
+            processes: if s.job.kind == JobKind::Messages {
+                message_tasks(s)
+            } else {
+                s.job.processes
+            },
         }];
     };
     let kinds = if sw.kinds.is_empty() {
@@ -347,8 +368,24 @@ pub fn cases(s: &PlaceScenario) -> Vec<Case> {
     out
 }
 
-/// The task graph of a case.
+/// The task graph of a case; a `messages` job's is [`jobs::message_graph`], its message size
+/// the bytes per unit of edge weight.
 pub fn build_job(s: &PlaceScenario, c: &Case) -> Result<TaskGraph> {
+    build_case(s, c).map(|(g, _)| g)
+}
+
+/// The task graph of a case and the bytes per unit of its edge weights (the case's message size,
+/// or a `messages` job's unit).
+pub fn build_case(s: &PlaceScenario, c: &Case) -> Result<(TaskGraph, f64)> {
+    if c.kind == JobKind::Messages {
+        let msgs = s.job.messages.as_deref().unwrap_or(&[]);
+        return jobs::message_graph(c.processes as u32, msgs)
+            .map_err(|e| ScenarioError::at("job.messages", e.to_string()));
+    }
+    build_graph(s, c).map(|g| (g, c.message_bytes))
+}
+
+fn build_graph(s: &PlaceScenario, c: &Case) -> Result<TaskGraph> {
     let kind = c.kind;
     jobs::task_graph(kind, c.processes as u32, s.job.wrap, s.job.graph.as_deref()).map_err(|e| {
         let at = if kind.is_file() { "job.graph" } else { "job" };
@@ -532,7 +569,25 @@ fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
     crate::netsim::Platform::build(&sys.net, link).map_err(|m| ScenarioError::at("system", m))?;
     let hosts = u64::from(sys.shape.hosts());
     let j = &s.job;
-    if !j.kind.is_file() {
+    if j.kind == JobKind::Messages {
+        validate_messages(s, hosts)?;
+    } else if j.messages.is_some() {
+        return Err(ScenarioError::at(
+            "job.messages",
+            format!(
+                "a {} job has no message list; messages belong to kind messages",
+                j.kind.id()
+            ),
+        ));
+    }
+    if j.kind == JobKind::Messages {
+        if j.graph.is_some() {
+            return Err(ScenarioError::at(
+                "job.graph",
+                "a messages job is its message list; graph text belongs to kinds metis and edgeList",
+            ));
+        }
+    } else if !j.kind.is_file() {
         check_range("job.processes", j.processes, 1, hosts)?;
         if j.graph.is_some() {
             return Err(ScenarioError::at(
@@ -565,7 +620,7 @@ fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
     }
     if let Some(sw) = &s.sweep {
         for (i, k) in sw.kinds.iter().enumerate() {
-            if k.is_file() {
+            if k.is_given() {
                 return Err(ScenarioError::at(
                     format!("sweep.kinds[{i}]"),
                     "a sweep varies the built-in kinds STAR, GRID, CUBE, TREE, FULL",
@@ -592,6 +647,30 @@ fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
     if let Some(b) = &s.background {
         check_range("background.processes", b.processes, 1, hosts)?;
     }
+    let given = s.strategies.contains(&StrategyId::Given);
+    match (&s.placement, given) {
+        (None, true) => {
+            return Err(ScenarioError::at(
+                "placement",
+                "missing: strategy given needs the host of each task",
+            ))
+        }
+        (Some(_), false) => {
+            return Err(ScenarioError::at(
+                "placement",
+                "a placement is read by strategy given: add \"given\" to strategies",
+            ))
+        }
+        _ => {}
+    }
+    for (i, &h) in s.placement.iter().flatten().enumerate() {
+        if h >= hosts {
+            return Err(ScenarioError::at(
+                format!("placement[{i}]"),
+                format!("host {h}: the system's hosts are 0 to {}", hosts - 1),
+            ));
+        }
+    }
     // task graphs: edges bound before building, files read here so their errors come first
     let mut edges = 0u64;
     let mut procs = 0u64;
@@ -615,8 +694,26 @@ fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
                 }
                 g.graph.m()
             }
+            // every message a flow (more than the pairs the strategies see)
+            JobKind::Messages => j.messages.as_ref().map_or(0, |m| m.len() as u64),
             _ => 3 * c.processes,
         };
+        if let Some(pl) = &s.placement {
+            let tasks = match c.kind {
+                JobKind::Metis | JobKind::EdgeList => u64::from(build_job(s, &c)?.graph.n()),
+                _ => c.processes,
+            };
+            if pl.len() as u64 != tasks {
+                return Err(ScenarioError::at(
+                    "placement",
+                    format!(
+                        "{} hosts for a {} job of {tasks} tasks: give one host per task",
+                        pl.len(),
+                        c.kind.id()
+                    ),
+                ));
+            }
+        }
         if e > MAX_TASK_EDGES {
             return Err(ScenarioError::at(
                 "job",
@@ -629,6 +726,52 @@ fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
         edges = edges.max(e);
     }
     Ok((sys, procs, edges))
+}
+
+/// Checks a `messages` job: a list of 1 to [`MAX_TASK_EDGES`] messages, its tasks (one more
+/// than the largest id) no more than the hosts, no sweep nor background (its messages carry
+/// their own start times; the background's rounds have none). Bytes and start ranges are the
+/// field table's.
+fn validate_messages(s: &PlaceScenario, hosts: u64) -> Result<()> {
+    let Some(msgs) = &s.job.messages else {
+        return Err(ScenarioError::at(
+            "job.messages",
+            "missing: the list of messages {\"src\", \"dst\", \"bytes\", \"start\"}",
+        ));
+    };
+    if msgs.is_empty() || msgs.len() as u64 > MAX_TASK_EDGES {
+        return Err(ScenarioError::at(
+            "job.messages",
+            format!("give 1 to {MAX_TASK_EDGES} messages, got {}", msgs.len()),
+        ));
+    }
+    for (i, m) in msgs.iter().enumerate() {
+        for (name, t) in [("src", m.src), ("dst", m.dst)] {
+            if t >= hosts {
+                return Err(ScenarioError::at(
+                    format!("job.messages[{i}].{name}"),
+                    format!(
+                        "task {t} makes a job of {} tasks; the system has {hosts} hosts (tasks are 0 to {})",
+                        t + 1,
+                        hosts - 1
+                    ),
+                ));
+            }
+        }
+    }
+    if s.sweep.is_some() {
+        return Err(ScenarioError::at(
+            "sweep",
+            "a messages job is one case: it cannot be swept",
+        ));
+    }
+    if s.background.is_some() {
+        return Err(ScenarioError::at(
+            "background",
+            "a messages job is simulated alone: its messages have start times, the background's rounds none",
+        ));
+    }
+    Ok(())
 }
 
 const GRIDS: &[&str] = &["torus2d", "torus3d", "mesh2d", "mesh3d"];
@@ -709,6 +852,14 @@ fn build_table() -> Vec<Param> {
             "the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve",
         ),
         Param::rule("sweep.messageBytes[]", "number").range(0.0, MAX_MESSAGE_BYTES),
+        // kind messages; src and dst at most the hosts (checked by `validate`)
+        Param::rule("job.messages[].src", "int").range(0.0, (MAX_HOSTS - 1) as f64),
+        Param::rule("job.messages[].dst", "int").range(0.0, (MAX_HOSTS - 1) as f64),
+        Param::rule("job.messages[].bytes", "number").range(0.0, MAX_MESSAGE_BYTES),
+        Param::rule_with_default("job.messages[].start", "number", json!(0))
+            .range(0.0, MAX_MESSAGE_START),
+        // strategy given; hosts below the system's (checked by `validate`)
+        Param::rule("placement[]", "int").range(0.0, (MAX_HOSTS - 1) as f64),
         Param::rule("background.fill", "number").range(0.0, MAX_FILL),
         // the range across fields (at most the system's hosts) is checked by `validate`
         Param::rule_with_default("background.processes", "int", json!(32))

@@ -6,7 +6,7 @@
 //! placement as a SimGrid deployment (`--write-deployment`).
 
 use placelab::netsim::{
-    parse_fat_tree, simulate_every_round_with, JobTraffic, Lazy, LinkParams, Message, Model,
+    parse_fat_tree, simulate_every_round_with, Flow, JobTraffic, Lazy, LinkParams, Message, Model,
     Platform, System,
 };
 use placelab::rng::Rng;
@@ -45,7 +45,15 @@ pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchrono
                              node-0..node-(n-1)) and stop (after --write-deployment)
       --write-deployment FILE  write the job's placement as a SimGrid deployment file: one
                              actor 'rank' per task on its host, with the task number as argument
-      --zone NAME            the written cluster or zone's name (default placelab)";
+      --zone NAME            the written cluster or zone's name (default placelab)
+      --messages FILE.csv    the job as its one-way messages instead of --job: lines
+                             src,dst,bytes[,start] (tasks; start s after the round's compute,
+                             default 0; a pair may repeat; src = dst is a free loopback; '#'
+                             comments, a 'src,...' header); tasks: one more than the largest
+                             named; a round ends with its last message, rounds repeat it; prints
+                             messageEnds (first round) and roundEnds
+      --placement-file FILE  host of each task, one per line (task i on line i; '#' comments),
+                             instead of --placement; sets --tasks";
 
 /// A parsed `placelab netsim` command.
 pub struct NetsimCase {
@@ -66,6 +74,96 @@ pub struct NetsimCase {
     pub zone: String,
     /// Host of every task.
     pub placement: Vec<u32>,
+    /// `--messages`: the flows of one round on their hosts (start times include `compute`).
+    pub flows: Option<Vec<Flow>>,
+}
+
+/// One message of a `--messages` file: tasks, bytes, start.
+pub type TaskMessage = (u32, u32, f64, f64);
+
+/// Reads `src,dst,bytes[,start]` lines (tasks 0-based; `#` comments and blank lines skipped; a
+/// first line starting with `src` is a header).
+///
+/// # Errors
+/// `NAME:LINE:COLUMN: ...` for a field that is missing, not a number, negative or not finite,
+/// or for extra fields.
+pub fn parse_messages_csv(text: &str, name: &str) -> Result<Vec<TaskMessage>, String> {
+    let mut out = Vec::new();
+    for (ln, line) in text.lines().enumerate() {
+        let body = line.split('#').next().unwrap_or("");
+        if body.trim().is_empty() || (out.is_empty() && body.trim_start().starts_with("src")) {
+            continue;
+        }
+        let mut col = 1;
+        let mut fields = Vec::new();
+        for f in body.split(',') {
+            fields.push((col + f.len() - f.trim_start().len(), f.trim()));
+            col += f.len() + 1;
+        }
+        let at = |c: usize| format!("{name}:{}:{c}", ln + 1);
+        if fields.len() < 3 || fields.len() > 4 {
+            return Err(format!(
+                "{}: expected src,dst,bytes[,start], got {} fields",
+                at(1),
+                fields.len()
+            ));
+        }
+        let task = |k: usize| -> Result<u32, String> {
+            let (c, f) = fields[k];
+            f.parse::<u32>()
+                .map_err(|_| format!("{}: task '{f}' is not a whole number >= 0", at(c)))
+        };
+        let num = |k: usize, what: &str| -> Result<f64, String> {
+            let (c, f) = fields[k];
+            match f.parse::<f64>() {
+                Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+                _ => Err(format!(
+                    "{}: {what} '{f}' is not a finite number >= 0",
+                    at(c)
+                )),
+            }
+        };
+        let start = if fields.len() == 4 {
+            num(3, "start")?
+        } else {
+            0.0
+        };
+        out.push((task(0)?, task(1)?, num(2, "bytes")?, start));
+    }
+    if out.is_empty() {
+        return Err(format!("{name}: no message"));
+    }
+    Ok(out)
+}
+
+/// Reads one host per line (`#` comments and blank lines skipped).
+///
+/// # Errors
+/// `NAME:LINE:COLUMN: ...` for a line that is not a whole number.
+pub fn parse_placement_file(text: &str, name: &str) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    for (ln, line) in text.lines().enumerate() {
+        let body = line.split('#').next().unwrap_or("");
+        let t = body.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let col = body.len() - body.trim_start().len() + 1;
+        out.push(t.parse::<u32>().map_err(|_| {
+            format!(
+                "{name}:{}:{col}: host '{t}' is not a whole number >= 0",
+                ln + 1
+            )
+        })?);
+    }
+    if out.is_empty() {
+        return Err(format!("{name}: no host"));
+    }
+    Ok(out)
+}
+
+fn read(flag: &str, f: &str) -> Result<String, String> {
+    std::fs::read_to_string(f).map_err(|e| format!("{flag}: {f}: {e}"))
 }
 
 fn value<'a>(args: &'a [String], i: &mut usize, name: &str) -> Result<&'a str, String> {
@@ -105,6 +203,8 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
     let mut write_platform = None;
     let mut write_deployment = None;
     let mut zone = "placelab".to_string();
+    let mut messages_file: Option<String> = None;
+    let mut placement_file: Option<String> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -138,6 +238,8 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             "--write-platform" => write_platform = Some(value(args, &mut i, a)?.to_string()),
             "--write-deployment" => write_deployment = Some(value(args, &mut i, a)?.to_string()),
             "--zone" => zone = value(args, &mut i, a)?.to_string(),
+            "--messages" => messages_file = Some(value(args, &mut i, a)?.to_string()),
+            "--placement-file" => placement_file = Some(value(args, &mut i, a)?.to_string()),
             "--recompute" => {
                 lazy = match value(args, &mut i, a)? {
                     "auto" => Lazy::Auto,
@@ -191,8 +293,41 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         }
         None => Platform::build(&sys, link)?,
     };
-    let n = tasks.unwrap_or(platform.hosts());
-    if n == 0 || n > platform.hosts() {
+    let task_messages = match &messages_file {
+        Some(f) => Some(parse_messages_csv(&read("--messages", f)?, f)?),
+        None => None,
+    };
+    let given = match &placement_file {
+        Some(f) => Some(parse_placement_file(&read("--placement-file", f)?, f)?),
+        None => None,
+    };
+    let named = task_messages
+        .iter()
+        .flatten()
+        .map(|m| m.0.max(m.1) + 1)
+        .max();
+    let n = match (&given, named) {
+        (Some(g), _) => g.len() as u32,
+        (None, Some(k)) => tasks.unwrap_or(k),
+        (None, None) => tasks.unwrap_or(platform.hosts()),
+    };
+    if let Some(k) = named.filter(|&k| k > n) {
+        return Err(format!(
+            "--messages: task {} needs {k} tasks; the job has {n}{}",
+            k - 1,
+            if given.is_some() {
+                " (--placement-file lines)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if let Some(t) = tasks.filter(|&t| given.is_some() && t != n) {
+        return Err(format!(
+            "--tasks {t}: --placement-file gives {n} hosts, one per task"
+        ));
+    }
+    if n == 0 || (given.is_none() && n > platform.hosts()) {
         return Err(format!(
             "--tasks: {n} tasks do not fit on {} hosts",
             platform.hosts()
@@ -201,8 +336,23 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
     if !(bytes.is_finite() && bytes >= 0.0) {
         return Err(format!("--bytes: must be >= 0, got {bytes}"));
     }
-    let edges = job_edges(&job, n, wrap)?;
+    let edges = if task_messages.is_some() {
+        Vec::new()
+    } else {
+        job_edges(&job, n, wrap)?
+    };
     let hosts: Vec<u32> = match placement.as_str() {
+        _ if given.is_some() => {
+            let g = given.unwrap_or_default();
+            if let Some((i, h)) = g.iter().enumerate().find(|x| *x.1 >= platform.hosts()) {
+                return Err(format!(
+                    "--placement-file: task {i} on host {h}; the platform's hosts are 0 to {}",
+                    platform.hosts() - 1
+                ));
+            }
+            placement = "given".into();
+            g
+        }
         "identity" => (0..n).collect(),
         "random" => {
             let mut all: Vec<u32> = (0..platform.hosts()).collect();
@@ -218,6 +368,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         }
         p => return Err(format!("--placement: unknown placement '{p}'")),
     };
+    let mut job = job;
     let mut messages = Vec::with_capacity(edges.len() * 2);
     for &(a, b) in &edges {
         for (s, d) in [(a, b), (b, a)] {
@@ -228,8 +379,29 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             });
         }
     }
+    let flows = task_messages.map(|tm| {
+        tm.iter()
+            .map(|&(a, b, bytes, start)| Flow {
+                src: hosts[a as usize],
+                dst: hosts[b as usize],
+                bytes,
+                start: compute + start,
+            })
+            .collect::<Vec<_>>()
+    });
+    if let Some(f) = &flows {
+        job = "messages".into();
+        messages = f
+            .iter()
+            .map(|f| Message {
+                src: f.src,
+                dst: f.dst,
+                bytes: f.bytes,
+            })
+            .collect();
+    }
     let description = format!(
-        "{} {} {job} of {n} tasks ({} messages a round), {placement} placement, {bytes} B, {rounds} rounds, {}",
+        "{} {} {job} of {n} tasks ({} messages a round), {placement} placement, {}{rounds} rounds, {}",
         file.as_deref().map_or(system.as_str(), |_| "platform"),
         match (platform.dims(), &file) {
             (_, Some(f)) => f.clone(),
@@ -237,6 +409,11 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             (None, None) => tree.clone(),
         },
         messages.len(),
+        if flows.is_some() {
+            String::new()
+        } else {
+            format!("{bytes} B, ")
+        },
         model.id()
     );
     Ok(NetsimCase {
@@ -256,6 +433,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         write_deployment,
         zone,
         placement: hosts,
+        flows,
     })
 }
 
@@ -391,6 +569,9 @@ pub fn main(args: &[String]) -> ExitCode {
         println!("{}", serde_json::to_string(&m).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
+    if let Some(flows) = &case.flows {
+        return simulate_messages(&case, flows);
+    }
     let t0 = std::time::Instant::now();
     let jobs = [case.job];
     let r = simulate_every_round_with(
@@ -411,6 +592,42 @@ pub fn main(args: &[String]) -> ExitCode {
                 "solves": r.solves,
                 "solvedFlows": r.solved_flows,
                 "work": r.work,
+                "wallSeconds": seconds,
+                "peakRssMiB": peak_rss_mib(),
+            });
+            println!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("placelab netsim: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--messages`: one round as flows ([`placelab::netsim::simulate`]), repeated `--rounds`
+/// times (each round starts when the last ended, on an empty network, so all last the same).
+fn simulate_messages(case: &NetsimCase, flows: &[Flow]) -> ExitCode {
+    let t0 = std::time::Instant::now();
+    let r = placelab::netsim::simulate(
+        &case.platform,
+        flows,
+        case.model,
+        &mut placelab::progress::NoProgress,
+    );
+    let seconds = t0.elapsed().as_secs_f64();
+    match r {
+        Ok(r) => {
+            let round = r.makespan.max(case.job.compute);
+            let rounds = case.job.rounds;
+            let report = serde_json::json!({
+                "case": case.description,
+                "simulatedTime": round * f64::from(rounds),
+                "messagesPerRound": flows.len(),
+                "messageEnds": r.finish,
+                "roundEnds": (1..=rounds).map(|k| round * f64::from(k)).collect::<Vec<_>>(),
+                "solves": r.solves,
+                "solvedFlows": r.solved_flows,
                 "wallSeconds": seconds,
                 "peakRssMiB": peak_rss_mib(),
             });
@@ -494,6 +711,125 @@ mod tests {
             .err()
             .unwrap();
         assert!(e.contains("13 tasks do not fit on 12 hosts"), "{e}");
+    }
+
+    fn temp(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("placelab-netsim-msg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        f.display().to_string()
+    }
+
+    #[test]
+    fn messages_and_placement_files_become_timed_flows_on_the_given_hosts() {
+        let m = temp(
+            "m.csv",
+            "src,dst,bytes,start\n0,3,1e6\n0,3,1e6,0.001 # again, later\n\n2,2,5e5,0.5\n1,0,0\n",
+        );
+        let p = temp("p.txt", "# hosts\n5\n 9\n2\n7\n");
+        let c = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --messages {m} --placement-file {p} --compute 0.25"
+        )))
+        .unwrap();
+        assert_eq!(c.placement, vec![5, 9, 2, 7]);
+        let f = c.flows.unwrap();
+        let want = [
+            (5, 7, 1e6, 0.25),
+            (5, 7, 1e6, 0.251),
+            (2, 2, 5e5, 0.75),
+            (9, 5, 0.0, 0.25),
+        ];
+        assert_eq!(f.len(), 4);
+        for (f, w) in f.iter().zip(want) {
+            assert_eq!((f.src, f.dst, f.bytes, f.start), w);
+        }
+        // without a placement file: identity on 1 + the largest task
+        let c = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --messages {m}"
+        )))
+        .unwrap();
+        assert_eq!(c.placement, vec![0, 1, 2, 3]);
+    }
+
+    /// The CLI and a placement scenario with the same messages and strategy `given` give the
+    /// same message ends.
+    #[test]
+    fn cli_message_ends_equal_the_placement_engines() {
+        let m = temp(
+            "m3.csv",
+            "0,3,1e6\n0,3,1e6,0.001\n2,1,2e6,0.0005\n4,4,1e6,0.003\n",
+        );
+        let p = temp("p4.txt", "15\n2\n7\n9\n4\n");
+        let c = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --messages {m} --placement-file {p} --compute 0.001"
+        )))
+        .unwrap();
+        let flows = c.flows.unwrap();
+        let cli = placelab::netsim::simulate(
+            &c.platform,
+            &flows,
+            c.model,
+            &mut placelab::progress::NoProgress,
+        )
+        .unwrap();
+        let doc = serde_json::json!({"version": 1, "engine": "place",
+            "system": {"kind": "torus2d", "x": 4, "y": 4},
+            "job": {"kind": "messages", "rounds": 1, "compute": 1e6, "messages": [
+                {"src": 0, "dst": 3, "bytes": 1e6}, {"src": 0, "dst": 3, "bytes": 1e6, "start": 0.001},
+                {"src": 2, "dst": 1, "bytes": 2e6, "start": 0.0005}, {"src": 4, "dst": 4, "bytes": 1e6, "start": 0.003}]},
+            "strategies": ["given"], "placement": [15, 2, 7, 9, 4]});
+        let out =
+            placelab::api::run(&doc.to_string(), &mut placelab::progress::NoProgress).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let ends = v["report"]["cases"][0]["runs"][0]["messageEnds"]
+            .as_array()
+            .unwrap();
+        assert_eq!(ends.len(), 4);
+        for (a, b) in ends.iter().zip(&cli.finish) {
+            assert!((a.as_f64().unwrap() - b).abs() <= 1e-15 * b, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn bad_messages_and_placement_files_name_line_and_column() {
+        let cases = [
+            (
+                "0,1\n",
+                "m.csv:1:1: expected src,dst,bytes[,start], got 2 fields",
+            ),
+            ("0,1,5\n0, x,5\n", "m.csv:2:4: task 'x'"),
+            ("0,1,-5\n", "m.csv:1:5: bytes '-5'"),
+            ("0,1,5,inf\n", "m.csv:1:7: start 'inf'"),
+            ("# nothing\n", "m.csv: no message"),
+        ];
+        for (text, want) in cases {
+            let e = parse_messages_csv(text, "m.csv").unwrap_err();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
+        let e = parse_placement_file("1\n  two\n", "p").unwrap_err();
+        assert!(e.contains("p:2:3: host 'two'"), "{e}");
+        let m = temp("m2.csv", "0,5,1\n");
+        let p = temp("p2.txt", "0\n1\n2\n");
+        let e = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --messages {m} --placement-file {p}"
+        )))
+        .err()
+        .unwrap();
+        assert!(e.contains("task 5 needs 6 tasks; the job has 3"), "{e}");
+        let p = temp("p3.txt", "0\n1\n2\n3\n4\n16\n");
+        let e = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --messages {m} --placement-file {p}"
+        )))
+        .err()
+        .unwrap();
+        assert!(e.contains("task 5 on host 16"), "{e}");
+        let e = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --placement-file {p} --tasks 3"
+        )))
+        .err()
+        .unwrap();
+        assert!(e.contains("--tasks 3"), "{e}");
     }
 
     #[test]

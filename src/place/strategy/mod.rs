@@ -14,6 +14,8 @@
 //! - [`advanced`]: Optimal's nodes, a nearest-neighbour tree over them, and the task graph
 //!   mapped onto it by recursive partitioning with our partitioner;
 //! - [`identity`]: a GRID or CUBE job laid on a free block of the machine's own shape;
+//! - `given`: the scenario's `placement`, as it is (the run checks it against the busy
+//!   nodes; [`place`] itself has no placement to give and says so);
 //! - [`mapped`] (ours): the best of the others' placements improved by a swap-based local
 //!   search ([`swap`]) on hop-bytes or link congestion, exact on small jobs ([`exhaustive`]).
 //!
@@ -47,6 +49,8 @@ crate::params::choices! {
         Advanced = ("advanced", "Advanced", "Advanced (recursive partitioning)"),
         Identity = ("identity", "Identity", "Identity (shape-matched)"),
         Mapped = ("mapped", "Mapped (ours)", "Mapped (ours: best placement found, local search)"),
+        /// The scenario's own `placement` (host of each task), checked, not computed.
+        Given = ("given", "Given", "Given (the scenario's placement)"),
     }
 }
 
@@ -111,6 +115,9 @@ pub fn place(
             Err(why) => return Placement::NotPlaced(why),
         },
         StrategyId::Mapped => mapped::mapped(shape, net, busy, job, opts),
+        StrategyId::Given => {
+            return Placement::NotPlaced("a given placement comes from the scenario".into())
+        }
     };
     Placement::Placed(hosts)
 }
