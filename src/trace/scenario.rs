@@ -172,7 +172,8 @@ impl Default for SearchSpec {
 
 choices! {
     pub enum Method {
-        /// Exhaustive when every assignment fits in a small budget, else branch and bound.
+        /// Exhaustive when it costs no more than branch and bound at the budget ([`auto_method`]),
+        /// else branch and bound.
         Auto = ("auto", "Automatic"),
         /// Every assignment replayed (the source's).
         Exhaustive = ("exhaustive", "Exhaustive (all n!)"),
