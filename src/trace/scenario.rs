@@ -371,10 +371,11 @@ pub const NS_PER_STEP: f64 = 2.0;
 /// nodes `(u, v)` of the platform: its relaxed tables (`Bounds::partial`: the least link from
 /// each node to the free nodes and back, 4 minima per pair), in replay steps. Set by `cargo
 /// bench --bench bounds -- trace` on short traces (a 16- and a 32-rank matrix multiply) over
-/// 64 unequal nodes, where these tables, not the replays, are the work: at 1.0 the 16-rank
-/// case measured 1.12 times its estimate (11.2 s CPU where 10 s was estimated); at 1.5 see
-/// `docs/benchmarks.md`, "Bounds".
-pub const RELAXED_PAIR_STEPS: f64 = 1.5;
+/// 64 unequal nodes, where these tables, not the replays, are the work: at 1.5 the 16-rank
+/// case at its largest admitted budget (4.9e7) ran 14.6 s CPU where 10 s was estimated (1.46
+/// times), the 32-rank one 0.96 times; at 3 the 16-rank case's largest budget (2.46e7) ran
+/// 6.2 s CPU (`placelab run`, release build).
+pub const RELAXED_PAIR_STEPS: f64 = 3.0;
 
 /// What a lane of a replay pass costs, in single replays: a pass of [`replay::LANES`] replays
 /// took 0.84 ms where one replay took 0.45 ms (`cargo bench --bench trace`), about a quarter of
