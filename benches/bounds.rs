@@ -498,6 +498,27 @@ fn trace() -> Vec<Family> {
         ),
         family(
             "trace",
+            "ring of 64 ranks (126 events) on 64 unequal nodes, default search",
+            "budget",
+            (1000, 2_000_000_000),
+            |budget: u64| {
+                let mut text = String::from("ranks 64\n");
+                for i in 0..63 {
+                    text.push_str(&format!(
+                        "{i} send {} 1000\n{} recv {i} 1000\n",
+                        i + 1,
+                        i + 1
+                    ));
+                }
+                json!({"version": 1, "engine": "trace", "seed": 1,
+                    "trace": {"format": "text", "text": text},
+                    "nodes": nodes_json(64, 0.37), "defaultLink": {"a0": 1e-4, "a1": 1e-8},
+                    "search": {"budget": budget}})
+                .to_string()
+            },
+        ),
+        family(
+            "trace",
             "LU uneven 2000, 16 ranks on 16 unequal nodes, branch and bound",
             "budget",
             (1000, 2_000_000_000),

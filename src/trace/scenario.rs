@@ -172,7 +172,8 @@ impl Default for SearchSpec {
 
 choices! {
     pub enum Method {
-        /// Exhaustive when every assignment fits in a small budget, else branch and bound.
+        /// Exhaustive when it costs no more than branch and bound at the budget ([`auto_method`]),
+        /// else branch and bound.
         Auto = ("auto", "Automatic"),
         /// Every assignment replayed (the source's).
         Exhaustive = ("exhaustive", "Exhaustive (all n!)"),
@@ -253,7 +254,8 @@ fn build_table() -> Vec<Param> {
     ]
 }
 
-/// `auto` runs exhaustive search when it costs at most this many replay steps.
+/// `auto` runs exhaustive search when it costs at most this many replay steps, whatever the
+/// budget ([`auto_method`]).
 pub const AUTO_EXHAUSTIVE_STEPS: f64 = 1e7;
 /// Most rows of measured times.
 pub const MAX_MEASURED: usize = 100_000;
@@ -288,34 +290,75 @@ fn parse_error(path: &str, e: model::ParseError) -> ScenarioError {
 }
 
 /// Checks every value and limit, parses or generates the trace, compiles it, builds the
-/// platform and checks the admission estimate ([`estimate`] within the budget).
+/// platform and checks the admission estimate ([`estimate`] within the budget). A refused
+/// budgeted search names the largest admitted budget ([`largest_budget`]).
 ///
 /// # Errors
 /// The first problem at its JSON path; trace problems name their line.
 pub fn build(s: &TraceScenario) -> Result<Built> {
     let b = build_unadmitted(s)?;
     let est = estimate(s, &b);
-    let what = if b.method == Method::Exhaustive {
+    let (what, hint) = if b.method == Method::Exhaustive {
         let all = search::assignments(b.platform.n, b.compiled.ranks);
-        format!(
-            "exhaustive search replays {} assignments of {} steps each",
-            compact_number(all),
-            compact_number(b.compiled.steps() as f64)
+        (
+            format!(
+                "exhaustive search replays {} assignments of {} steps each",
+                compact_number(all),
+                compact_number(b.compiled.steps() as f64)
+            ),
+            "use branch and bound (\"search.method\"), fewer nodes or a shorter trace".to_string(),
         )
     } else {
-        format!(
-            "a budget of {} steps, {} search nodes",
-            compact_number(s.search.budget),
-            compact_number(libm::round(search_nodes(s, &b)))
+        let hint = match largest_budget(&b) {
+            Some(x) => format!(
+                "lower \"search.budget\" to at most {}, or use fewer nodes or a shorter trace",
+                compact_number(x)
+            ),
+            None => {
+                "use fewer nodes or a shorter trace (even a budget of 1 step is over the limit)"
+                    .to_string()
+            }
+        };
+        (
+            format!(
+                "a budget of {} steps, {} search nodes",
+                compact_number(s.search.budget),
+                compact_number(libm::round(search_nodes(s, &b)))
+            ),
+            hint,
         )
     };
-    est.admit(
-        "search",
-        "replay steps",
-        &what,
-        "use branch and bound, a smaller budget, fewer nodes or a shorter trace",
-    )?;
+    est.admit("search", "replay steps", &what, &hint)?;
     Ok(b)
+}
+
+/// The largest whole search budget (at least 1, at most [`MAX_BUDGET`]) whose estimate is
+/// admitted, for a budgeted search (branch and bound or local search); `None` when even a
+/// budget of 1 is refused. The estimate is non-decreasing in the budget, so this bisects.
+pub fn largest_budget(b: &Built) -> Option<f64> {
+    let admitted = |budget: f64| {
+        estimate_for(b, b.method, budget)
+            .admit("", "", "", "")
+            .is_ok()
+    };
+    if !admitted(1.0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1.0f64, MAX_BUDGET);
+    if admitted(hi) {
+        return Some(hi);
+    }
+    while hi - lo > 1.0 {
+        let mid = libm::floor((lo + hi) / 2.0);
+        if admitted(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    // three significant digits, rounded down, so the number printed is admitted too
+    let scale = libm::pow(10.0, libm::floor(libm::log10(lo)) - 2.0).max(1.0);
+    Some(libm::floor(lo / scale) * scale)
 }
 
 /// Native nanoseconds per replay step, the trace engine's work unit: at 2 ns, `cargo bench
@@ -324,45 +367,76 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
 /// largest budget, exhaustive search on 8 nodes) on our shared 2-core machine.
 pub const NS_PER_STEP: f64 = 2.0;
 
-/// What one opened search node of branch and bound costs besides the replay steps it
-/// counts, per pair of nodes `(u, v)` of the platform: its children's relaxed tables
-/// (`Bounds::partial`: the least link from each node to the free nodes and back, 4 minima per
-/// pair, for each of the [`replay::LANES`] lanes of a chunk whether filled or not), in replay
-/// steps. Set by `cargo bench --bench bounds -- trace` on short traces (a 16- and a 32-rank
-/// matrix multiply) over 64 unequal nodes, where these tables, not the replays, are the work:
-/// 0.71 to 1.12 times the estimated time with 1.
-pub const RELAXED_PAIR_STEPS: f64 = 1.0;
+/// What one child of branch and bound costs besides the replay steps it counts, per pair of
+/// nodes `(u, v)` of the platform: its relaxed tables (`Bounds::partial`: the least link from
+/// each node to the free nodes and back, 4 minima per pair), in replay steps. Set by `cargo
+/// bench --bench bounds -- trace` on short traces (a 16- and a 32-rank matrix multiply) over
+/// 64 unequal nodes, where these tables, not the replays, are the work: at 1.5 the 16-rank
+/// case at its largest admitted budget (4.9e7) ran 14.6 s CPU where 10 s was estimated (1.46
+/// times), the 32-rank one 0.96 times; at 3 the 16-rank case's largest budget (2.46e7) ran
+/// 6.2 s CPU (`placelab run`, release build).
+pub const RELAXED_PAIR_STEPS: f64 = 3.0;
 
-/// An upper bound of the search nodes branch and bound opens (and of the leaves local search
-/// replays): every one counts at least one replay of the trace against the budget, and the
-/// last may pass it by one node's children.
+/// What a lane of a replay pass costs, in single replays: a pass of [`replay::LANES`] replays
+/// took 0.84 ms where one replay took 0.45 ms (`cargo bench --bench trace`), about a quarter of
+/// a replay per lane. A chunk of fewer children than lanes still replays every lane.
+pub const LANE_REPLAYS: f64 = 0.25;
+
+/// An upper bound of the children branch and bound replays (exactly or relaxed), of the
+/// leaves local search replays, and so of the search nodes: every one counts at least one
+/// replay of the trace against the budget, and the last may pass it by one node's children.
+/// For branch and bound it is also at most the representative partial assignments of every
+/// depth (each child is one, and none is made twice) plus its local search's replays (a tenth
+/// of the budget) and the root.
 pub fn search_nodes(s: &TraceScenario, b: &Built) -> f64 {
-    if b.method == Method::Exhaustive {
+    search_nodes_for(b, b.method, s.search.budget)
+}
+
+fn search_nodes_for(b: &Built, method: Method, budget: f64) -> f64 {
+    if method == Method::Exhaustive {
         return 0.0;
     }
     let steps = (b.compiled.steps() as f64).max(1.0);
     let n = b.platform.n as f64;
-    (s.search.budget + (n + 2.0) * steps) / steps + n
+    let by_budget = (budget + (n + 2.0) * steps) / steps + n;
+    if method == Method::LocalSearch {
+        return by_budget;
+    }
+    by_budget.min(partials(b) + 1.0 + budget / 10.0 / steps + n + 2.0)
+}
+
+/// Representative partial assignments of every depth (`sum over d of` [`search::distinct`]
+/// of the first `d` ranks): branch and bound's children are among them, each made once.
+fn partials(b: &Built) -> f64 {
+    let class = search::classes(&b.platform);
+    (1..=b.compiled.ranks)
+        .map(|d| search::distinct(&class, d))
+        .sum()
 }
 
 /// The admission estimate of a built scenario: its work in replay steps (the search's budget or
 /// exhaustive search's replays, the measured rows' and the report's replays) plus, for branch
-/// and bound, each search node's relaxed tables ([`RELAXED_PAIR_STEPS`] per pair of nodes
-/// and lane), at [`NS_PER_STEP`]; memory: the open list's cap, the trace (512 bytes a replay
-/// step) and the platform's tables.
+/// and bound, each child's relaxed tables ([`RELAXED_PAIR_STEPS`] per pair of nodes) and the
+/// lanes a short chunk of children leaves empty ([`LANE_REPLAYS`]), at [`NS_PER_STEP`];
+/// memory: the open list's cap, the trace (512 bytes a replay step) and the platform's tables.
 pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
+    estimate_for(b, b.method, s.search.budget)
+}
+
+/// [`estimate`] as if `method` ran, a budgeted one with `budget` steps.
+pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Estimate {
     let steps = b.compiled.steps() as f64;
     let n = b.platform.n;
     let all = search::assignments(n, b.compiled.ranks);
-    let search_work = match b.method {
+    let search_work = match method {
         Method::Exhaustive => all * steps,
-        _ => (s.search.budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
+        _ => (budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
     };
     let replays = search_work + (b.measured.len() as f64 + 2.0) * steps;
     // a chunk of children is replayed LANES wide: a node with fewer children than lanes still
-    // fills every lane's tables; with distinct nodes (no identical classes) and no bounds
-    // cutting children before replay, every node has at least `classes - ranks + 1` children
-    let relaxed = match b.method {
+    // replays every lane; with distinct nodes (no identical classes) and no bounds cutting
+    // children before replay, every node has at least `classes - ranks + 1` children
+    let relaxed = match method {
         Method::Exhaustive | Method::LocalSearch => 0.0,
         _ => {
             let prob = search::Problem::new(&b.compiled, &b.platform);
@@ -374,16 +448,21 @@ pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
                     .saturating_sub(b.compiled.ranks)
                     .clamp(1, replay::LANES)
             };
-            // lanes filled per child, at worst over the children counts a node may have
+            // empty lanes per child, at worst over the children counts a node may have
             let lanes = replay::LANES;
-            let padding = (fill..fill + lanes)
-                .map(|k| (k.div_ceil(lanes) * lanes) as f64 / k as f64)
-                .fold(1.0, f64::max);
-            let per_child = RELAXED_PAIR_STEPS * (n * n) as f64 * padding;
-            search_nodes(s, b) * per_child
+            let empty = (fill..fill + lanes)
+                .map(|k| (k.div_ceil(lanes) * lanes - k) as f64 / k as f64)
+                .fold(0.0, f64::max);
+            let per_child =
+                RELAXED_PAIR_STEPS * (n * n) as f64 + empty * LANE_REPLAYS * steps.max(1.0);
+            // the children bounded or replayed in lanes: the root and each partial assignment
+            // at most once, and no more than the budget pays for
+            let steps1 = steps.max(1.0);
+            let by_budget = (budget + (n as f64 + 2.0) * steps1) / steps1 + n as f64;
+            by_budget.min(partials(b) + 1.0) * per_child
         }
     };
-    let open = if b.method == Method::Exhaustive {
+    let open = if method == Method::Exhaustive {
         0.0
     } else {
         search::MAX_OPEN_BYTES as f64
@@ -392,6 +471,21 @@ pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
     // exhaustive search on a 130,000-step trace, about 300 bytes a step
     let bytes = open + 512.0 * steps + 64.0 * (n * n) as f64 + 4.0 * 1048576.0;
     crate::engine::Estimate::new(replays + relaxed, NS_PER_STEP, bytes)
+}
+
+/// What `auto` runs: exhaustive search when its estimated work is at most
+/// [`AUTO_EXHAUSTIVE_STEPS`] or at most branch and bound's at the scenario's budget (every
+/// assignment, proven, for no more than branch and bound may spend), else branch and bound.
+pub fn auto_method(s: &TraceScenario, b: &Built) -> Method {
+    let ex = estimate_for(b, Method::Exhaustive, 0.0).work;
+    let all = search::assignments(b.platform.n, b.compiled.ranks);
+    if all * b.compiled.steps() as f64 <= AUTO_EXHAUSTIVE_STEPS
+        || ex <= estimate_for(b, Method::BranchAndBound, s.search.budget).work
+    {
+        Method::Exhaustive
+    } else {
+        Method::BranchAndBound
+    }
 }
 
 /// [`build`] without admission: every value checked, the trace parsed or generated and
@@ -672,15 +766,8 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         Some(text) => parse_measured(text, &index, r)?,
         None => Vec::new(),
     };
-    // admission
-    let steps = compiled.steps() as f64;
-    let all = search::assignments(n, r);
-    let method = match s.search.method {
-        Method::Auto if all * steps <= AUTO_EXHAUSTIVE_STEPS => Method::Exhaustive,
-        Method::Auto => Method::BranchAndBound,
-        m => m,
-    };
-    Ok(Built {
+    // the method: `auto` by estimated cost ([`auto_method`])
+    let mut b = Built {
         source,
         program,
         compiled,
@@ -688,14 +775,17 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         names,
         origin,
         fits,
-        method,
-        budget: if method == Method::Exhaustive {
-            0.0
-        } else {
-            s.search.budget.floor()
-        },
+        method: s.search.method,
+        budget: 0.0,
         measured,
-    })
+    };
+    if b.method == Method::Auto {
+        b.method = auto_method(s, &b);
+    }
+    if b.method != Method::Exhaustive {
+        b.budget = s.search.budget.floor();
+    }
+    Ok(b)
 }
 
 /// Reads `assignment,time` rows (header optional, `#` comments): the assignment is one node

@@ -134,9 +134,12 @@ impl<'a> Bounds<'a> {
         t: &mut [f64],
     ) -> [f64; LANES] {
         debug_assert!(!assigns.is_empty() && assigns.len() <= LANES);
+        // lanes past the last assignment repeat it: its tables are filled once, not again per
+        // padding lane (the tables cost `O(n^2)`, which on many nodes outweighs a replay)
         for l in 0..LANES {
-            let a = &assigns[l.min(assigns.len() - 1)];
-            self.relaxed_tables(a);
+            if l < assigns.len() {
+                self.relaxed_tables(&assigns[l]);
+            }
             lanes.set_lane(self.c, l, &self.tab);
         }
         let mut out = [0.0; LANES];
