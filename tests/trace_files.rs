@@ -179,3 +179,29 @@ fn reading_in_chunks_of_any_size_gives_the_same_trace() {
     }
     panic!("the bad line was accepted");
 }
+
+#[test]
+fn a_trace_over_the_event_limit_is_refused_while_it_is_read() {
+    let limit = placelab::trace::limits::MAX_EVENTS;
+    let line = b"0 compute 1\n1 compute 2\n0 send 1 8\n1 recv 0 8\n";
+    let mut t = Trace::new(0, Origin::Files);
+    let mut s = TiStream::new(0, 1.0);
+    let mut fed = 0u64;
+    let chunk: Vec<u8> = line.repeat(4096);
+    let err = loop {
+        if let Err(e) = s.push(&chunk, &mut t) {
+            break e;
+        }
+        fed += 4 * 4096;
+        assert!(fed <= 2 * limit, "read far past the limit");
+    };
+    assert!(
+        err.message.contains("the limit; reading stopped here"),
+        "{}",
+        err.message
+    );
+    assert!(
+        t.events() <= limit + 4 * 4096,
+        "stopped within a chunk of the limit"
+    );
+}

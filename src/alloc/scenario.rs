@@ -311,6 +311,15 @@ pub struct JobSpec {
     pub switches_wait: Option<f64>,
 }
 
+/// Refuses the first of `fields` (`(name, present)`) that is present, at `prefix.name`, saying
+/// `why`.
+fn refuse_present(prefix: &str, fields: &[(&str, bool)], why: &str) -> Result<()> {
+    match fields.iter().find(|(_, present)| *present) {
+        Some((f, _)) => Err(ScenarioError::at(format!("{prefix}.{f}"), why)),
+        None => Ok(()),
+    }
+}
+
 impl AllocScenario {
     /// The machine: [`SystemSpec::build`], except that a mesh given without width and height
     /// that replays an SWF log takes its size from the log's header ([`log_mesh`]).
@@ -379,20 +388,17 @@ impl SystemSpec {
         }
         match self.kind {
             SystemKind::SlurmTopology => {
-                for (f, present) in [
-                    ("width", self.width.is_some()),
-                    ("height", self.height.is_some()),
-                    ("arities", self.arities.is_some()),
-                    ("arity", self.arity.is_some()),
-                    ("levels", self.levels.is_some()),
-                ] {
-                    if present {
-                        return Err(ScenarioError::at(
-                            format!("system.{f}"),
-                            "is not a field of kind \"slurmTopology\": the topology.conf gives the tree",
-                        ));
-                    }
-                }
+                refuse_present(
+                    "system",
+                    &[
+                        ("width", self.width.is_some()),
+                        ("height", self.height.is_some()),
+                        ("arities", self.arities.is_some()),
+                        ("arity", self.arity.is_some()),
+                        ("levels", self.levels.is_some()),
+                    ],
+                    "is not a field of kind \"slurmTopology\": the topology.conf gives the tree",
+                )?;
                 let text = self.topology_conf.as_deref().ok_or_else(|| {
                     ScenarioError::at(
                         "system.topologyConf",
@@ -404,18 +410,15 @@ impl SystemSpec {
                     .map_err(|e| ScenarioError::at("system.topologyConf", e))
             }
             SystemKind::Mesh => {
-                for (f, present) in [
-                    ("arities", self.arities.is_some()),
-                    ("arity", self.arity.is_some()),
-                    ("levels", self.levels.is_some()),
-                ] {
-                    if present {
-                        return Err(ScenarioError::at(
-                            format!("system.{f}"),
-                            "is a tree field; a mesh has width and height",
-                        ));
-                    }
-                }
+                refuse_present(
+                    "system",
+                    &[
+                        ("arities", self.arities.is_some()),
+                        ("arity", self.arity.is_some()),
+                        ("levels", self.levels.is_some()),
+                    ],
+                    "is a tree field; a mesh has width and height",
+                )?;
                 let w = self.width.ok_or_else(|| {
                     ScenarioError::at("system.width", "missing: a mesh needs width and height")
                 })?;
@@ -425,17 +428,14 @@ impl SystemSpec {
                 Ok(Topology::Mesh(Mesh::new(w, h)))
             }
             SystemKind::Tree => {
-                for (f, present) in [
-                    ("width", self.width.is_some()),
-                    ("height", self.height.is_some()),
-                ] {
-                    if present {
-                        return Err(ScenarioError::at(
-                            format!("system.{f}"),
-                            "is a mesh field; a tree has arities (or arity and levels)",
-                        ));
-                    }
-                }
+                refuse_present(
+                    "system",
+                    &[
+                        ("width", self.width.is_some()),
+                        ("height", self.height.is_some()),
+                    ],
+                    "is a mesh field; a tree has arities (or arity and levels)",
+                )?;
                 let arities = match (&self.arities, self.arity, self.levels) {
                     (Some(a), None, None) => a.clone(),
                     (None, Some(k), Some(l)) => vec![k; l],
@@ -555,19 +555,16 @@ pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
         ("meanDuration", w.mean_duration.is_some()),
     ];
     if w.kind != WorkloadKind::Swf {
-        for (f, present) in [
-            ("swf", w.swf.is_some()),
-            ("swfFile", w.swf_file.is_some()),
-            ("swfDigest", w.swf_digest.is_some()),
-            ("maxJobs", w.max_jobs.is_some()),
-        ] {
-            if present {
-                return Err(ScenarioError::at(
-                    format!("workload.{f}"),
-                    "is a field of imported logs (kind \"swf\")",
-                ));
-            }
-        }
+        refuse_present(
+            "workload",
+            &[
+                ("swf", w.swf.is_some()),
+                ("swfFile", w.swf_file.is_some()),
+                ("swfDigest", w.swf_digest.is_some()),
+                ("maxJobs", w.max_jobs.is_some()),
+            ],
+            "is a field of imported logs (kind \"swf\")",
+        )?;
     }
     let count = match w.kind {
         WorkloadKind::Swf => {

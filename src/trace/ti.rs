@@ -313,6 +313,13 @@ impl TiStream {
         self.parser.lines(text, self.lines, trace)?;
         let n = bytes.iter().filter(|&&b| b == b'\n').count();
         self.lines = self.lines.saturating_add(n as u32);
+        // a trace over the engine's limit is refused while it is read, not once it is all in memory
+        if trace.events() > MAX_EVENTS {
+            return Err(ParseError::new(
+                self.lines,
+                format!("the trace passes {MAX_EVENTS} events, the limit; reading stopped here"),
+            ));
+        }
         Ok(())
     }
 }
