@@ -1,5 +1,5 @@
 //! Allocation engine, end to end through the public dispatcher: the invariants and theorems of
-//! SPEC.md §1 checked on the reports, with routes computed independently of the engine's
+//! allocation model (`docs/engines/allocation.md`) checked on the reports, with routes computed independently of the engine's
 //! footprint code.
 
 use placelab::alloc::scenario::{Fallback, PolicyId};
