@@ -1,6 +1,6 @@
 //! Allocation engine, end to end through the public dispatcher: the invariants and theorems of
-//! allocation model (`docs/engines/allocation.md`) checked on the reports, with routes computed independently of the engine's
-//! footprint code.
+//! the allocation model (`docs/engines/allocation.md`) checked on the reports, with routes
+//! computed independently of the engine's footprint code.
 
 use placelab::alloc::scenario::{Fallback, PolicyId};
 use placelab::api;
