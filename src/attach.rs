@@ -32,12 +32,7 @@ pub struct AttachedTrace {
 
 /// Attaches `trace` under `name`, replacing any trace of that name.
 pub fn attach_trace(name: &str, trace: AttachedTrace) -> Arc<AttachedTrace> {
-    let t = Arc::new(trace);
-    TRACES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(name.to_string(), t.clone());
-    t
+    put(&TRACES, name, trace)
 }
 
 /// The trace attached under `name`, its fingerprint checked against `digest`.
@@ -50,34 +45,54 @@ pub fn trace_for(
     path: &str,
     digest_path: &str,
 ) -> crate::error::Result<Arc<AttachedTrace>> {
-    use crate::error::ScenarioError;
-    let t = TRACES
+    let t = get(&TRACES, name).ok_or_else(|| {
+        crate::error::ScenarioError::at(
+            path,
+            format!(
+                "the trace {name:?} is not attached: read it with `placelab trace \
+                 PATH/{name} --platform PLATFORM.json`, or `--attach PATH/{name}`"
+            ),
+        )
+    })?;
+    check_digest(name, &t.digest, digest, digest_path, "holds other files")?;
+    Ok(t)
+}
+
+/// Inserts `value` under `name` in `registry`.
+fn put<T>(registry: &Mutex<BTreeMap<String, Arc<T>>>, name: &str, value: T) -> Arc<T> {
+    let v = Arc::new(value);
+    registry
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.to_string(), v.clone());
+    v
+}
+
+/// The value under `name` in `registry`.
+fn get<T>(registry: &Mutex<BTreeMap<String, Arc<T>>>, name: &str) -> Option<Arc<T>> {
+    registry
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get(name)
         .cloned()
-        .ok_or_else(|| {
-            ScenarioError::at(
-                path,
-                format!(
-                    "the trace {name:?} is not attached: read it with `placelab trace \
-                     PATH/{name} --platform PLATFORM.json`, or `--attach PATH/{name}`"
-                ),
-            )
-        })?;
-    if let Some(d) = digest {
-        if d != t.digest {
-            return Err(ScenarioError::at(
-                digest_path,
-                format!(
-                    "the attached {name:?} holds other files (fingerprint {:?}, the scenario \
-                     replays {d:?})",
-                    t.digest
-                ),
-            ));
-        }
+}
+
+/// Refuses at `digest_path` an attached file whose fingerprint `have` is not the `want` the
+/// scenario pins (`differs` says how, e.g. "is a different file").
+fn check_digest(
+    name: &str,
+    have: &str,
+    want: Option<&str>,
+    digest_path: &str,
+    differs: &str,
+) -> crate::error::Result<()> {
+    match want {
+        Some(d) if d != have => Err(crate::error::ScenarioError::at(
+            digest_path,
+            format!("the attached {name:?} {differs} (fingerprint {have:?}, the scenario replays {d:?})"),
+        )),
+        _ => Ok(()),
     }
-    Ok(t)
 }
 
 /// Jobs kept of an attached log.
@@ -85,11 +100,7 @@ pub const MAX_KEPT_JOBS: usize = crate::alloc::scenario::MAX_JOBS;
 
 /// Attaches `log` under `name`, replacing any log of that name.
 pub fn attach_swf(name: &str, log: SwfLog) -> Arc<SwfLog> {
-    let log = Arc::new(log);
-    LOGS.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(name.to_string(), log.clone());
-    log
+    put(&LOGS, name, log)
 }
 
 /// Reads an SWF log from `input` as a stream and attaches it under `name`.
@@ -103,10 +114,7 @@ pub fn read_swf(name: &str, input: impl std::io::Read) -> Result<Arc<SwfLog>, St
 
 /// The log attached under `name`.
 pub fn swf(name: &str) -> Option<Arc<SwfLog>> {
-    LOGS.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(name)
-        .cloned()
+    get(&LOGS, name)
 }
 
 /// The attached log a scenario names at `path`, its fingerprint checked against `digest`.
@@ -119,9 +127,8 @@ pub fn swf_for(
     path: &str,
     digest_path: &str,
 ) -> crate::error::Result<Arc<SwfLog>> {
-    use crate::error::ScenarioError;
     let log = swf(name).ok_or_else(|| {
-        ScenarioError::at(
+        crate::error::ScenarioError::at(
             path,
             format!(
                 "the log {name:?} is not attached: give it with `--attach PATH/{name}` (placelab \
@@ -129,18 +136,13 @@ pub fn swf_for(
             ),
         )
     })?;
-    if let Some(d) = digest {
-        if d != log.digest {
-            return Err(ScenarioError::at(
-                digest_path,
-                format!(
-                    "the attached {name:?} is a different file (fingerprint {:?}, the scenario \
-                     replays {d:?})",
-                    log.digest
-                ),
-            ));
-        }
-    }
+    check_digest(
+        name,
+        &log.digest,
+        digest,
+        digest_path,
+        "is a different file",
+    )?;
     Ok(log)
 }
 
