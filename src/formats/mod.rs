@@ -3,6 +3,7 @@
 //! - [`metis`]: graph files (METIS `.graph`, edge lists, `.xyz` coordinates, gpmetis part and
 //!   `-tpwgts` files).
 //! - [`swf`]: the Standard Workload Format of the Parallel Workloads Archive, read as a stream.
+//! - [`lines`]: whole lines out of a stream fed in chunks.
 //! - [`digest`]: the FNV-1a fingerprint of reports and attached files.
 //! - [`hostlist`]: Slurm's hostlist expressions (`tux[000-127,200]`), written and read.
 //! - [`topology_conf`]: Slurm's `topology.conf` (switches of the `topology/tree` plugin).
@@ -14,6 +15,7 @@
 pub mod digest;
 pub mod hostfile;
 pub mod hostlist;
+pub mod lines;
 pub mod metis;
 pub mod simgrid;
 pub mod swf;

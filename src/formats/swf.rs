@@ -105,8 +105,8 @@ pub struct SwfReader {
     first_submit: Option<f64>,
     /// Number of the line being read (1-based once started).
     line: u64,
-    /// The bytes of the current, unfinished line.
-    partial: Vec<u8>,
+    /// The current, unfinished line.
+    carry: super::lines::Carry,
     digest: Fnv64,
 }
 
@@ -118,7 +118,7 @@ impl SwfReader {
             log: SwfLog::default(),
             first_submit: None,
             line: 0,
-            partial: Vec::new(),
+            carry: Default::default(),
             digest: Fnv64::default(),
         }
     }
@@ -139,27 +139,22 @@ impl SwfReader {
     /// The first bad line (module doc); the reader should then be dropped.
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), String> {
         self.digest.update(chunk);
-        let mut rest = chunk;
-        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
-            if self.partial.is_empty() {
-                self.line(&rest[..nl])?;
-            } else {
-                self.partial.extend_from_slice(&rest[..nl]);
-                let line = std::mem::take(&mut self.partial);
-                self.line(&line)?;
-                self.partial = line;
-                self.partial.clear();
-            }
-            rest = &rest[nl + 1..];
-        }
-        if self.partial.len() + rest.len() > MAX_LINE {
-            return Err(format!(
-                "line {}: longer than {MAX_LINE} bytes (is this an SWF log?)",
-                self.line + 1
-            ));
-        }
-        self.partial.extend_from_slice(rest);
-        Ok(())
+        let mut carry = std::mem::take(&mut self.carry);
+        let r = carry.push(chunk, MAX_LINE, |lines| {
+            // every line of `lines` ends with '\n'
+            lines[..lines.len() - 1]
+                .split(|&b| b == b'\n')
+                .try_for_each(|l| self.line(l))
+        });
+        self.carry = carry;
+        r.map_err(|e| {
+            e.unwrap_or_else(|| {
+                format!(
+                    "line {}: longer than {MAX_LINE} bytes (is this an SWF log?)",
+                    self.line + 1
+                )
+            })
+        })
     }
 
     /// The log, once the last chunk is pushed.
@@ -167,9 +162,9 @@ impl SwfReader {
     /// # Errors
     /// A bad last line (without a final newline).
     pub fn finish(mut self) -> Result<SwfLog, String> {
-        if !self.partial.is_empty() {
-            let line = std::mem::take(&mut self.partial);
-            self.line(&line)?;
+        let last = std::mem::take(&mut self.carry).finish();
+        if !last.is_empty() {
+            self.line(&last)?;
         }
         self.log.digest = self.digest.fingerprint();
         Ok(self.log)
@@ -418,6 +413,6 @@ mod tests {
             err,
             format!("line 1: longer than {MAX_LINE} bytes (is this an SWF log?)")
         );
-        assert!(r.partial.len() <= MAX_LINE);
+        assert!(r.carry.carried() <= MAX_LINE);
     }
 }

@@ -239,8 +239,8 @@ pub const MAX_LINE: usize = 64 << 10;
 #[derive(Debug)]
 pub struct TiStream {
     parser: TiParser,
-    /// The bytes of the current, unfinished line.
-    partial: Vec<u8>,
+    /// The current, unfinished line.
+    carry: crate::formats::lines::Carry,
     /// Lines read so far.
     lines: u32,
 }
@@ -250,7 +250,7 @@ impl TiStream {
     pub fn new(file: u32, rate: f64) -> TiStream {
         TiStream {
             parser: TiParser::new(file, rate),
-            partial: Vec::new(),
+            carry: Default::default(),
             lines: 0,
         }
     }
@@ -260,34 +260,17 @@ impl TiStream {
     /// # Errors
     /// The first bad line; bytes that are not text; a line over [`MAX_LINE`] bytes.
     pub fn push(&mut self, chunk: &[u8], trace: &mut Trace) -> Result<(), ParseError> {
-        let Some(last) = chunk.iter().rposition(|&b| b == b'\n') else {
-            if self.partial.len() + chunk.len() > MAX_LINE {
-                return Err(ParseError::new(
+        let mut carry = std::mem::take(&mut self.carry);
+        let r = carry.push(chunk, MAX_LINE, |lines| self.text(lines, trace));
+        self.carry = carry;
+        r.map_err(|e| {
+            e.unwrap_or_else(|| {
+                ParseError::new(
                     self.lines.saturating_add(1),
                     format!("longer than {MAX_LINE} bytes (is this a time-independent trace?)"),
-                ));
-            }
-            self.partial.extend_from_slice(chunk);
-            return Ok(());
-        };
-        let (whole, rest) = chunk.split_at(last + 1);
-        if self.partial.is_empty() {
-            self.text(whole, trace)?;
-        } else {
-            let mut joined = std::mem::take(&mut self.partial);
-            joined.extend_from_slice(whole);
-            self.text(&joined, trace)?;
-            joined.clear();
-            self.partial = joined;
-        }
-        if rest.len() > MAX_LINE {
-            return Err(ParseError::new(
-                self.lines.saturating_add(1),
-                format!("longer than {MAX_LINE} bytes (is this a time-independent trace?)"),
-            ));
-        }
-        self.partial.extend_from_slice(rest);
-        Ok(())
+                )
+            })
+        })
     }
 
     /// The last line (without a final newline) into `trace`.
@@ -295,7 +278,7 @@ impl TiStream {
     /// # Errors
     /// As [`TiStream::push`].
     pub fn finish(mut self, trace: &mut Trace) -> Result<(), ParseError> {
-        let rest = std::mem::take(&mut self.partial);
+        let rest = std::mem::take(&mut self.carry).finish();
         self.text(&rest, trace)
     }
 
