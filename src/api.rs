@@ -23,6 +23,25 @@ pub fn run(text: &str, progress: &mut dyn Progress) -> Result<String> {
     (entry.run)(env, progress)
 }
 
+/// Runs a scenario and returns the parts of its report document that `want` keeps, as
+/// [`run`]'s text would give them read back ([`crate::study::capture`]), the report never
+/// written: a study point's run.
+///
+/// # Errors
+/// Those of [`run`].
+pub fn run_captured(
+    text: &str,
+    progress: &mut dyn Progress,
+    want: &crate::study::metrics::Want,
+) -> Result<serde_json::Value> {
+    let env = parse_envelope(text, &engine_ids())?;
+    let entry = ENGINES
+        .iter()
+        .find(|e| e.id == env.meta.engine)
+        .expect("engine checked by parser");
+    (entry.run_captured)(env, progress, want)
+}
+
 /// Runs a scenario for a live preview: [`run`], then the engine's [`crate::engines::Engine::preview`]
 /// reduction. When the engine reduced nothing the text equals [`run`]'s byte for byte; otherwise
 /// the envelope carries `"preview": true`.

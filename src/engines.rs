@@ -21,6 +21,10 @@ pub struct EngineEntry {
     pub params: fn() -> Vec<Param>,
     /// Parses, validates and runs; returns the report JSON.
     pub run: fn(Envelope, &mut dyn Progress) -> Result<String>,
+    /// Parses, validates and runs; returns the parts of the report document a study's metrics
+    /// read ([`crate::study::capture`]), the report never written as text.
+    pub run_captured:
+        fn(Envelope, &mut dyn Progress, &crate::study::metrics::Want) -> Result<serde_json::Value>,
     /// The same, reduced by [`Engine::preview`]; the envelope says `"preview": true` when it was.
     pub run_preview: fn(Envelope, &mut dyn Progress) -> Result<String>,
     /// Parses and validates only.
@@ -58,17 +62,38 @@ pub fn admit_text<E: Engine>(text: &str) -> Result<(Meta, E::Scenario)> {
     admit::<E>(env)
 }
 
-/// The report JSON: the envelope around the engine's report.
-fn report_json<E: Engine>(meta: &Meta, report: &E::Report, preview: bool) -> String {
-    let doc = ReportEnvelope {
+/// The report document: the envelope around the engine's report.
+fn report_doc<'a, E: Engine>(
+    meta: &'a Meta,
+    report: &'a E::Report,
+    preview: bool,
+) -> ReportEnvelope<'a, E::Report> {
+    ReportEnvelope {
         version: 1,
         engine: E::ID,
         name: &meta.name,
         seed: meta.seed,
         preview,
         report,
-    };
-    serde_json::to_string(&doc).expect("reports serialize")
+    }
+}
+
+/// The report JSON.
+fn report_json<E: Engine>(meta: &Meta, report: &E::Report, preview: bool) -> String {
+    serde_json::to_string(&report_doc::<E>(meta, report, preview)).expect("reports serialize")
+}
+
+fn run_captured_entry<E: Engine>(
+    env: Envelope,
+    progress: &mut dyn Progress,
+    want: &crate::study::metrics::Want,
+) -> Result<serde_json::Value> {
+    let (meta, scenario) = admit::<E>(env)?;
+    let report = E::run(&scenario, &meta, progress);
+    Ok(
+        crate::study::capture::capture(&report_doc::<E>(&meta, &report, false), want)
+            .expect("reports serialize"),
+    )
 }
 
 fn run_entry<E: Engine, const PREVIEW: bool>(
@@ -134,6 +159,7 @@ pub const fn entry<E: Engine + 'static>() -> EngineEntry {
         title: E::TITLE,
         params: E::params,
         run: run_entry::<E, false>,
+        run_captured: run_captured_entry::<E>,
         run_preview: run_entry::<E, true>,
         check: check_entry::<E>,
         estimate: estimate_entry::<E>,

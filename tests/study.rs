@@ -534,3 +534,93 @@ fn admission_refuses_a_study_over_its_work_limit_with_the_estimate() {
         "nothing may run before admission"
     );
 }
+
+/// Every leaf path of a report document, lists as `[*]` (and as `[0]`, `[1]`).
+fn leaf_paths(v: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                let p = if at.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{at}.{k}")
+                };
+                leaf_paths(x, &p, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (tag, item) in [
+                ("*", items.first()),
+                ("0", items.first()),
+                ("1", items.get(1)),
+            ] {
+                if let Some(item) = item {
+                    leaf_paths(item, &format!("{at}[{tag}]"), out);
+                }
+            }
+        }
+        _ => out.push(at.to_string()),
+    }
+}
+
+/// Equal, numbers to within one unit in the last place (the text read back with
+/// `serde_json`'s default reader may be one off; the captured number is the report's own).
+fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value::*;
+    match (a, b) {
+        (Number(x), Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) if x.is_finite() => {
+                x == y || (x - y).abs() <= 2.0 * f64::EPSILON * x.abs().max(y.abs())
+            }
+            _ => x == y,
+        },
+        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (Object(x), Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, a)| y.get(k).is_some_and(|b| same(a, b)))
+        }
+        _ => a == b,
+    }
+}
+
+#[test]
+fn a_captured_report_equals_the_projection_of_its_text_on_every_sample() {
+    use study::metrics::{headline_metrics, parse_metric, project, Want};
+    for text in placelab::api::sample_scenarios() {
+        let report = placelab::api::run(&text, &mut placelab::progress::NoProgress).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&report).unwrap();
+        let engine = doc["engine"].as_str().unwrap().to_string();
+        let mut leaves = Vec::new();
+        leaf_paths(&doc, "", &mut leaves);
+        leaves.truncate(400);
+        let sets: Vec<Vec<String>> = vec![
+            headline_metrics(&engine)
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            vec!["report".into()],
+            vec![
+                "name".into(),
+                "seed".into(),
+                "report.nothing[*].here".into(),
+            ],
+            leaves,
+        ];
+        for set in sets {
+            let metrics: Vec<_> = set.iter().map(|m| parse_metric(m, "m").unwrap()).collect();
+            let want = Want::of(&metrics);
+            let captured =
+                placelab::api::run_captured(&text, &mut placelab::progress::NoProgress, &want)
+                    .unwrap();
+            let projected = project(&report, &metrics).unwrap();
+            assert!(
+                same(&captured, &projected),
+                "{engine} {:?}: captured {captured} projected {projected}",
+                &set[..set.len().min(3)]
+            );
+            assert_eq!(
+                study::metrics::extract(&captured, &metrics).len(),
+                study::metrics::extract(&projected, &metrics).len()
+            );
+        }
+    }
+}

@@ -398,6 +398,22 @@ impl Contention {
     }
 }
 
+/// The bytes of `value`'s compact JSON, counted as they are written, never held.
+fn json_len<T: Serialize>(value: &T) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    serde_json::to_writer(&mut n, value).map_or(0, |()| n.0)
+}
+
 /// Frames kept within a byte budget while the sweep runs: every `stride`-th requested frame;
 /// when the kept ones outgrow the budget the stride doubles and the others are dropped, so
 /// the frames stay evenly spaced and memory stays within the budget.
@@ -413,7 +429,7 @@ impl FrameKeeper {
         self.stride != 0 && index % self.stride == 0
     }
     fn push(&mut self, index: usize, frame: Frame, requested: usize) {
-        let len = serde_json::to_vec(&frame).map_or(0, |v| v.len()) + 1;
+        let len = json_len(&frame) + 1;
         self.kept.push((index, frame, len));
         self.bytes += len;
         while self.bytes > self.budget && self.stride != 0 {
@@ -641,7 +657,7 @@ pub fn report(
             bounded_slowdown: stream.then_some(bsld),
             contention: None,
         };
-        let len = serde_json::to_vec(&row).map_or(0, |v| v.len()) + 1;
+        let len = json_len(&row) + 1;
         if len > row_bytes_left {
             // this row and every later one are left out: the rows kept are the first ones
             row_bytes_left = 0;

@@ -53,6 +53,19 @@ pub fn point_line(i: u64, outcome: &Outcome) -> String {
     s
 }
 
+/// The point of a line [`push_point_line`] wrote (`{"point":i,...` or `...,"point":i}`), read
+/// without parsing the rest; `None` for any other line.
+pub fn line_point(line: &str) -> Option<u64> {
+    let line = line.trim_end();
+    let digits = if let Some(rest) = line.strip_prefix("{\"point\":") {
+        &rest[..rest.find(|c: char| !c.is_ascii_digit())?]
+    } else {
+        let body = line.strip_suffix('}')?;
+        &body[body.rfind(",\"point\":")? + 9..]
+    };
+    digits.parse().ok()
+}
+
 /// Appends [`point_line`] to `s`.
 pub fn push_point_line(s: &mut String, i: u64, outcome: &Outcome) {
     use std::fmt::Write;
@@ -529,6 +542,16 @@ pub fn render(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn line_point_reads_the_point_of_both_kinds_of_line() {
+        let ok = Outcome::Ok(Vec::new());
+        let err = Outcome::Error("a \"point\":3} inside".into());
+        assert_eq!(line_point(&point_line(42, &ok)), Some(42));
+        assert_eq!(line_point(&point_line(7, &err)), Some(7));
+        assert_eq!(line_point("{\"x\":1}\n"), None);
+        assert_eq!(line_point(""), None);
+    }
 
     fn study() -> Study {
         crate::study::parse_inline(

@@ -215,17 +215,22 @@ pub fn extract(doc: &Value, metrics: &[Metric]) -> Vec<Row> {
 
 /// What a projection keeps of a report: the parts on the metrics' paths (and the label fields
 /// of every `[*]` list's items), each metric's value whole.
-#[derive(Debug, Default)]
-struct Want {
-    whole: bool,
-    keys: std::collections::BTreeMap<String, Want>,
-    items: Option<Box<Want>>,
-    all_items: bool,
-    indices: std::collections::BTreeSet<usize>,
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Want {
+    /// The value whole, everything under it.
+    pub whole: bool,
+    /// An object's fields kept, each with what it keeps.
+    pub keys: std::collections::BTreeMap<String, Want>,
+    /// What a list's kept items keep.
+    pub items: Option<Box<Want>>,
+    /// Every item of the list kept (a `[*]`), else only `indices`.
+    pub all_items: bool,
+    pub indices: std::collections::BTreeSet<usize>,
 }
 
 impl Want {
-    fn of(metrics: &[Metric]) -> Want {
+    /// What `metrics` read of a report.
+    pub fn of(metrics: &[Metric]) -> Want {
         let mut root = Want::default();
         for m in metrics {
             let mut at = &mut root;

@@ -45,6 +45,7 @@
 //! no `replicates`, every point keeps the base scenario's own seed.
 
 pub mod axis;
+pub mod capture;
 pub mod journal;
 pub mod metrics;
 pub mod page;
@@ -107,6 +108,8 @@ pub struct Study {
     pub zip: bool,
     pub replicates: Option<Replicates>,
     pub metrics: Vec<Metric>,
+    /// What the metrics read of a point's report ([`capture::capture`]).
+    want: metrics::Want,
     /// The group columns of the metrics' `[*]` lists.
     pub groups: Vec<String>,
     /// Number of combinations of axis values.
@@ -479,6 +482,7 @@ pub fn parse(
         canonical.as_object_mut().unwrap().remove("replicates");
     }
     let hash = fnv1a(format!("placelab {}\n{}", crate::api::version(), canonical).as_bytes());
+    let want = metrics::Want::of(&metrics);
     Ok(Study {
         name,
         description,
@@ -495,6 +499,7 @@ pub fn parse(
         points,
         hash,
         canonical,
+        want,
     })
 }
 
@@ -522,8 +527,33 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// When `i >= study.points`.
 pub fn point_scenario(study: &Study, i: u64) -> String {
     assert!(i < study.points, "point {i} of {}", study.points);
-    let mut v = study.base.clone();
+    // The replicates of a combination differ only in their seed: the text around the seed is
+    // rendered once per combination (per thread) and the seed written between.
+    thread_local! {
+        static AROUND_SEED: std::cell::RefCell<Option<(u64, u64, String, String)>> =
+            const { std::cell::RefCell::new(None) };
+    }
     let c = study.combination_of(i);
+    AROUND_SEED.with_borrow_mut(|cache| {
+        if !matches!(cache, Some((h, cc, _, _)) if *h == study.hash && *cc == c) {
+            let (before, after) = around_seed(study, c);
+            *cache = Some((study.hash, c, before, after));
+        }
+        let (_, _, before, after) = cache.as_ref().expect("just filled");
+        let seed = study.seed_of(i).to_string();
+        let mut text = String::with_capacity(before.len() + seed.len() + after.len());
+        text.push_str(before);
+        text.push_str(&seed);
+        text.push_str(after);
+        text
+    })
+}
+
+/// The text of combination `c`'s scenario before and after its seed's digits: the base with
+/// each axis's value written at its path and `seed` set, written as `serde_json` writes the
+/// object (`{`, then `"key":value` joined by `,`, then `}`, in the map's order).
+fn around_seed(study: &Study, c: u64) -> (String, String) {
+    let mut v = study.base.clone();
     for ((steps, a), j) in study
         .axis_steps
         .iter()
@@ -532,10 +562,25 @@ pub fn point_scenario(study: &Study, i: u64) -> String {
     {
         axis::set_path(&mut v, steps, a.values[j].clone()).expect("checked by parse");
     }
-    v.as_object_mut()
-        .expect("the base is an object")
-        .insert("seed".into(), Value::from(study.seed_of(i)));
-    v.to_string()
+    let obj = v.as_object_mut().expect("the base is an object");
+    obj.insert("seed".into(), Value::from(0u64));
+    let (mut before, mut after) = (String::from("{"), String::new());
+    let mut at_seed = false;
+    for (k, (key, value)) in obj.iter().enumerate() {
+        let out = if at_seed { &mut after } else { &mut before };
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::from(key.as_str()).to_string());
+        out.push(':');
+        if key == "seed" {
+            at_seed = true;
+        } else {
+            out.push_str(&value.to_string());
+        }
+    }
+    after.push('}');
+    (before, after)
 }
 
 /// What became of one point.
@@ -550,12 +595,9 @@ pub enum Outcome {
 /// Runs point `i` and extracts its rows; a refused scenario is an [`Outcome::Error`].
 pub fn run_point(study: &Study, i: u64) -> Outcome {
     let text = point_scenario(study, i);
-    match crate::api::run(&text, &mut crate::progress::NoProgress) {
+    match crate::api::run_captured(&text, &mut crate::progress::NoProgress, &study.want) {
         Err(e) => Outcome::Error(e.to_string()),
-        Ok(report) => match metrics::project(&report, &study.metrics) {
-            Ok(doc) => Outcome::Ok(metrics::extract(&doc, &study.metrics)),
-            Err(e) => Outcome::Error(format!("the report is not JSON: {e}")),
-        },
+        Ok(doc) => Outcome::Ok(metrics::extract(&doc, &study.metrics)),
     }
 }
 
@@ -732,6 +774,23 @@ mod tests {
 
     fn study(rest: &str) -> Result<Study> {
         parse_inline(&format!(r#"{{"version":1,"base":{BASE}{rest}}}"#))
+    }
+
+    #[test]
+    fn a_point_text_is_the_base_with_its_axis_values_and_seed_written() {
+        let s = study(
+            r#","axes":[{"path":"system.width","values":[4,5]},{"path":"workload.jobs[1].tasks","values":[2,3]}],"replicates":{"count":3,"baseSeed":5}"#,
+        )
+        .unwrap();
+        // out of order, so the per-thread text of a combination is remade and reused
+        for i in [0, 1, 7, 2, 11, 10, 3, 3, 0] {
+            let mut v = s.base.clone();
+            v["system"]["width"] = s.axes[0].values[s.axis_indices(s.combination_of(i))[0]].clone();
+            v["workload"]["jobs"][1]["tasks"] =
+                s.axes[1].values[s.axis_indices(s.combination_of(i))[1]].clone();
+            v["seed"] = Value::from(s.seed_of(i));
+            assert_eq!(point_scenario(&s, i), v.to_string(), "point {i}");
+        }
     }
 
     #[test]

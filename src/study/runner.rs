@@ -367,6 +367,9 @@ pub fn run(
     // per point, and on one thread no lock contention at all.
     struct Shared {
         journal: BufWriter<File>,
+        /// The last point the journal holds, and whether its points are in order so far.
+        journal_last: Option<u64>,
+        journal_sorted: bool,
         flushed: std::time::Instant,
         tidy: TidyWriter,
         outcomes: Vec<Option<Outcome>>,
@@ -382,8 +385,14 @@ pub fn run(
             Ok(())
         }
     }
+    let journal_last = outcomes
+        .iter()
+        .rposition(Option::is_some)
+        .map(|j| range.start + j as u64);
     let shared = std::sync::Mutex::new(Shared {
         journal: BufWriter::new(journal_file),
+        journal_last,
+        journal_sorted: true,
         flushed: std::time::Instant::now(),
         tidy,
         outcomes,
@@ -403,6 +412,10 @@ pub fn run(
                 g.failure = Some(io(&journal_path, e));
                 return;
             }
+            if g.journal_last.is_some_and(|last| i < last) {
+                g.journal_sorted = false;
+            }
+            g.journal_last = Some(g.journal_last.map_or(i, |last| last.max(i)));
             let Shared { tidy, outcomes, .. } = &mut *g;
             outcomes[(i - range.start) as usize] = Some(o);
             if let Err(e) = tidy.advance(study, range.start, outcomes) {
@@ -424,7 +437,7 @@ pub fn run(
     if let Some(e) = shared.failure {
         return Err(e);
     }
-    let outcomes = shared.outcomes;
+    let (outcomes, journal_sorted) = (shared.outcomes, shared.journal_sorted);
 
     // Complete: every file from the sorted outcomes.
     let done: Vec<(u64, &Outcome)> = outcomes
@@ -432,7 +445,10 @@ pub fn run(
         .enumerate()
         .map(|(j, o)| (range.start + j as u64, o.as_ref().expect("every point ran")))
         .collect();
-    let mut summary = pool.install(|| finish(study, dir, opts.shard, &range, &done))?;
+    // The tidy files are complete and in point order already; the journal is in the order
+    // points finished, sorted now unless it already is.
+    let streams = Streams::Live { journal_sorted };
+    let mut summary = pool.install(|| finish(study, dir, opts.shard, &range, &done, streams))?;
     summary.kept = kept_count;
     summary.computed = total - kept_count;
     summary.invalid = invalid
@@ -447,6 +463,35 @@ const CHUNK_POINTS: usize = 1024;
 /// Pieces rendered at once (in parallel) before they are written.
 const BATCH_CHUNKS: usize = 32;
 
+/// How [`finish`] comes by the journal and the tidy files.
+#[derive(Debug, Clone, Copy)]
+enum Streams {
+    /// Rendered from the outcomes (a merge).
+    Render,
+    /// Written as points finished ([`run`]): the tidy files complete and in point order, the
+    /// journal complete, in point order when `journal_sorted`.
+    Live { journal_sorted: bool },
+}
+
+/// The journal at `path` with its point lines sorted by point (the header line first): the
+/// bytes [`journal::render`] gives for the same outcomes, since each line is
+/// [`journal::push_point_line`]'s.
+fn sort_journal(path: &Path) -> Result<(), Error> {
+    let text = fs::read_to_string(path).map_err(|e| io(path, e))?;
+    let (head, body) = text.split_at(text.find('\n').map_or(text.len(), |n| n + 1));
+    let mut lines: Vec<(u64, &str)> = body
+        .split_inclusive('\n')
+        .map(|line| (journal::line_point(line).unwrap_or(u64::MAX), line))
+        .collect();
+    lines.sort_by_key(|&(i, _)| i);
+    let mut out = String::with_capacity(text.len());
+    out.push_str(head);
+    for (_, line) in lines {
+        out.push_str(line);
+    }
+    write_atomic(path, &out)
+}
+
 /// Writes every file of a completed directory from its sorted outcomes. The journal and tidy
 /// files are streamed: batches of [`BATCH_CHUNKS`] pieces of [`CHUNK_POINTS`] points are
 /// rendered on the current rayon pool, then written in order (so the bytes do not depend on
@@ -459,6 +504,7 @@ fn finish(
     shard: (u64, u64),
     range: &std::ops::Range<u64>,
     done: &[(u64, &Outcome)],
+    from: Streams,
 ) -> Result<Summary, Error> {
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let (tidy_cols, agg_cols) = (tidy_columns(study), table::aggregate_columns(study));
@@ -472,12 +518,26 @@ fn finish(
 
     // The journal, tidy.csv and tidy.jsonl, streamed.
     let mut streams = Vec::new();
-    for (name, head) in [
-        (journal::FILE, journal::header_line(study, shard, range)),
-        ("tidy.csv", csv_header(&tidy_cols)),
-        ("tidy.jsonl", String::new()),
-    ] {
-        let path = dir.join(name);
+    let stream_files: Vec<PathBuf> = [journal::FILE, "tidy.csv", "tidy.jsonl"]
+        .iter()
+        .map(|n| dir.join(n))
+        .collect();
+    let render_streams = match from {
+        Streams::Render => true,
+        Streams::Live { journal_sorted } => {
+            if !journal_sorted {
+                sort_journal(&stream_files[0])?;
+            }
+            false
+        }
+    };
+    let heads = [
+        journal::header_line(study, shard, range),
+        csv_header(&tidy_cols),
+        String::new(),
+    ];
+    for (path, head) in stream_files.iter().zip(heads).filter(|_| render_streams) {
+        let path = path.clone();
         let tmp = tmp_of(&path);
         let mut f = File::create(&tmp).map_err(|e| io(&tmp, e))?;
         f.write_all(head.as_bytes()).map_err(|e| io(&tmp, e))?;
@@ -510,7 +570,10 @@ fn finish(
     };
     // Batch k is written while batch k + 1 renders.
     let mut written: Vec<[String; 3]> = Vec::new();
-    for batch in done.chunks(CHUNK_POINTS * BATCH_CHUNKS) {
+    for batch in done
+        .chunks(CHUNK_POINTS * BATCH_CHUNKS)
+        .filter(|_| render_streams)
+    {
         let (w, parts) = rayon::join(
             || write(&mut streams, &written),
             || render(batch, per_point),
@@ -559,8 +622,8 @@ fn finish(
     for (path, tmp, f) in streams {
         drop(f);
         fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
-        files.push(path);
     }
+    files.extend(stream_files);
     for (name, text) in [("aggregate.csv", agg_csv), ("aggregate.jsonl", agg_jsonl)] {
         let path = dir.join(name);
         write_atomic(&path, &text)?;
@@ -657,7 +720,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, Error> {
         all.sort_by_key(|(i, _)| *i);
     }
     let done: Vec<(u64, &Outcome)> = all.iter().map(|(i, o)| (*i, o)).collect();
-    let summary = finish(&study, out, (0, 1), &(0..study.points), &done);
+    let summary = finish(
+        &study,
+        out,
+        (0, 1),
+        &(0..study.points),
+        &done,
+        Streams::Render,
+    );
     drop(done);
     // Millions of small allocations: freed on every core.
     all.into_par_iter().for_each(drop);
