@@ -21,7 +21,9 @@
 //! `MAX_SECONDS` = 10 s natively, 30 s in the page) and memory (768 MiB).
 //!
 //! Arguments (after `--`): engine ids (`allocation`, `partition`, `place`, `select`,
-//! `moldable`, `trace`) to run those alone; `BOUNDS_QUICK=1` runs the first family of each.
+//! `moldable`, `trace`) to run those alone; `BOUNDS_QUICK=1` runs the first family of each;
+//! `BOUNDS_WORST_DIR=DIR` writes each engine's worst admitted scenario to `DIR/ENGINE.json`
+//! (then `node e2e/bench-bounds.mjs DIR` runs them in the page).
 
 use placelab::api;
 use placelab::engine::{Estimate, MAX_BYTES, MAX_SECONDS};
@@ -546,6 +548,7 @@ struct Row {
     label: &'static str,
     est: Estimate,
     m: Measured,
+    text: String,
 }
 
 fn main() {
@@ -554,6 +557,12 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let quick = std::env::var("BOUNDS_QUICK").is_ok();
+    // BOUNDS_WORST_DIR=DIR: each engine's worst admitted scenario is written to DIR/ENGINE.json,
+    // for `node e2e/bench-bounds.mjs DIR` to time in the page.
+    let worst_dir = std::env::var("BOUNDS_WORST_DIR").ok();
+    if let Some(dir) = &worst_dir {
+        std::fs::create_dir_all(dir).expect("BOUNDS_WORST_DIR is created");
+    }
     let engines: [(&str, fn() -> Vec<Family>); 6] = [
         ("allocation", allocation),
         ("partition", partition),
@@ -612,6 +621,7 @@ fn main() {
                 label: f.label,
                 est,
                 m,
+                text,
             });
         }
     }
@@ -627,6 +637,10 @@ fn main() {
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let peak = mine.iter().map(|r| r.m.peak).fold(0.0, f64::max);
         worst_ratios.push((id, hi));
+        if let Some(dir) = &worst_dir {
+            let path = std::path::Path::new(dir).join(format!("{id}.json"));
+            std::fs::write(&path, &worst.text).expect("the worst scenario is written");
+        }
         println!(
             "{id:<10} worst {:.2} s CPU (estimated {:.2} s), {:.0} MiB peak: {}; time ratio {lo:.2} to {hi:.2}",
             worst.m.cpu,

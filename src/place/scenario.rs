@@ -852,6 +852,8 @@ fn build_table() -> Vec<Param> {
             "the source's half shuffle (Simple, torus Optimal) and power-of-two 3D Hilbert curve",
         ),
         Param::rule("sweep.messageBytes[]", "number").range(0.0, MAX_MESSAGE_BYTES),
+        // at most the system's hosts (checked by `validate`)
+        Param::rule("sweep.processes[]", "int").range(1.0, MAX_HOSTS as f64),
         // kind messages; src and dst at most the hosts (checked by `validate`)
         Param::rule("job.messages[].src", "int").range(0.0, (MAX_HOSTS - 1) as f64),
         Param::rule("job.messages[].dst", "int").range(0.0, (MAX_HOSTS - 1) as f64),

@@ -1093,6 +1093,8 @@ fn build_table() -> Vec<Param> {
         .help("CSV lines layer,bytes,t(cf=1),t(cf=2),... in microseconds")
         .show_if_present("alltoall.layouts"),
         Param::rule("alltoall.layouts.ranks[]", "int").range(2.0, MAX_RANK as f64),
+        // at most the node's cores, socketsPerNode x coresPerSocket (checked by `validate`)
+        Param::rule("alltoall.layouts.busy[]", "int").range(0.0, 64.0 * 1024.0),
         Param::rule("alltoall.layouts.reference[].simulated", "number").range(0.0, 1e9),
         Param::rule("alltoall.layouts.reference[].measured", "number").range(0.0, 1e9),
         Param::rule("alltoall.subsystem.hierarchy.arities[]", "int")
@@ -1169,6 +1171,9 @@ fn build_table() -> Vec<Param> {
         Param::rule_with_default("reservation.initiators[].threshold", "number", json!(1.0))
             .range(0.0, 1.0),
         Param::rule("reservation.initiators[].holdFor", "int").range(1.0, RES_MAX_TIME as f64),
+        // at most the protocol's stations (checked by `validate`)
+        Param::rule("reservation.initiators[].wants", "int")
+            .range(1.0, super::reservation::limits::MAX_STATIONS as f64),
         Param::rule("reservation.replyWindow", "int").range(1.0, RES_MAX_TIME as f64),
         Param::rule("reservation.claimTimeout", "int").range(1.0, RES_MAX_TIME as f64),
         Param::rule("reservation.retryAfter", "int").range(1.0, RES_MAX_TIME as f64),
