@@ -624,3 +624,40 @@ fn every_example_and_sample_is_admitted_within_the_budget() {
         assert_eq!(api::estimate(text).unwrap(), est);
     }
 }
+
+/// A placement run's simulations share one budget of recomputed flows
+/// (`place::run::RUN_SIM_BUDGET`): eight cases of a FULL job of 1 MB messages scattered over a
+/// 16^3 torus were admitted at an estimated 4.2 s and ran 32.8 s, each simulation stopping only
+/// at its own budget. Now the run stops simulating once the budget is spent, and the cases
+/// after say so; every case still has its row.
+#[test]
+fn a_placement_runs_simulations_share_one_budget() {
+    let text = json!({
+        "version": 1, "engine": "place", "seed": 1,
+        "system": {"kind": "torus3d", "x": 16, "y": 16, "z": 16},
+        "job": {"kind": "FULL", "processes": 150, "messageBytes": 1048576, "rounds": 10},
+        "strategies": ["random"],
+        "sweep": {"processes": [150, 151, 152, 153, 154, 155, 156, 157]}
+    })
+    .to_string();
+    api::check(&text).expect("admitted");
+    let report: Value = serde_json::from_str(&api::run(&text, &mut NoProgress).unwrap()).unwrap();
+    let cases = report["report"]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 8);
+    let reasons: Vec<&str> = cases
+        .iter()
+        .map(|c| c["runs"][0]["reason"].as_str().unwrap_or(""))
+        .collect();
+    let spent = reasons
+        .iter()
+        .filter(|r| r.contains("the run's simulations have recomputed"))
+        .count();
+    assert!(
+        (1..8).contains(&spent),
+        "the run's budget stops the later cases, not the first: {reasons:?}"
+    );
+    // once spent, it stays spent: the cases that say so are the last ones
+    assert!(reasons[8 - spent..]
+        .iter()
+        .all(|r| r.contains("the run's simulations have recomputed")));
+}

@@ -38,6 +38,16 @@ use crate::rng::Rng;
 /// stopped it).
 pub const SIM_BUDGET: u64 = 3_500_000;
 
+/// Flows the simulations of one run may recompute in all, over every case and strategy: the
+/// bound that makes a run finish in seconds whatever admission's estimate of the simulations
+/// (which cannot know how many completion events a placement gives: a FULL job of 1 MB
+/// messages scattered over a 16^3 torus costs 16 times the estimate at 64 processes and about
+/// its estimate at 306). A simulation gets at most [`SIM_BUDGET`] and at most what the run has
+/// left; once the run's is spent, the remaining cases and strategies are reported as not
+/// simulated, with the reason. At 1.5 to 3.6 us of CPU per recomputed flow (see
+/// [`SIM_BUDGET`]) the simulations of a run stop within about 10 s natively.
+pub const RUN_SIM_BUDGET: u64 = 5_000_000;
+
 /// Most message end times listed per report (`omitted.messageEnds` counts the rest).
 pub const MAX_LISTED_MESSAGE_ENDS: usize = 100_000;
 
@@ -169,6 +179,7 @@ fn simulate(
     c: &scenario::Case,
     s: &PlaceScenario,
     bg: Option<&Background>,
+    left: &mut u64,
     progress: &mut dyn Progress,
 ) -> Result<Simulated, String> {
     let rounds = s.job.rounds as u32;
@@ -181,7 +192,15 @@ fn simulate(
             message_ends: r.finish,
         });
     }
-    simulate_graph(p, job, hosts, c, s, bg, progress).map(|time| Simulated {
+    if *left == 0 {
+        return Err(format!(
+            "not simulated: the run's simulations have recomputed {RUN_SIM_BUDGET} flows in all, its budget (about 10 s); run fewer cases or strategies"
+        ));
+    }
+    let budget = SIM_BUDGET.min(*left);
+    let r = simulate_graph(p, job, hosts, c, s, bg, budget, progress);
+    *left -= r.as_ref().map_or(budget, |x| x.1.min(budget));
+    r.map(|(time, _)| Simulated {
         time,
         message_ends: Vec::new(),
     })
@@ -194,8 +213,9 @@ fn simulate_graph(
     c: &scenario::Case,
     s: &PlaceScenario,
     bg: Option<&Background>,
+    budget: u64,
     progress: &mut dyn Progress,
-) -> Result<f64, String> {
+) -> Result<(f64, u64), String> {
     let rounds = s.job.rounds as u32;
     let control = traffic(
         job,
@@ -211,8 +231,8 @@ fn simulate_graph(
                 rounds: 1,
                 ..control
             };
-            simulate_rounds_within(p, &[one], s.model, SIM_BUDGET, progress)
-                .map(|r| r.job_time[0] * f64::from(rounds))
+            simulate_rounds_within(p, &[one], s.model, budget, progress)
+                .map(|r| (r.job_time[0] * f64::from(rounds), r.solved_flows))
         }
         Some(b) => {
             let mut all = vec![control];
@@ -226,7 +246,8 @@ fn simulate_graph(
                     rounds,
                 ));
             }
-            simulate_rounds_within(p, &all, s.model, SIM_BUDGET, progress).map(|r| r.job_time[0])
+            simulate_rounds_within(p, &all, s.model, budget, progress)
+                .map(|r| (r.job_time[0], r.solved_flows))
         }
     }
 }
@@ -263,6 +284,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     let mut link_budget = cap.saturating_sub((1 << 20) + host_bytes + links * 16);
     // message end times (about 24 bytes each in JSON) share an eighth of the cap
     let mut ends_budget = (cap / 8).min(MAX_LISTED_MESSAGE_ENDS * 24);
+    let mut sim_left = RUN_SIM_BUDGET;
     let mut case_reports = Vec::with_capacity(cases.len());
     let mut table: Vec<Vec<Option<f64>>> = Vec::new();
     let mut done = 0u64;
@@ -312,7 +334,8 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                     let r = match simulated.iter().find(|x| x.0 == *h) {
                         Some(x) => x.1.clone(),
                         None => {
-                            let r = simulate(&p, &job, h, c, s, bg.as_ref(), &mut sub);
+                            let r =
+                                simulate(&p, &job, h, c, s, bg.as_ref(), &mut sim_left, &mut sub);
                             simulated.push((h.clone(), r.clone()));
                             r
                         }
@@ -389,7 +412,16 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                         None => match simulated.iter().find(|x| x.0 == hosts) {
                             Some(x) => x.1.clone(),
                             None => {
-                                let r = simulate(&p, &job, &hosts, c, s, bg.as_ref(), &mut sub);
+                                let r = simulate(
+                                    &p,
+                                    &job,
+                                    &hosts,
+                                    c,
+                                    s,
+                                    bg.as_ref(),
+                                    &mut sim_left,
+                                    &mut sub,
+                                );
                                 simulated.push((hosts.clone(), r.clone()));
                                 r
                             }
