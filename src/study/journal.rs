@@ -186,7 +186,7 @@ fn parse_point(line: &str, study: &Study) -> Option<(u64, Outcome)> {
 /// off, which would make a resumed or merged run's files differ from a whole run's.) Integers
 /// read as `serde_json` reads them: without `.`/`e`, a `u64` or a negative `i64`, else (too
 /// large, or `-0`) a double.
-mod exact {
+pub(crate) mod exact {
     use super::{Map, Number, Value};
 
     /// Deepest nesting read (a journal line needs 4, a metric value rarely more).

@@ -74,7 +74,12 @@ pub fn tables(study: &Study, lines: &str) -> Result<String> {
 /// # Errors
 /// At `$` when the text is not a list of lists.
 pub fn summaries(lists: &str) -> Result<String> {
-    let v: Value = crate::json::parse(lists)?;
+    // checked (errors at their path), then read with every number exact, as the aggregate
+    // table reads the journal's (serde_json's default reader can be a unit in the last place
+    // off, and the charts' means would then differ from the table's)
+    crate::json::parse(lists)?;
+    let v = super::journal::exact::parse(lists)
+        .ok_or_else(|| ScenarioError::at("", "expected a list of number lists"))?;
     let Value::Array(lists) = v else {
         return Err(ScenarioError::at("", "expected a list of number lists"));
     };
@@ -203,6 +208,13 @@ mod tests {
         assert_eq!(got["groups"], json!(["runs"]));
         assert_eq!(got["metrics"].as_array().unwrap().len(), s.metrics.len());
         assert!(tidy_layout(r#"["a","b"]"#).is_err());
+    }
+
+    #[test]
+    fn summaries_read_every_number_exactly() {
+        // serde_json's default reader takes this text one unit in the last place low
+        let out = summaries("[[0.039031385567010315]]").unwrap();
+        assert!(out.contains("\"mean\":0.039031385567010315,"), "{out}");
     }
 
     #[test]
