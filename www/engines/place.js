@@ -116,7 +116,7 @@ export function draw(host, envelope) {
     f.drawn = drawPlacement(f.canvas, w, { system: r.system, hosts: run.placed ? run.hosts : null, busy, edges: f.c.taskEdges,
       edgeHops: run.edgeHops, linkBytes: run.linkBytes, layers, title: run.label });
     f.cap.textContent = run.placed
-      ? `time ${fmtTime(run.time)} · ratio ${fmtRatio(run.ratio)}${run.sourceRatio != null ? ` (source ${fmtRatio(run.sourceRatio)})` : ''} · mean ${formatValue(run.dilationMean)} hops, max ${run.dilationMax}`
+      ? `time ${fmtTime(run.time)} · ratio ${fmtRatio(run.ratio)}${run.sourceRatio != null ? ` (source ${fmtRatio(run.sourceRatio)})` : ''} · mean ${formatValue(run.dilationMean)} hops, max ${run.dilationMax}${run.time == null && run.reason ? ` · ${run.reason}` : ''}`
       : `not placed: ${run.reason}`;
   }
   function drawRest(avail, layers) {
