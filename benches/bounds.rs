@@ -25,6 +25,8 @@
 //! `BOUNDS_WORST_DIR=DIR` writes each engine's worst admitted scenario to `DIR/ENGINE.json`
 //! (then `node e2e/bench-bounds.mjs DIR` runs them in the page).
 
+#[path = "../tests/support/trace_chain.rs"]
+mod trace_chain;
 use placelab::api;
 use placelab::engine::{Estimate, MAX_BYTES, MAX_SECONDS};
 use serde_json::{json, Value};
@@ -504,14 +506,7 @@ fn trace() -> Vec<Family> {
             "budget",
             (1000, 2_000_000_000),
             |budget: u64| {
-                let mut text = String::from("ranks 64\n");
-                for i in 0..63 {
-                    text.push_str(&format!(
-                        "{i} send {} 1000\n{} recv {i} 1000\n",
-                        i + 1,
-                        i + 1
-                    ));
-                }
+                let text = trace_chain::chain_text(64);
                 json!({"version": 1, "engine": "trace", "seed": 1,
                     "trace": {"format": "text", "text": text},
                     "nodes": nodes_json(64, 0.37), "defaultLink": {"a0": 1e-4, "a1": 1e-8},

@@ -3,6 +3,8 @@
 //! refused budget names the largest admitted one, and `auto` runs exhaustive search whenever
 //! its estimated work is at most branch and bound's at the scenario's budget.
 
+#[path = "support/trace_chain.rs"]
+mod trace_chain;
 use placelab::api;
 use placelab::trace::scenario::{build, estimate_for, Method};
 use placelab::trace::TracePrediction;
@@ -18,14 +20,7 @@ fn nodes(n: usize, step: f64) -> Value {
 
 /// A chain of 64 ranks, 126 events: rank `i` sends to rank `i + 1`.
 fn ring(step: f64, search: Value) -> String {
-    let mut text = String::from("ranks 64\n");
-    for i in 0..63 {
-        text.push_str(&format!(
-            "{i} send {} 1000\n{} recv {i} 1000\n",
-            i + 1,
-            i + 1
-        ));
-    }
+    let text = trace_chain::chain_text(64);
     json!({"version": 1, "engine": "trace", "seed": 1,
         "trace": {"format": "text", "text": text},
         "nodes": nodes(64, step), "defaultLink": {"a0": 1e-4, "a1": 1e-8}, "search": search})
