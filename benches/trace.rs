@@ -113,7 +113,7 @@ fn compare(name: &str, program: Program) {
     );
     println!(
         "{name} (order {size}, {} events, {} messages), 8 nodes: exhaustive {:.3} s, {} replays | branch and bound {:.3} s, visited {} ({} exact replays, {} bounds, {} pruned), proven {} | time ratio exhaustive/bb {:.1}x, visited ratio {:.1}x",
-        t.events, t.items.len(), te, ex.stats.replays, tb, bb.stats.visited, bb.stats.replays,
+        t.events, t.messages, te, ex.stats.replays, tb, bb.stats.visited, bb.stats.replays,
         bb.stats.bound_replays, bb.stats.pruned, bb.proven, te / tb,
         ex.stats.visited as f64 / bb.stats.visited as f64
     );

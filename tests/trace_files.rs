@@ -128,7 +128,9 @@ fn bad_files_are_named_with_their_line() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
-        err.contains("rank-1.txt: line 3: action \"teleport\" is not supported"),
+        err.contains(
+            "rank-1.txt: line 3: action \"teleport\" is not a SimGrid time-independent action"
+        ),
         "{err}"
     );
     std::fs::write(&r1, good).unwrap();

@@ -35,6 +35,7 @@ fn table1_of_the_source_is_one_7992_byte_message_after_146_us() {
     assert_eq!(
         t.ranks[0][1].op,
         Op::Send {
+            tag: 0,
             peer: 1,
             bytes: 7992.0
         }
@@ -42,6 +43,7 @@ fn table1_of_the_source_is_one_7992_byte_message_after_146_us() {
     assert_eq!(
         t.ranks[1][0].op,
         Op::Recv {
+            tag: 0,
             peer: 0,
             bytes: 7992.0
         }
@@ -173,13 +175,13 @@ fn ti_per_rank_files_equal_the_merged_text() {
     assert_eq!(files["trace"]["bytes"], 1004.0);
     assert_eq!(merged["source"], "ti");
     let e = run(&scenario(
-        json!({"format": "ti", "text": "0 init\n0 bcast 8\n"}),
+        json!({"format": "ti", "text": "0 init\n0 ibcast 8\n"}),
         2,
     ))
     .unwrap_err();
     assert!(
         e.message
-            .starts_with("line 2: action \"bcast\" is not supported"),
+            .starts_with("line 2: action \"ibcast\" is not a SimGrid time-independent action"),
         "{}",
         e.message
     );
@@ -226,6 +228,7 @@ fn lu_first_message_is_table1s_7992_bytes_at_order_1000() {
     assert_eq!(
         t.ranks[0][0].op,
         Op::Send {
+            tag: 0,
             peer: 1,
             bytes: 7992.0
         }
@@ -510,6 +513,7 @@ fn a_ti_init_with_an_argument_makes_sizes_without_a_datatype_count_doubles() {
     assert_eq!(
         bytes.ranks[0][0].op,
         Op::Send {
+            tag: 0,
             peer: 1,
             bytes: 100.0
         }
@@ -517,6 +521,7 @@ fn a_ti_init_with_an_argument_makes_sizes_without_a_datatype_count_doubles() {
     assert_eq!(
         doubles.ranks[0][0].op,
         Op::Send {
+            tag: 0,
             peer: 1,
             bytes: 800.0
         }
@@ -524,6 +529,7 @@ fn a_ti_init_with_an_argument_makes_sizes_without_a_datatype_count_doubles() {
     assert_eq!(
         doubles.ranks[1][0].op,
         Op::Recv {
+            tag: 7,
             peer: 0,
             bytes: 800.0
         }
@@ -533,6 +539,7 @@ fn a_ti_init_with_an_argument_makes_sizes_without_a_datatype_count_doubles() {
     assert_eq!(
         explicit.ranks[0][0].op,
         Op::Send {
+            tag: 7,
             peer: 1,
             bytes: 100.0
         }

@@ -51,7 +51,7 @@ fn a_late_receiver_delays_its_blocking_sender() {
     let p = two(1.0, 1.0, 1.0, 0.0);
     assert_eq!(c.time_of(&p, &[0, 1]), 8.0);
     // eager: the send returns at 0, rank 0 ends at 2; the receive still ends at 6
-    c.protocol = replay::Protocol::Eager;
+    c.set_protocol(replay::Protocol::Eager, 0.0);
     assert_eq!(c.time_of(&p, &[0, 1]), 6.0);
     let (segs, _, _, end) = replay::timeline(&c, &p, &[0, 1], usize::MAX);
     assert_eq!(end, 6.0);
@@ -90,10 +90,11 @@ fn negative_model_costs_count_as_zero() {
 fn compile_keeps_every_message_once_in_a_topological_order() {
     let t = "ranks 3\n1 recv 0 4\n1 send 2 4\n0 compute 1\n0 send 1 4\n2 recv 1 4\n2 send 0 4\n0 recv 2 4\n";
     let c = compile(&text::parse(t).unwrap()).unwrap();
-    assert_eq!(c.items.len(), 3);
-    assert_eq!((c.items[0].src, c.items[0].dst), (0, 1));
-    assert_eq!(c.items[0].cs, 1.0);
-    assert_eq!((c.items[2].src, c.items[2].dst), (2, 0));
+    let items: Vec<_> = c.items().collect();
+    assert_eq!(items.len(), 3);
+    assert_eq!((items[0].src, items[0].dst), (0, 1));
+    assert_eq!(items[0].cs, 1.0);
+    assert_eq!((items[2].src, items[2].dst), (2, 0));
     assert_eq!(c.steps(), 6);
 }
 
@@ -166,6 +167,7 @@ fn generated_computes_merge_and_events_count_them_once() {
     t.push(
         0,
         Op::Send {
+            tag: 0,
             peer: 1,
             bytes: 1.0,
         },
@@ -175,6 +177,7 @@ fn generated_computes_merge_and_events_count_them_once() {
     t.push(
         1,
         Op::Recv {
+            tag: 0,
             peer: 0,
             bytes: 1.0,
         },

@@ -31,6 +31,7 @@ fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
         t.push(
             a,
             Op::Send {
+                tag: 0,
                 peer: b as u32,
                 bytes,
             },
@@ -40,6 +41,7 @@ fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
         t.push(
             b,
             Op::Recv {
+                tag: 0,
                 peer: a as u32,
                 bytes,
             },
@@ -218,7 +220,7 @@ proptest! {
         let n = ranks + extra;
         let (mut c, p) = case(seed, ranks, n, kinds, messages);
         if eager {
-            c.protocol = placelab::trace::replay::Protocol::Eager;
+            c.set_protocol(placelab::trace::replay::Protocol::Eager, 0.0);
         }
         let (_, partial) = random_partial(seed, ranks, n, mask);
         let best = best_completion(&c, &p, &partial);
@@ -242,7 +244,7 @@ proptest! {
         let n = ranks + extra;
         let (mut c, p) = case(seed, ranks, n, kinds, messages);
         if eager {
-            c.protocol = placelab::trace::replay::Protocol::Eager;
+            c.set_protocol(placelab::trace::replay::Protocol::Eager, 0.0);
         }
         let (full, partial) = random_partial(seed, ranks, n, mask);
         let (other, _) = random_partial(seed ^ 77, ranks, n, 0);
@@ -372,7 +374,7 @@ fn bounds_without_replay_cut_a_long_trace_and_keep_the_exact_ranking() {
     let p = Platform { n, ratio, a0, a1 };
     for protocol in [Protocol::Rendezvous, Protocol::Eager] {
         let mut c = compile(&generate(&spec, 1e9)).unwrap();
-        c.protocol = protocol;
+        c.set_protocol(protocol, 0.0);
         let prob = Problem::new(&c, &p);
         assert!(prob.cheap_bounds, "{} steps", c.steps());
         let ex = search::exhaustive(&prob, 7);

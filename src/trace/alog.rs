@@ -210,9 +210,9 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
                     ));
                 }
                 let op = if ty == 162 {
-                    Op::Send { peer, bytes }
+                    Op::Send { peer, tag: 0, bytes }
                 } else {
-                    Op::Recv { peer, bytes }
+                    Op::Recv { peer, tag: 0, bytes }
                 };
                 let l0 = match s.state {
                     State::Send { line, .. } | State::Recv { line, .. } => line,
@@ -293,6 +293,7 @@ mod tests {
             t.ranks[0][1],
             Event {
                 op: Op::Send {
+                    tag: 0,
                     peer: 1,
                     bytes: 7992.0
                 },
@@ -304,6 +305,7 @@ mod tests {
             t.ranks[1],
             vec![Event {
                 op: Op::Recv {
+                    tag: 0,
                     peer: 0,
                     bytes: 7992.0
                 },

@@ -173,6 +173,7 @@ fn lu(spec: &GenerateSpec, rate: f64) -> Trace {
                 t.push(
                     o,
                     Op::Send {
+                        tag: 0,
                         peer: p as u32,
                         bytes,
                     },
@@ -182,6 +183,7 @@ fn lu(spec: &GenerateSpec, rate: f64) -> Trace {
                 t.push(
                     p,
                     Op::Recv {
+                        tag: 0,
                         peer: o as u32,
                         bytes,
                     },
@@ -210,34 +212,64 @@ fn matmul(spec: &GenerateSpec, rate: f64) -> Trace {
         t.push(
             0,
             Op::Send {
+                tag: 0,
                 peer: p as u32,
                 bytes: a,
             },
             0,
             0,
         );
-        t.push(p, Op::Recv { peer: 0, bytes: a }, 0, 0);
+        t.push(
+            p,
+            Op::Recv {
+                peer: 0,
+                tag: 0,
+                bytes: a,
+            },
+            0,
+            0,
+        );
         let b = 8.0 * n * n;
         t.push(
             0,
             Op::Send {
+                tag: 0,
                 peer: p as u32,
                 bytes: b,
             },
             0,
             0,
         );
-        t.push(p, Op::Recv { peer: 0, bytes: b }, 0, 0);
+        t.push(
+            p,
+            Op::Recv {
+                peer: 0,
+                tag: 0,
+                bytes: b,
+            },
+            0,
+            0,
+        );
     }
     for (p, &rows) in sh.iter().enumerate() {
         t.push(p, Op::Compute(2.0 * rows as f64 * n * n / rate), 0, 0);
     }
     for p in 1..r {
         let c = 8.0 * sh[p] as f64 * n;
-        t.push(p, Op::Send { peer: 0, bytes: c }, 0, 0);
+        t.push(
+            p,
+            Op::Send {
+                peer: 0,
+                tag: 0,
+                bytes: c,
+            },
+            0,
+            0,
+        );
         t.push(
             0,
             Op::Recv {
+                tag: 0,
                 peer: p as u32,
                 bytes: c,
             },
@@ -272,10 +304,12 @@ fn himeno(spec: &GenerateSpec, rate: f64) -> Trace {
                 let send = (0..r as i64).contains(&to).then_some(to as u32);
                 let recv = (0..r as i64).contains(&from).then_some(from as u32);
                 let s = send.map(|q| Op::Send {
+                    tag: 0,
                     peer: q,
                     bytes: plane_bytes,
                 });
                 let v = recv.map(|q| Op::Recv {
+                    tag: 0,
                     peer: q,
                     bytes: plane_bytes,
                 });
@@ -289,6 +323,7 @@ fn himeno(spec: &GenerateSpec, rate: f64) -> Trace {
             t.push(
                 p,
                 Op::Send {
+                    tag: 0,
                     peer: 0,
                     bytes: 8.0,
                 },
@@ -298,6 +333,7 @@ fn himeno(spec: &GenerateSpec, rate: f64) -> Trace {
             t.push(
                 0,
                 Op::Recv {
+                    tag: 0,
                     peer: p as u32,
                     bytes: 8.0,
                 },
@@ -309,6 +345,7 @@ fn himeno(spec: &GenerateSpec, rate: f64) -> Trace {
             t.push(
                 0,
                 Op::Send {
+                    tag: 0,
                     peer: p as u32,
                     bytes: 8.0,
                 },
@@ -318,6 +355,7 @@ fn himeno(spec: &GenerateSpec, rate: f64) -> Trace {
             t.push(
                 p,
                 Op::Recv {
+                    tag: 0,
                     peer: 0,
                     bytes: 8.0,
                 },

@@ -9,6 +9,7 @@
 //! cross-target sample matrix.
 
 pub mod alog;
+pub mod collectives;
 pub mod fit;
 pub mod generate;
 pub mod limits;
@@ -142,25 +143,24 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
         })
         .collect();
     let mut bytes = 0.0;
-    for it in &c.items {
+    let (work, _) = c.rank_work();
+    for (x, pr) in per.iter_mut().enumerate() {
+        pr.compute = work[x];
+    }
+    for it in c.items() {
         let (a, d) = (it.src as usize, it.dst as usize);
-        per[a].compute += it.cs;
-        per[d].compute += it.cd;
         per[a].sends += 1;
         per[d].recvs += 1;
         per[a].bytes_sent += it.bytes;
         per[d].bytes_received += it.bytes;
         bytes += it.bytes;
     }
-    for (x, pr) in per.iter_mut().enumerate() {
-        pr.compute += c.tail[x];
-    }
     let compute = per.iter().map(|x| x.compute).sum();
     let trace = TraceSummary {
-        protocol: c.protocol,
+        protocol: c.protocol(),
         ranks: r as u32,
         events: c.events,
-        messages: c.items.len() as u64,
+        messages: c.messages,
         bytes,
         compute,
         per_rank: per,

@@ -4,14 +4,105 @@
 //! that matching errors found later ([`super::replay::compile`]) can name the line.
 
 /// One event of one rank.
+///
+/// Point-to-point operations carry the MPI tag they were recorded with (0 for formats
+/// without tags); messages match per ordered pair of ranks and tag, first in first out, as
+/// MPI matches them. A request of a non-blocking call is named by a later [`Op::Wait`] with
+/// its `(src, dst, tag)`, as SimGrid's time-independent traces name it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Op {
     /// Computation, seconds on an unloaded node.
     Compute(f64),
+    /// A pause of fixed length (seconds), whatever the node's speed (`sleep`).
+    Sleep(f64),
     /// A blocking `MPI_Send` to `peer` of `bytes` bytes.
-    Send { peer: u32, bytes: f64 },
+    Send { peer: u32, tag: i32, bytes: f64 },
     /// A blocking `MPI_Recv` from `peer` of up to `bytes` bytes.
-    Recv { peer: u32, bytes: f64 },
+    Recv { peer: u32, tag: i32, bytes: f64 },
+    /// `MPI_Isend`: posts the send and goes on.
+    Isend { peer: u32, tag: i32, bytes: f64 },
+    /// `MPI_Irecv`: posts the receive and goes on.
+    Irecv { peer: u32, tag: i32, bytes: f64 },
+    /// `MPI_Wait` on the oldest request of this rank from `src` to `dst` with `tag` that is
+    /// still outstanding; none is a no-op (SimGrid's replay: a test may have completed it).
+    Wait { src: u32, dst: u32, tag: i32 },
+    /// `MPI_Waitall`: every outstanding request of this rank.
+    WaitAll,
+    /// A collective or a `sendRecv`: `trace.colls[i]`.
+    Coll(u32),
+}
+
+/// Collective operations (and `sendRecv`), replayed as the point-to-point messages of the
+/// algorithm SMPI uses by default ([`super::collectives`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CollKind {
+    Barrier,
+    Bcast,
+    Reduce,
+    Allreduce,
+    Alltoall,
+    Alltoallv,
+    Gather,
+    Gatherv,
+    Allgather,
+    Allgatherv,
+    Scatter,
+    Scatterv,
+    ReduceScatter,
+    Scan,
+    Exscan,
+    SendRecv,
+}
+
+impl CollKind {
+    /// The action's name in a time-independent trace.
+    pub fn name(self) -> &'static str {
+        match self {
+            CollKind::Barrier => "barrier",
+            CollKind::Bcast => "bcast",
+            CollKind::Reduce => "reduce",
+            CollKind::Allreduce => "allreduce",
+            CollKind::Alltoall => "alltoall",
+            CollKind::Alltoallv => "alltoallv",
+            CollKind::Gather => "gather",
+            CollKind::Gatherv => "gatherv",
+            CollKind::Allgather => "allgather",
+            CollKind::Allgatherv => "allgatherv",
+            CollKind::Scatter => "scatter",
+            CollKind::Scatterv => "scatterv",
+            CollKind::ReduceScatter => "reducescatter",
+            CollKind::Scan => "scan",
+            CollKind::Exscan => "exscan",
+            CollKind::SendRecv => "sendRecv",
+        }
+    }
+}
+
+/// One rank's call of a collective, sizes in bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Coll {
+    pub kind: CollKind,
+    /// The root (0 for rootless collectives); for `sendRecv`, the destination.
+    pub root: u32,
+    /// Bytes this rank sends to each peer (bcast, reduce, allreduce, scan: the buffer).
+    pub send: f64,
+    /// Bytes this rank receives from each peer; for `sendRecv`, what it receives from `peer`.
+    pub recv: f64,
+    /// Computation after the collective, seconds on an unloaded node (reduce, allreduce,
+    /// reducescatter, scan: the operator's flops).
+    pub comp: f64,
+    /// For `sendRecv`, the source.
+    pub peer: u32,
+    /// Per-rank byte counts of the `v` forms: gatherv and allgatherv the receive counts,
+    /// scatterv the send counts, reducescatter the receive counts, alltoallv the send counts
+    /// then the receive counts.
+    pub counts: Vec<f64>,
+    /// The numbers of a `v` form as written, read once the number of ranks is known.
+    pub raw: Vec<f64>,
+    /// Bytes of the rank's default datatype when the line was read.
+    pub unit: f64,
+    /// Flops per second the `raw` flop count is divided by (the reference rate).
+    pub rate: f64,
 }
 
 /// An event and its origin: `file` (0 for a merged text, else the index in `trace.files`) and
@@ -38,6 +129,8 @@ pub enum Origin {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trace {
     pub ranks: Vec<Vec<Event>>,
+    /// The collective calls the events [`Op::Coll`] name, in the order they were read.
+    pub colls: Vec<Coll>,
     pub origin: Origin,
 }
 
@@ -46,6 +139,7 @@ impl Trace {
     pub fn new(n: usize, origin: Origin) -> Self {
         Trace {
             ranks: vec![Vec::new(); n],
+            colls: Vec::new(),
             origin,
         }
     }
@@ -84,6 +178,21 @@ impl Trace {
                 }
             }
         }
+        for c in &mut self.colls {
+            c.comp /= rate;
+            c.rate *= rate;
+        }
+    }
+
+    /// Appends a collective call of rank `r`.
+    pub fn push_coll(&mut self, r: usize, c: Coll, file: u32, line: u32) {
+        let i = self.colls.len() as u32;
+        self.colls.push(c);
+        self.ranks[r].push(Event {
+            op: Op::Coll(i),
+            file,
+            line,
+        });
     }
 
     /// Events of all ranks.

@@ -44,35 +44,72 @@
 // Rank and node indices are ids here (peers, pairs, classes), not only positions in one array.
 #![allow(clippy::needless_range_loop)]
 
-use super::model::{Op, Trace};
+use super::collectives::CollOp;
+use super::model::{Coll, CollKind, Op, Trace};
+use std::collections::BTreeMap;
+
+/// No request: the side of a message is a blocking call.
+pub const NONE: u32 = u32::MAX;
 
 /// One message of the flattened trace.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Item {
-    /// Computation (seconds, unloaded) of the sender since its previous message.
+    /// Computation (seconds, unloaded) of the sender since its previous message (0 for a
+    /// non-blocking send: its computation went to its [`Ins::Post`]).
     pub cs: f64,
-    /// Computation of the receiver since its previous message.
+    /// Computation of the receiver since its previous message (0 for a non-blocking receive).
     pub cd: f64,
     pub bytes: f64,
     pub src: u16,
     pub dst: u16,
     /// `src * R + dst`.
     pub pair: u32,
+    /// The send's request slot ([`NONE`] for a blocking send): the post time is read from it
+    /// and the completion written to it.
+    pub sq: u32,
+    /// The receive's request slot ([`NONE`] for a blocking receive).
+    pub rq: u32,
+    /// Whether the send completes when posted (module doc, "The rule").
+    pub eager: bool,
 }
 
-/// A compiled trace: messages in a topological order and each rank's final computation.
+/// One instruction of a compiled trace, in a topological order. Rank clocks `t` and request
+/// slots `q` are the replay's state; every instruction combines them with `+` and `max`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ins {
+    /// A message ([`Item`]): both sides posted.
+    Msg(Item),
+    /// A non-blocking call posted by rank `x` after `c` seconds (unloaded) of computation:
+    /// `t[x] += c ratio(x); q[slot] = t[x]`.
+    Post { x: u16, c: f64, slot: u32 },
+    /// Rank `x` waits for request `slot` after `c` seconds of computation:
+    /// `t[x] = max(t[x] + c ratio(x), q[slot])`.
+    Wait { x: u16, c: f64, slot: u32 },
+    /// Rank `x` computes `c` seconds (unloaded), then sleeps `d` seconds whatever its node:
+    /// `t[x] = t[x] + c ratio(x) + d`.
+    Delay { x: u16, c: f64, d: f64 },
+}
+
+/// A compiled trace: instructions in a topological order and each rank's final computation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
     pub ranks: usize,
-    pub items: Vec<Item>,
-    /// Computation after each rank's last message.
+    pub prog: Vec<Ins>,
+    /// Computation after each rank's last instruction.
     pub tail: Vec<f64>,
     /// Ordered rank pairs that exchange at least one message (`src * R + dst`), ascending.
     pub pairs: Vec<u32>,
-    /// Events of the trace (computes merged).
+    /// Events of the trace (computes merged; a collective call counts once).
     pub events: u64,
-    /// How a send completes (module doc).
-    pub protocol: Protocol,
+    /// Messages (instructions [`Ins::Msg`]).
+    pub messages: u64,
+    /// Request slots (one per non-blocking call, collectives' included).
+    pub slots: u32,
+    /// Per slot: the rank it belongs to, the peer and the bytes (for the timeline).
+    pub slot_info: Vec<(u32, u32, f64)>,
+    /// How a send completes (module doc); set with [`Compiled::set_protocol`], which marks
+    /// every message.
+    protocol: Protocol,
 }
 
 crate::params::choices! {
@@ -83,6 +120,8 @@ crate::params::choices! {
         Rendezvous = ("rendezvous", "Rendezvous (send waits for the transfer)"),
         /// The send completes at once; the receive at `max(r, s) + c`.
         Eager = ("eager", "Eager (send returns at once)"),
+        /// SMPI's rule: eager below the scenario's `eagerThreshold` bytes, rendezvous from it.
+        Size = ("size", "By size (eager below the threshold, as SMPI)"),
     }
 }
 
@@ -136,19 +175,306 @@ impl Platform {
     }
 }
 
+/// One operation of a rank after lowering: collectives expanded ([`super::collectives`]),
+/// requests numbered (one slot each, over the whole trace) and waits resolved to their slot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Low {
+    Compute(f64),
+    Sleep(f64),
+    /// A send (`slot` [`NONE`] when blocking).
+    Send {
+        peer: u32,
+        tag: i64,
+        bytes: f64,
+        slot: u32,
+    },
+    Recv {
+        peer: u32,
+        tag: i64,
+        bytes: f64,
+        slot: u32,
+    },
+    Wait(u32),
+}
+
+/// A lowered operation and the line it came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LowEv {
+    op: Low,
+    file: u32,
+    line: u32,
+}
+
+/// The tag of phase `phase` of a rank's `k`-th collective call: below every tag a trace can
+/// give (tags are 32-bit), so collectives never match a program's own messages.
+fn system_tag(k: u64, phase: u32) -> i64 {
+    i32::MIN as i64 - 1 - (k as i64) * 64 - phase as i64
+}
+
+/// Most messages a lowered trace may have (collectives expanded).
+pub const MAX_MESSAGES: u64 = 20_000_000;
+
+/// The expansion of a trace: per rank its lowered operations; per slot its rank, peer and
+/// bytes.
+type Lowered = (Vec<Vec<LowEv>>, Vec<(u32, u32, f64)>);
+
+/// Lowers a trace (type [`Low`]): checks that every rank calls the same collectives in the same
+/// order with the same root, expands them, and resolves waits. A wait naming no outstanding
+/// request is a no-op; requests still outstanding when a rank ends are waited for there
+/// (SimGrid's replay does both).
+fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
+    let r = trace.ranks.len();
+    // The `v` forms read for `r` ranks; an error names a line that calls it.
+    let mut line_of = vec![(0u32, 0u32); trace.colls.len()];
+    for evs in &trace.ranks {
+        for e in evs {
+            if let Op::Coll(i) = e.op {
+                line_of[i as usize] = (e.file, e.line);
+            }
+        }
+    }
+    let mut colls: Vec<Coll> = Vec::with_capacity(trace.colls.len());
+    for (i, c) in trace.colls.iter().enumerate() {
+        let (file, line) = line_of[i];
+        colls.push(super::collectives::resolve(c, r).map_err(|m| (file, line, m))?);
+    }
+    // Each rank's collective calls (sendRecv excepted: it pairs two ranks only).
+    let seq: Vec<Vec<(u32, usize)>> = trace
+        .ranks
+        .iter()
+        .map(|evs| {
+            evs.iter()
+                .enumerate()
+                .filter_map(|(k, e)| match e.op {
+                    Op::Coll(i) if colls[i as usize].kind != CollKind::SendRecv => Some((i, k)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let most = seq.iter().map(|s| s.len()).max().unwrap_or(0);
+    for k in 0..most {
+        let (x0, &(i0, k0)) = match seq.iter().enumerate().find(|(_, s)| s.len() > k) {
+            Some((x, s)) => (x, &s[k]),
+            None => break,
+        };
+        let c0 = &colls[i0 as usize];
+        let ev0 = trace.ranks[x0][k0];
+        for (y, s) in seq.iter().enumerate() {
+            let Some(&(i, ky)) = s.get(k) else {
+                return Err((
+                    ev0.file,
+                    ev0.line,
+                    format!(
+                        "rank {x0} calls {} (collective call {} of the trace), but rank {y} makes only {} collective call(s); every rank must call the same collectives in the same order",
+                        c0.kind.name(),
+                        k + 1,
+                        s.len()
+                    ),
+                ));
+            };
+            let c = &colls[i as usize];
+            if c.kind != c0.kind || c.root != c0.root {
+                let ev = trace.ranks[y][ky];
+                return Err((
+                    ev.file,
+                    ev.line,
+                    format!(
+                        "rank {y} calls {} with root {} as collective call {}, where rank {x0} calls {} with root {}; every rank must call the same collectives in the same order",
+                        c.kind.name(),
+                        c.root,
+                        k + 1,
+                        c0.kind.name(),
+                        c0.root
+                    ),
+                ));
+            }
+            if c.root as usize >= r || (c.kind == CollKind::SendRecv && c.peer as usize >= r) {
+                let ev = trace.ranks[y][ky];
+                return Err((
+                    ev.file,
+                    ev.line,
+                    format!(
+                        "{} names rank {}, but the trace has only {r} ranks (0 to {})",
+                        c.kind.name(),
+                        c.root,
+                        r - 1
+                    ),
+                ));
+            }
+        }
+    }
+    // Messages the expansion will make, counted before it is made.
+    let mut expected = 0u64;
+    for k in 0..most {
+        let c = &colls[seq[0][k].0 as usize];
+        let p = r as u64;
+        expected += match c.kind {
+            CollKind::Alltoall
+            | CollKind::Alltoallv
+            | CollKind::Allgather
+            | CollKind::Allgatherv => p * p.saturating_sub(1),
+            CollKind::Scan | CollKind::Exscan => p * p.saturating_sub(1) / 2,
+            _ => 2 * p,
+        };
+    }
+    if expected > MAX_MESSAGES {
+        return Err((
+            0,
+            0,
+            format!(
+                "the trace's collectives expand into {expected} messages; the limit is {MAX_MESSAGES}"
+            ),
+        ));
+    }
+    let mut slots: Vec<(u32, u32, f64)> = Vec::new();
+    let mut out = Vec::with_capacity(r);
+    let mut ops = Vec::new();
+    for (x, evs) in trace.ranks.iter().enumerate() {
+        let mut low: Vec<LowEv> = Vec::with_capacity(evs.len());
+        // outstanding requests: (src, dst, tag) and slot, in posting order
+        let mut open: Vec<((u32, u32, i64), u32)> = Vec::new();
+        let mut ncoll = 0u64;
+        for ev in evs {
+            let (file, line) = (ev.file, ev.line);
+            let mut push = |op: Low| low.push(LowEv { op, file, line });
+            match ev.op {
+                Op::Compute(d) => push(Low::Compute(d)),
+                Op::Sleep(d) => push(Low::Sleep(d)),
+                Op::Send { peer, tag, bytes } => push(Low::Send {
+                    peer,
+                    tag: tag as i64,
+                    bytes,
+                    slot: NONE,
+                }),
+                Op::Recv { peer, tag, bytes } => push(Low::Recv {
+                    peer,
+                    tag: tag as i64,
+                    bytes,
+                    slot: NONE,
+                }),
+                Op::Isend { peer, tag, bytes } | Op::Irecv { peer, tag, bytes } => {
+                    let slot = slots.len() as u32;
+                    slots.push((x as u32, peer, bytes));
+                    if let Op::Isend { .. } = ev.op {
+                        open.push(((x as u32, peer, tag as i64), slot));
+                        push(Low::Send {
+                            peer,
+                            tag: tag as i64,
+                            bytes,
+                            slot,
+                        });
+                    } else {
+                        open.push(((peer, x as u32, tag as i64), slot));
+                        push(Low::Recv {
+                            peer,
+                            tag: tag as i64,
+                            bytes,
+                            slot,
+                        });
+                    }
+                }
+                Op::Wait { src, dst, tag } => {
+                    let key = (src, dst, tag as i64);
+                    if let Some(i) = open.iter().position(|(k, _)| *k == key) {
+                        let (_, slot) = open.remove(i);
+                        push(Low::Wait(slot));
+                    }
+                }
+                Op::WaitAll => {
+                    for (_, slot) in open.drain(..) {
+                        push(Low::Wait(slot));
+                    }
+                }
+                Op::Coll(i) => {
+                    let c = &colls[i as usize];
+                    ops.clear();
+                    let tag_of: Box<dyn Fn(u32) -> i64> = if c.kind == CollKind::SendRecv {
+                        crate::trace::collectives::send_recv(c, &mut ops);
+                        Box::new(|_| 0)
+                    } else {
+                        let k = ncoll as usize;
+                        let calls: Vec<&Coll> =
+                            seq.iter().map(|s| &colls[s[k].0 as usize]).collect();
+                        crate::trace::collectives::expand(&calls, x, &mut ops);
+                        let kk = ncoll;
+                        ncoll += 1;
+                        Box::new(move |phase| system_tag(kk, phase))
+                    };
+                    let base = slots.len() as u32;
+                    for op in &ops {
+                        match *op {
+                            CollOp::Compute(d) => push(Low::Compute(d)),
+                            CollOp::Wait(j) => push(Low::Wait(base + j)),
+                            CollOp::Send {
+                                peer,
+                                bytes,
+                                phase,
+                                req,
+                            } => {
+                                let slot = req.map_or(NONE, |j| base + j);
+                                if slot != NONE {
+                                    slots.push((x as u32, peer, bytes));
+                                }
+                                push(Low::Send {
+                                    peer,
+                                    tag: tag_of(phase),
+                                    bytes,
+                                    slot,
+                                })
+                            }
+                            CollOp::Recv {
+                                peer,
+                                bytes,
+                                phase,
+                                req,
+                            } => {
+                                let slot = req.map_or(NONE, |j| base + j);
+                                if slot != NONE {
+                                    slots.push((x as u32, peer, bytes));
+                                }
+                                push(Low::Recv {
+                                    peer,
+                                    tag: tag_of(phase),
+                                    bytes,
+                                    slot,
+                                })
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // requests never waited for are waited for at the end
+        let (file, line) = evs.last().map_or((0, 0), |e| (e.file, e.line));
+        for (_, slot) in open.drain(..) {
+            low.push(LowEv {
+                op: Low::Wait(slot),
+                file,
+                line,
+            });
+        }
+        out.push(low);
+    }
+    Ok((out, slots))
+}
+
 /// Matches and flattens a trace.
 ///
 /// # Errors
 /// A message naming the line: a send never received, a receive never sent, a receive smaller
-/// than its message, a peer rank the trace does not have, or a deadlock (with the line where
-/// each of up to three blocked ranks waits). Returned as `(file, line, message)`.
+/// than its message, a peer rank the trace does not have, collectives called differently by
+/// different ranks, or a deadlock (with the line where each of up to three blocked ranks
+/// waits). Returned as `(file, line, message)`.
 pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
     let r = trace.ranks.len();
-    // Sends per ordered pair, in order.
-    let mut sends: Vec<Vec<(usize, usize)>> = vec![Vec::new(); r * r];
     for (a, evs) in trace.ranks.iter().enumerate() {
-        for (k, ev) in evs.iter().enumerate() {
-            if let Op::Send { peer, .. } | Op::Recv { peer, .. } = ev.op {
+        for ev in evs {
+            if let Op::Send { peer, .. }
+            | Op::Recv { peer, .. }
+            | Op::Isend { peer, .. }
+            | Op::Irecv { peer, .. } = ev.op
+            {
                 if peer as usize >= r {
                     return Err((
                         ev.file,
@@ -157,25 +483,39 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                     ));
                 }
             }
-            if let Op::Send { peer, .. } = ev.op {
-                sends[a * r + peer as usize].push((a, k));
+        }
+    }
+    let (low, slot_info) = lower(trace)?;
+    // Sends per (src, dst, tag), in order.
+    let mut sends: BTreeMap<(u32, u32, i64), Vec<(usize, usize)>> = BTreeMap::new();
+    for (a, evs) in low.iter().enumerate() {
+        for (k, ev) in evs.iter().enumerate() {
+            if let Low::Send { peer, tag, .. } = ev.op {
+                sends.entry((a as u32, peer, tag)).or_default().push((a, k));
             }
         }
     }
     // msg id per comm event: msg_of[rank][k].
-    let mut msg_of: Vec<Vec<u32>> = trace
-        .ranks
-        .iter()
-        .map(|e| vec![u32::MAX; e.len()])
-        .collect();
-    let mut msgs: Vec<(usize, usize, f64)> = Vec::new(); // (src, dst, bytes)
-    let mut used = vec![0usize; r * r];
-    for (b, evs) in trace.ranks.iter().enumerate() {
+    let mut msg_of: Vec<Vec<u32>> = low.iter().map(|e| vec![u32::MAX; e.len()]).collect();
+    // (src, dst, bytes, send event, receive event)
+    let mut msgs: Vec<(usize, usize, f64, usize, usize)> = Vec::new();
+    let mut used: BTreeMap<(u32, u32, i64), usize> = BTreeMap::new();
+    for (b, evs) in low.iter().enumerate() {
         for (k, ev) in evs.iter().enumerate() {
-            if let Op::Recv { peer, bytes } = ev.op {
+            if let Low::Recv {
+                peer, tag, bytes, ..
+            } = ev.op
+            {
                 let a = peer as usize;
-                let q = &sends[a * r + b];
-                let i = used[a * r + b];
+                let key = (peer, b as u32, tag);
+                let empty = Vec::new();
+                let q = sends.get(&key).unwrap_or(&empty);
+                let i = *used.get(&key).unwrap_or(&0);
+                let tagged = if (0..=i32::MAX as i64).contains(&tag) && tag != 0 {
+                    format!(" with tag {tag}")
+                } else {
+                    String::new()
+                };
                 let Some(&(_, ks)) = q.get(i) else {
                     // With one text per rank, the sender's text may be the one cut short: name it.
                     let hint = match (trace.origin, trace.ranks[a].last()) {
@@ -189,15 +529,15 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                         ev.file,
                         ev.line,
                         format!(
-                            "rank {b} receives from rank {a} a message that is never sent (rank {a} sends {} message(s) to rank {b}; this is receive {}){hint}",
+                            "rank {b} receives from rank {a} a message{tagged} that is never sent (rank {a} sends {} such message(s) to rank {b}; this is receive {}){hint}",
                             q.len(),
                             i + 1
                         ),
                     ));
                 };
-                used[a * r + b] += 1;
-                let sev = trace.ranks[a][ks];
-                let Op::Send { bytes: sb, .. } = sev.op else {
+                used.insert(key, i + 1);
+                let sev = low[a][ks];
+                let Low::Send { bytes: sb, .. } = sev.op else {
                     unreachable!("queued events are sends")
                 };
                 if bytes < sb {
@@ -205,7 +545,7 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                         ev.file,
                         ev.line,
                         format!(
-                            "rank {b} receives at most {} bytes from rank {a}, but the matching send{} has {} bytes",
+                            "rank {b} receives at most {} bytes from rank {a}{tagged}, but the matching send{} has {} bytes",
                             crate::error::compact_number(bytes),
                             match (sev.line, trace.origin) {
                                 (0, _) => String::new(),
@@ -218,82 +558,166 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                     ));
                 }
                 let id = msgs.len() as u32;
-                msgs.push((a, b, sb));
+                msgs.push((a, b, sb, ks, k));
                 msg_of[b][k] = id;
                 msg_of[a][ks] = id;
             }
         }
     }
-    for (p, q) in sends.iter().enumerate() {
-        if let Some(&(a, ks)) = q.get(used[p]) {
-            let ev = trace.ranks[a][ks];
+    for (key, q) in &sends {
+        let n = *used.get(key).unwrap_or(&0);
+        if let Some(&(a, ks)) = q.get(n) {
+            let ev = low[a][ks];
+            let tagged = if (1..=i32::MAX as i64).contains(&key.2) {
+                format!(" with tag {}", key.2)
+            } else {
+                String::new()
+            };
             return Err((
                 ev.file,
                 ev.line,
                 format!(
-                    "rank {a} sends to rank {} a message that is never received ({} sent, {} received)",
-                    p % r,
+                    "rank {a} sends to rank {} a message{tagged} that is never received ({} sent, {} received)",
+                    key.1,
                     q.len(),
-                    used[p]
+                    n
                 ),
             ));
         }
     }
-    // Topological order by simulating the blocking rule without times.
+    if msgs.len() as u64 > MAX_MESSAGES {
+        return Err((
+            0,
+            0,
+            format!("{} messages; the limit is {MAX_MESSAGES}", msgs.len()),
+        ));
+    }
+    // Topological order by running the calls without times: a blocking call waits until its
+    // message is matched, a wait until its request's message is.
+    let nslots = slot_info.len();
     let mut pos = vec![0usize; r];
     let mut pending = vec![0.0f64; r];
-    let mut waiting = vec![false; r];
+    let mut blocked = vec![false; r];
     let mut arrived = vec![0u8; msgs.len()];
-    let mut items = Vec::with_capacity(msgs.len());
+    let mut done = vec![false; nslots];
+    let mut waiter = vec![NONE; nslots];
+    let mut prog: Vec<Ins> = Vec::with_capacity(msgs.len() + nslots * 2);
     let mut stack: Vec<usize> = (0..r).rev().collect();
+    let slot_of = |x: usize, k: usize| match low[x][k].op {
+        Low::Send { slot, .. } | Low::Recv { slot, .. } => slot,
+        _ => NONE,
+    };
     while let Some(x) = stack.pop() {
-        loop {
-            if waiting[x] || pos[x] >= trace.ranks[x].len() {
-                break;
-            }
-            match trace.ranks[x][pos[x]].op {
-                Op::Compute(d) => {
+        while !blocked[x] && pos[x] < low[x].len() {
+            match low[x][pos[x]].op {
+                Low::Compute(d) => {
                     pending[x] += d;
                     pos[x] += 1;
                 }
-                Op::Send { .. } | Op::Recv { .. } => {
+                Low::Sleep(d) => {
+                    prog.push(Ins::Delay {
+                        x: x as u16,
+                        c: std::mem::take(&mut pending[x]),
+                        d,
+                    });
+                    pos[x] += 1;
+                }
+                Low::Wait(slot) => {
+                    if done[slot as usize] {
+                        prog.push(Ins::Wait {
+                            x: x as u16,
+                            c: std::mem::take(&mut pending[x]),
+                            slot,
+                        });
+                        pos[x] += 1;
+                    } else {
+                        waiter[slot as usize] = x as u32;
+                        blocked[x] = true;
+                    }
+                }
+                Low::Send { slot, .. } | Low::Recv { slot, .. } => {
                     let m = msg_of[x][pos[x]] as usize;
                     arrived[m] += 1;
-                    waiting[x] = true;
+                    if slot != NONE {
+                        prog.push(Ins::Post {
+                            x: x as u16,
+                            c: std::mem::take(&mut pending[x]),
+                            slot,
+                        });
+                        pos[x] += 1;
+                    } else {
+                        blocked[x] = true;
+                    }
                     if arrived[m] == 2 {
-                        let (a, b, bytes) = msgs[m];
-                        items.push(Item {
-                            cs: pending[a],
-                            cd: pending[b],
+                        let (a, b, bytes, ks, kr) = msgs[m];
+                        let (sq, rq) = (slot_of(a, ks), slot_of(b, kr));
+                        let cs = if sq == NONE {
+                            std::mem::take(&mut pending[a])
+                        } else {
+                            0.0
+                        };
+                        let cd = if rq == NONE {
+                            std::mem::take(&mut pending[b])
+                        } else {
+                            0.0
+                        };
+                        prog.push(Ins::Msg(Item {
+                            cs,
+                            cd,
                             bytes,
                             src: a as u16,
                             dst: b as u16,
                             pair: (a * r + b) as u32,
-                        });
-                        pending[a] = 0.0;
-                        pending[b] = 0.0;
-                        for y in [a, b] {
-                            pos[y] += 1;
-                            waiting[y] = false;
+                            sq,
+                            rq,
+                            eager: false,
+                        }));
+                        for (y, q) in [(a, sq), (b, rq)] {
+                            if q == NONE {
+                                pos[y] += 1;
+                                blocked[y] = false;
+                                if y != x {
+                                    stack.push(y);
+                                }
+                            } else {
+                                done[q as usize] = true;
+                                let w = waiter[q as usize];
+                                if w != NONE {
+                                    let w = w as usize;
+                                    waiter[q as usize] = NONE;
+                                    prog.push(Ins::Wait {
+                                        x: w as u16,
+                                        c: std::mem::take(&mut pending[w]),
+                                        slot: q,
+                                    });
+                                    pos[w] += 1;
+                                    blocked[w] = false;
+                                    if w != x {
+                                        stack.push(w);
+                                    }
+                                }
+                            }
                         }
-                        let other = if x == a { b } else { a };
-                        stack.push(other);
                     }
                 }
             }
         }
     }
-    if items.len() < msgs.len() {
+    if (0..r).any(|x| pos[x] < low[x].len()) {
         let mut parts = Vec::new();
         for x in 0..r {
-            if waiting[x] && parts.len() < 3 {
-                let ev = trace.ranks[x][pos[x]];
+            if pos[x] < low[x].len() && parts.len() < 3 {
+                let ev = low[x][pos[x]];
                 let what = match ev.op {
-                    Op::Send { peer, .. } => format!("rank {x} waits in a send to rank {peer}"),
-                    Op::Recv { peer, .. } => {
+                    Low::Send { peer, .. } => format!("rank {x} waits in a send to rank {peer}"),
+                    Low::Recv { peer, .. } => {
                         format!("rank {x} waits in a receive from rank {peer}")
                     }
-                    Op::Compute(_) => format!("rank {x} waits"),
+                    Low::Wait(q) => {
+                        let (_, peer, _) = slot_info[q as usize];
+                        format!("rank {x} waits for a request with rank {peer}")
+                    }
+                    _ => format!("rank {x} waits"),
                 };
                 let at = if ev.line > 0 {
                     if trace.ranks.len() > 1 && ev.file > 0 {
@@ -307,8 +731,8 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                 parts.push(format!("{what}{at}"));
             }
         }
-        let first = (0..r).find(|&x| waiting[x]).unwrap_or(0);
-        let ev = trace.ranks[first].get(pos[first]).copied();
+        let first = (0..r).find(|&x| pos[x] < low[x].len()).unwrap_or(0);
+        let ev = low[first].get(pos[first]).copied();
         return Err((
             ev.map_or(0, |e| e.file),
             ev.map_or(0, |e| e.line),
@@ -318,23 +742,96 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
             ),
         ));
     }
-    let mut pairs: Vec<u32> = items.iter().map(|i| i.pair).collect();
+    let mut pairs: Vec<u32> = prog
+        .iter()
+        .filter_map(|i| match i {
+            Ins::Msg(it) => Some(it.pair),
+            _ => None,
+        })
+        .collect();
     pairs.sort_unstable();
     pairs.dedup();
     Ok(Compiled {
         protocol: Protocol::Rendezvous,
         ranks: r,
-        items,
+        messages: msgs.len() as u64,
+        prog,
         tail: pending,
         pairs,
         events: trace.events(),
+        slots: nslots as u32,
+        slot_info,
     })
 }
 
 impl Compiled {
-    /// Replay steps of one replay: messages plus ranks.
+    /// Replay steps of one replay: instructions plus ranks.
     pub fn steps(&self) -> u64 {
-        self.items.len() as u64 + self.ranks as u64
+        self.prog.len() as u64 + self.ranks as u64
+    }
+
+    /// Scratch entries one replay needs: a clock per rank and a slot per request.
+    pub fn scratch_len(&self) -> usize {
+        self.ranks + self.slots as usize
+    }
+
+    /// The messages, in the compiled order.
+    pub fn items(&self) -> impl Iterator<Item = &Item> + '_ {
+        self.prog.iter().filter_map(|i| match i {
+            Ins::Msg(it) => Some(it),
+            _ => None,
+        })
+    }
+
+    /// How sends complete.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// Sets the protocol of every message: rendezvous, eager, or eager below `threshold`
+    /// bytes ([`Protocol::Size`]).
+    pub fn set_protocol(&mut self, p: Protocol, threshold: f64) {
+        self.protocol = p;
+        for i in &mut self.prog {
+            if let Ins::Msg(it) = i {
+                it.eager = match p {
+                    Protocol::Rendezvous => false,
+                    Protocol::Eager => true,
+                    Protocol::Size => it.bytes < threshold,
+                };
+            }
+        }
+    }
+
+    /// Each rank's computation (seconds, unloaded; its instructions' in order, then its
+    /// tail) and fixed sleeps.
+    pub fn rank_work(&self) -> (Vec<f64>, Vec<f64>) {
+        let mut comp = vec![0.0; self.ranks];
+        let sleep = self.add_work(&mut comp);
+        for (c, t) in comp.iter_mut().zip(&self.tail) {
+            *c += t;
+        }
+        (comp, sleep)
+    }
+
+    /// Adds each rank's computation in its instructions (not its tail) to `comp`; returns
+    /// each rank's sleeps.
+    pub fn add_work(&self, comp: &mut [f64]) -> Vec<f64> {
+        let mut sleep = vec![0.0; self.ranks];
+        for i in &self.prog {
+            match *i {
+                Ins::Msg(it) => {
+                    comp[it.src as usize] += it.cs;
+                    comp[it.dst as usize] += it.cd;
+                }
+                Ins::Post { x, c, .. } | Ins::Wait { x, c, .. } => comp[x as usize] += c,
+                Ins::Delay { x, c, d } => {
+                    comp[x as usize] += c;
+                    sleep[x as usize] += d;
+                }
+            }
+        }
+        sleep
     }
 
     /// Fills `tab` with the exact parameters of `assign` (node per rank).
@@ -351,24 +848,60 @@ impl Compiled {
         }
     }
 
-    /// The run time under the parameters `tab` (`t` is scratch of `R` entries).
+    /// The run time under the parameters `tab` (`t` is scratch of [`Compiled::scratch_len`]
+    /// entries).
     ///
     /// # Complexity
-    /// `O(M + R)`.
-    pub fn replay(&self, tab: &Tables, t: &mut [f64]) -> f64 {
-        t.iter_mut().for_each(|x| *x = 0.0);
-        let eager = self.protocol == Protocol::Eager;
+    /// `O(I + R)` for `I` instructions.
+    pub fn replay(&self, tab: &Tables, scratch: &mut [f64]) -> f64 {
+        scratch.iter_mut().for_each(|x| *x = 0.0);
+        let (t, q) = scratch.split_at_mut(self.ranks);
         let ratio = &tab.ratio[..];
         let a0 = &tab.a0[..];
         let a1 = &tab.a1[..];
-        for it in &self.items {
-            let (a, b) = (it.src as usize, it.dst as usize);
-            let s = t[a] + it.cs * ratio[a];
-            let r = t[b] + it.cd * ratio[b];
-            let c = a0[it.pair as usize] + a1[it.pair as usize] * it.bytes;
-            let (_, e, es) = message(s, r, c, eager);
-            t[a] = es;
-            t[b] = e;
+        for ins in &self.prog {
+            match *ins {
+                Ins::Msg(ref it) => {
+                    let (a, b) = (it.src as usize, it.dst as usize);
+                    let s = if it.sq == NONE {
+                        t[a] + it.cs * ratio[a]
+                    } else {
+                        q[it.sq as usize]
+                    };
+                    let r = if it.rq == NONE {
+                        t[b] + it.cd * ratio[b]
+                    } else {
+                        q[it.rq as usize]
+                    };
+                    let c = a0[it.pair as usize] + a1[it.pair as usize] * it.bytes;
+                    let (_, e, es) = message(s, r, c, it.eager);
+                    if it.sq == NONE {
+                        t[a] = es;
+                    } else {
+                        q[it.sq as usize] = es;
+                    }
+                    if it.rq == NONE {
+                        t[b] = e;
+                    } else {
+                        q[it.rq as usize] = e;
+                    }
+                }
+                Ins::Post { x, c, slot } => {
+                    let x = x as usize;
+                    t[x] += c * ratio[x];
+                    q[slot as usize] = t[x];
+                }
+                Ins::Wait { x, c, slot } => {
+                    let x = x as usize;
+                    let v = t[x] + c * ratio[x];
+                    let w = q[slot as usize];
+                    t[x] = if w > v { w } else { v };
+                }
+                Ins::Delay { x, c, d } => {
+                    let x = x as usize;
+                    t[x] = t[x] + c * ratio[x] + d;
+                }
+            }
         }
         let mut end = 0.0f64;
         for (x, &tx) in t.iter().enumerate() {
@@ -384,53 +917,106 @@ impl Compiled {
     pub fn time_of(&self, p: &Platform, assign: &[u8]) -> f64 {
         let mut tab = Tables::new(self.ranks);
         self.exact_tables(p, assign, &mut tab);
-        let mut t = vec![0.0; self.ranks];
+        let mut t = vec![0.0; self.scratch_len()];
         self.replay(&tab, &mut t)
     }
 }
 
 /// What one chain of dependencies of a replay consists of: the computation of each rank on
-/// it (`w[x]`, seconds unloaded) and, per ordered rank pair `src * R + dst`, the messages on
-/// it (`count`, `bytes`). Built by [`Compiled::critical_path`].
+/// it (`w[x]`, seconds unloaded), per ordered rank pair `src * R + dst` the messages on it
+/// (`count`, `bytes`), and its sleeps (`fixed`, seconds). Built by
+/// [`Compiled::critical_path`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathProfile {
     pub w: Vec<f64>,
     pub count: Vec<f64>,
     pub bytes: Vec<f64>,
+    pub fixed: f64,
 }
 
 impl Compiled {
     /// The replay of [`Compiled::replay`] under `tab`, and a critical path: the chain of
-    /// dependencies (computations and transfers) that gives the run time, found by walking
-    /// back from the rank that ends last, at each message to the side (send or receive) that
-    /// posted last. Whatever the parameters, every rank's clock is at least the sum along
-    /// any such chain (each step of the chain is a `+` into a `max`), so the chain's length
-    /// under other parameters is a lower bound of their run time (used by
-    /// [`super::search::PathBound`]).
+    /// dependencies (computations, sleeps and transfers) that gives the run time, found by
+    /// walking back from the rank that ends last: at a message to the side (send or receive)
+    /// that posted last, at a wait to the request if it ended later than the rank's own
+    /// clock, at a non-blocking call's post to the rank's clock before it. Whatever the
+    /// parameters, every clock and request time is at least the sum along any such chain
+    /// (each step of the chain is a `+` into a `max`), so the chain's length under other
+    /// parameters is a lower bound of their run time (used by [`super::search::PathBound`]).
     ///
     /// # Complexity
-    /// `O(M + R^2)`; `O(M)` scratch.
+    /// `O(I + R^2)`; `O(I)` scratch.
     pub fn critical_path(&self, tab: &Tables) -> (f64, PathProfile) {
         let r = self.ranks;
-        let eager = self.protocol == Protocol::Eager;
         let none = u32::MAX;
         let mut t = vec![0.0f64; r];
+        let mut q = vec![0.0f64; self.slots as usize];
         let mut last = vec![none; r];
-        // per item: previous item of its sender and of its receiver; whether s >= r
-        let mut prev = Vec::with_capacity(self.items.len());
-        let mut from_src = Vec::with_capacity(self.items.len());
-        for (i, it) in self.items.iter().enumerate() {
-            let (a, b) = (it.src as usize, it.dst as usize);
-            let s = t[a] + it.cs * tab.ratio[a];
-            let rr = t[b] + it.cd * tab.ratio[b];
-            let c = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
-            let (_, e, es) = message(s, rr, c, eager);
-            prev.push((last[a], last[b]));
-            from_src.push(rr <= s);
-            t[a] = es;
-            t[b] = e;
-            last[a] = i as u32;
-            last[b] = i as u32;
+        let mut last_q = vec![none; self.slots as usize];
+        // per instruction: the instructions its two inputs came from, and which one won
+        // (messages: whether the send posted last; waits: whether the request ended last)
+        let mut prev: Vec<(u32, u32)> = Vec::with_capacity(self.prog.len());
+        let mut flag: Vec<bool> = Vec::with_capacity(self.prog.len());
+        for (i, ins) in self.prog.iter().enumerate() {
+            let i = i as u32;
+            match *ins {
+                Ins::Msg(ref it) => {
+                    let (a, b) = (it.src as usize, it.dst as usize);
+                    let (s, pa) = if it.sq == NONE {
+                        (t[a] + it.cs * tab.ratio[a], last[a])
+                    } else {
+                        (q[it.sq as usize], last_q[it.sq as usize])
+                    };
+                    let (rr, pb) = if it.rq == NONE {
+                        (t[b] + it.cd * tab.ratio[b], last[b])
+                    } else {
+                        (q[it.rq as usize], last_q[it.rq as usize])
+                    };
+                    let c = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
+                    let (_, e, es) = message(s, rr, c, it.eager);
+                    prev.push((pa, pb));
+                    flag.push(rr <= s);
+                    if it.sq == NONE {
+                        t[a] = es;
+                        last[a] = i;
+                    } else {
+                        q[it.sq as usize] = es;
+                        last_q[it.sq as usize] = i;
+                    }
+                    if it.rq == NONE {
+                        t[b] = e;
+                        last[b] = i;
+                    } else {
+                        q[it.rq as usize] = e;
+                        last_q[it.rq as usize] = i;
+                    }
+                }
+                Ins::Post { x, c, slot } => {
+                    let x = x as usize;
+                    t[x] += c * tab.ratio[x];
+                    q[slot as usize] = t[x];
+                    prev.push((last[x], none));
+                    flag.push(false);
+                    last[x] = i;
+                    last_q[slot as usize] = i;
+                }
+                Ins::Wait { x, c, slot } => {
+                    let x = x as usize;
+                    let v = t[x] + c * tab.ratio[x];
+                    let w = q[slot as usize];
+                    prev.push((last[x], last_q[slot as usize]));
+                    flag.push(w > v);
+                    t[x] = if w > v { w } else { v };
+                    last[x] = i;
+                }
+                Ins::Delay { x, c, d } => {
+                    let x = x as usize;
+                    t[x] = t[x] + c * tab.ratio[x] + d;
+                    prev.push((last[x], none));
+                    flag.push(false);
+                    last[x] = i;
+                }
+            }
         }
         let mut end = 0.0f64;
         let mut x_end = 0usize;
@@ -445,27 +1031,67 @@ impl Compiled {
             w: vec![0.0; r],
             count: vec![0.0; r * r],
             bytes: vec![0.0; r * r],
+            fixed: 0.0,
         };
         prof.w[x_end] += self.tail[x_end];
-        let (mut i, mut x) = (last[x_end], x_end);
-        while i != none {
-            let it = &self.items[i as usize];
-            let (a, b) = (it.src as usize, it.dst as usize);
-            let (pa, pb) = prev[i as usize];
-            if eager && x == a {
-                // an eager send ends when it is posted
-                prof.w[a] += it.cs;
-                (i, x) = (pa, a);
-                continue;
-            }
-            prof.count[it.pair as usize] += 1.0;
-            prof.bytes[it.pair as usize] += it.bytes;
-            if from_src[i as usize] {
-                prof.w[a] += it.cs;
-                (i, x) = (pa, a);
-            } else {
-                prof.w[b] += it.cd;
-                (i, x) = (pb, b);
+        // (instruction, whether we arrived through its send side's output)
+        let side_of = |i: u32, x: usize| match self.prog[i as usize] {
+            Ins::Msg(it) => it.src as usize == x && it.sq == NONE,
+            _ => false,
+        };
+        let slot_side = |i: u32, slot: u32| match self.prog[i as usize] {
+            Ins::Msg(it) => it.sq == slot,
+            _ => false,
+        };
+        let mut cur = last[x_end];
+        let mut send_side = cur != none && side_of(cur, x_end);
+        while cur != none {
+            let (pa, pb) = prev[cur as usize];
+            match self.prog[cur as usize] {
+                Ins::Msg(it) => {
+                    let (a, b) = (it.src as usize, it.dst as usize);
+                    // the send side's input: a's clock (blocking) or the post's slot
+                    let from_send = |prof: &mut PathProfile| -> (u32, bool) {
+                        if it.sq == NONE {
+                            prof.w[a] += it.cs;
+                            (pa, pa != none && side_of(pa, a))
+                        } else {
+                            (pa, false)
+                        }
+                    };
+                    if send_side && it.eager {
+                        // an eager send ends when it is posted
+                        (cur, send_side) = from_send(&mut prof);
+                        continue;
+                    }
+                    prof.count[it.pair as usize] += 1.0;
+                    prof.bytes[it.pair as usize] += it.bytes;
+                    if flag[cur as usize] {
+                        (cur, send_side) = from_send(&mut prof);
+                    } else if it.rq == NONE {
+                        prof.w[b] += it.cd;
+                        (cur, send_side) = (pb, pb != none && side_of(pb, b));
+                    } else {
+                        (cur, send_side) = (pb, false);
+                    }
+                }
+                Ins::Post { x, c, .. } => {
+                    prof.w[x as usize] += c;
+                    (cur, send_side) = (pa, pa != none && side_of(pa, x as usize));
+                }
+                Ins::Wait { x, c, slot } => {
+                    if flag[cur as usize] {
+                        (cur, send_side) = (pb, pb != none && slot_side(pb, slot));
+                    } else {
+                        prof.w[x as usize] += c;
+                        (cur, send_side) = (pa, pa != none && side_of(pa, x as usize));
+                    }
+                }
+                Ins::Delay { x, c, d } => {
+                    prof.w[x as usize] += c;
+                    prof.fixed += d;
+                    (cur, send_side) = (pa, pa != none && side_of(pa, x as usize));
+                }
             }
         }
         (end, prof)
@@ -506,39 +1132,90 @@ impl LaneTables {
 }
 
 impl Compiled {
-    /// [`LANES`] replays in one pass over the messages, lane `l` with the parameters of lane
-    /// `l` of `tab`; `t` is scratch of `R x LANES` entries. Each lane does exactly the
-    /// operations of [`Compiled::replay`] in the same order, so its result is bit-identical;
-    /// the lanes' independent chains of `+` and `max` overlap in the processor, which is
-    /// where the speed comes from.
+    /// [`LANES`] replays in one pass over the instructions, lane `l` with the parameters of
+    /// lane `l` of `tab`; `scratch` has [`Compiled::scratch_len`] `x LANES` entries. Each lane
+    /// does exactly the operations of [`Compiled::replay`] in the same order, so its result is
+    /// bit-identical; the lanes' independent chains of `+` and `max` overlap in the processor,
+    /// which is where the speed comes from.
     ///
     /// # Complexity
-    /// `O((M + R) x LANES)`, about the time of a few single replays.
-    pub fn replay_lanes(&self, tab: &LaneTables, t: &mut [f64], out: &mut [f64; LANES]) {
-        t.iter_mut().for_each(|x| *x = 0.0);
-        let eager = self.protocol == Protocol::Eager;
-        for it in &self.items {
-            let a = it.src as usize * LANES;
-            let b = it.dst as usize * LANES;
-            let p = it.pair as usize * LANES;
-            let ra = &tab.ratio[a..a + LANES];
-            let rb = &tab.ratio[b..b + LANES];
-            let x0 = &tab.a0[p..p + LANES];
-            let x1 = &tab.a1[p..p + LANES];
-            let mut e = [0.0f64; LANES];
-            let mut es = [0.0f64; LANES];
-            {
-                let ta = &t[a..a + LANES];
-                let tb = &t[b..b + LANES];
-                for l in 0..LANES {
-                    let s = ta[l] + it.cs * ra[l];
-                    let r = tb[l] + it.cd * rb[l];
-                    let c = x0[l] + x1[l] * it.bytes;
-                    (_, e[l], es[l]) = message(s, r, c, eager);
+    /// `O((I + R) x LANES)`, about the time of a few single replays.
+    pub fn replay_lanes(&self, tab: &LaneTables, scratch: &mut [f64], out: &mut [f64; LANES]) {
+        scratch.iter_mut().for_each(|x| *x = 0.0);
+        let (t, q) = scratch.split_at_mut(self.ranks * LANES);
+        for ins in &self.prog {
+            match *ins {
+                Ins::Msg(ref it) => {
+                    let a = it.src as usize * LANES;
+                    let b = it.dst as usize * LANES;
+                    let p = it.pair as usize * LANES;
+                    let ra = &tab.ratio[a..a + LANES];
+                    let rb = &tab.ratio[b..b + LANES];
+                    let x0 = &tab.a0[p..p + LANES];
+                    let x1 = &tab.a1[p..p + LANES];
+                    let mut s = [0.0f64; LANES];
+                    let mut r = [0.0f64; LANES];
+                    if it.sq == NONE {
+                        let ta = &t[a..a + LANES];
+                        for l in 0..LANES {
+                            s[l] = ta[l] + it.cs * ra[l];
+                        }
+                    } else {
+                        let k = it.sq as usize * LANES;
+                        s.copy_from_slice(&q[k..k + LANES]);
+                    }
+                    if it.rq == NONE {
+                        let tb = &t[b..b + LANES];
+                        for l in 0..LANES {
+                            r[l] = tb[l] + it.cd * rb[l];
+                        }
+                    } else {
+                        let k = it.rq as usize * LANES;
+                        r.copy_from_slice(&q[k..k + LANES]);
+                    }
+                    let mut e = [0.0f64; LANES];
+                    let mut es = [0.0f64; LANES];
+                    for l in 0..LANES {
+                        let c = x0[l] + x1[l] * it.bytes;
+                        (_, e[l], es[l]) = message(s[l], r[l], c, it.eager);
+                    }
+                    if it.sq == NONE {
+                        t[a..a + LANES].copy_from_slice(&es);
+                    } else {
+                        let k = it.sq as usize * LANES;
+                        q[k..k + LANES].copy_from_slice(&es);
+                    }
+                    if it.rq == NONE {
+                        t[b..b + LANES].copy_from_slice(&e);
+                    } else {
+                        let k = it.rq as usize * LANES;
+                        q[k..k + LANES].copy_from_slice(&e);
+                    }
+                }
+                Ins::Post { x, c, slot } => {
+                    let a = x as usize * LANES;
+                    let k = slot as usize * LANES;
+                    for l in 0..LANES {
+                        t[a + l] += c * tab.ratio[a + l];
+                        q[k + l] = t[a + l];
+                    }
+                }
+                Ins::Wait { x, c, slot } => {
+                    let a = x as usize * LANES;
+                    let k = slot as usize * LANES;
+                    for l in 0..LANES {
+                        let v = t[a + l] + c * tab.ratio[a + l];
+                        let w = q[k + l];
+                        t[a + l] = if w > v { w } else { v };
+                    }
+                }
+                Ins::Delay { x, c, d } => {
+                    let a = x as usize * LANES;
+                    for l in 0..LANES {
+                        t[a + l] = t[a + l] + c * tab.ratio[a + l] + d;
+                    }
                 }
             }
-            t[a..a + LANES].copy_from_slice(&es);
-            t[b..b + LANES].copy_from_slice(&e);
         }
         *out = [0.0; LANES];
         for x in 0..self.ranks {
@@ -552,8 +1229,7 @@ impl Compiled {
     }
 }
 
-/// One timeline segment: rank, kind (0 compute, 1 send, 2 recv, 3 wait), start, end, peer,
-/// bytes.
+/// One timeline segment: rank, kind (index in [`KIND_NAMES`]), start, end, peer, bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Seg {
     pub rank: u32,
@@ -564,20 +1240,22 @@ pub struct Seg {
     pub bytes: f64,
 }
 
-pub const KIND_NAMES: [&str; 4] = ["compute", "send", "recv", "wait"];
+pub const KIND_NAMES: [&str; 5] = ["compute", "send", "recv", "wait", "sleep"];
 
-/// The replay of `assign` with every segment: compute; the sender's wait for a late receiver
-/// (`wait`, from `s` to the transfer's start; rendezvous only) and its transfer (`send`, to the
-/// end `e`; rendezvous only, an eager send takes no time); the receiver's wait for a late
-/// sender (`wait`, from `r` to the start) and its receive (`recv`, from the start to `e`).
-/// Segments of zero length are left out. At most `cap` segments are kept: the replay
-/// stops listing once the cap is reached, and segments are then complete up to the returned
+/// The replay of `assign` with every segment: compute; sleep; for a blocking send the wait for
+/// a late receiver (`wait`, from `s` to the transfer's start; rendezvous only) and its
+/// transfer (`send`, to the end `e`; rendezvous only, an eager send takes no time); for a
+/// blocking receive the wait for a late sender (`wait`, from `r` to the start) and its
+/// receive (`recv`, from the start to `e`); for a wait on a request the time it blocks
+/// (`wait`, with the request's peer and bytes). A non-blocking call takes no time of its own.
+/// Segments of zero length are left out. At most `cap` segments are kept: the replay stops
+/// listing once the cap is reached, and segments are then complete up to the returned
 /// `shown_until` (the earliest time any rank had reached); segments starting later are
 /// dropped. Returns `(segments sorted by start then rank, total segments, shown_until,
 /// makespan)`.
 ///
 /// # Complexity
-/// `O(M + R + S log S)` for `S` kept segments.
+/// `O(I + R + S log S)` for `S` kept segments.
 pub fn timeline(
     c: &Compiled,
     p: &Platform,
@@ -587,76 +1265,123 @@ pub fn timeline(
     let r = c.ranks;
     let mut tab = Tables::new(r);
     c.exact_tables(p, assign, &mut tab);
-    let eager = c.protocol == Protocol::Eager;
     let mut t = vec![0.0f64; r];
+    let mut q = vec![0.0f64; c.slots as usize];
     let mut segs: Vec<Seg> = Vec::new();
     let mut total = 0u64;
     let mut cut: Option<f64> = None;
-    let push = |segs: &mut Vec<Seg>, total: &mut u64, s: Seg| {
-        if s.end > s.start {
-            *total += 1;
-            segs.push(s);
+    let none = u32::MAX;
+    let info = &c.slot_info;
+    for ins in &c.prog {
+        // (rank, kind, start, end, peer, bytes) of the instruction's segments
+        let mut parts: [(u32, u8, f64, f64, u32, f64); 6] = [(0, 0, 0.0, 0.0, none, 0.0); 6];
+        let mut np = 0usize;
+        let mut add = |part: (u32, u8, f64, f64, u32, f64)| {
+            parts[np] = part;
+            np += 1;
+        };
+        let mut low = f64::INFINITY;
+        match *ins {
+            Ins::Msg(ref it) => {
+                let (a, b) = (it.src as usize, it.dst as usize);
+                let (ra, rb) = (a as u32, b as u32);
+                let s = if it.sq == NONE {
+                    t[a] + it.cs * tab.ratio[a]
+                } else {
+                    q[it.sq as usize]
+                };
+                let rr = if it.rq == NONE {
+                    t[b] + it.cd * tab.ratio[b]
+                } else {
+                    q[it.rq as usize]
+                };
+                let cost = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
+                let (start, e, es) = message(s, rr, cost, it.eager);
+                if it.sq == NONE {
+                    add((ra, 0, t[a], s, none, 0.0));
+                }
+                if it.rq == NONE {
+                    add((rb, 0, t[b], rr, none, 0.0));
+                }
+                if it.sq == NONE {
+                    add((ra, 3, s, if it.eager { s } else { start }, rb, 0.0));
+                    add((ra, 1, if it.eager { s } else { start }, es, rb, it.bytes));
+                    t[a] = es;
+                } else {
+                    q[it.sq as usize] = es;
+                }
+                if it.rq == NONE {
+                    add((rb, 3, rr, start, ra, 0.0));
+                    add((rb, 2, start, e, ra, it.bytes));
+                    t[b] = e;
+                } else {
+                    q[it.rq as usize] = e;
+                }
+                low = e;
+            }
+            Ins::Post { x, c, slot } => {
+                let x = x as usize;
+                let v = t[x] + c * tab.ratio[x];
+                add((x as u32, 0, t[x], v, none, 0.0));
+                t[x] = v;
+                q[slot as usize] = v;
+            }
+            Ins::Wait { x, c, slot } => {
+                let x = x as usize;
+                let v = t[x] + c * tab.ratio[x];
+                let w = q[slot as usize];
+                let (_, peer, bytes) = info[slot as usize];
+                add((x as u32, 0, t[x], v, none, 0.0));
+                add((x as u32, 3, v, if w > v { w } else { v }, peer, bytes));
+                t[x] = if w > v { w } else { v };
+            }
+            Ins::Delay { x, c, d } => {
+                let x = x as usize;
+                let v = t[x] + c * tab.ratio[x];
+                add((x as u32, 0, t[x], v, none, 0.0));
+                add((x as u32, 4, v, v + d, none, 0.0));
+                t[x] = v + d;
+            }
         }
-    };
-    for it in &c.items {
-        let (a, b) = (it.src as usize, it.dst as usize);
-        let s = t[a] + it.cs * tab.ratio[a];
-        let rr = t[b] + it.cd * tab.ratio[b];
-        let cost = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
-        let (start, e, es) = message(s, rr, cost, eager);
-        // (rank, kind, start, end, peer, bytes) of the message's segments.
-        let (ra, rb) = (a as u32, b as u32);
-        let parts = [
-            (ra, 0u8, t[a], s, u32::MAX, 0.0),
-            (rb, 0, t[b], rr, u32::MAX, 0.0),
-            (ra, 3, s, if eager { s } else { start }, rb, 0.0),
-            (ra, 1, if eager { s } else { start }, es, rb, it.bytes),
-            (rb, 3, rr, start, ra, 0.0),
-            (rb, 2, start, e, ra, it.bytes),
-        ];
         if cut.is_none() {
-            for (rank, kind, start, end, peer, bytes) in parts {
-                push(
-                    &mut segs,
-                    &mut total,
-                    Seg {
+            for &(rank, kind, start, end, peer, bytes) in &parts[..np] {
+                if end > start {
+                    total += 1;
+                    segs.push(Seg {
                         rank,
                         kind,
                         start,
                         end,
                         peer,
                         bytes,
-                    },
-                );
+                    });
+                }
             }
             if segs.len() >= cap {
-                cut = Some(t.iter().copied().fold(f64::INFINITY, f64::min).min(e));
+                cut = Some(t.iter().copied().fold(f64::INFINITY, f64::min).min(low));
             }
         } else {
             // count only
-            total += parts.iter().filter(|p| p.3 > p.2).count() as u64;
+            total += parts[..np].iter().filter(|p| p.3 > p.2).count() as u64;
         }
-        t[a] = es;
-        t[b] = e;
     }
     let mut end = 0.0f64;
     for x in 0..r {
         let f = t[x] + c.tail[x] * tab.ratio[x];
-        if cut.is_none() {
-            push(
-                &mut segs,
-                &mut total,
-                Seg {
+        if f > t[x] {
+            if cut.is_none() {
+                total += 1;
+                segs.push(Seg {
                     rank: x as u32,
                     kind: 0,
                     start: t[x],
                     end: f,
                     peer: u32::MAX,
                     bytes: 0.0,
-                },
-            );
-        } else if f > t[x] {
-            total += 1;
+                });
+            } else {
+                total += 1;
+            }
         }
         if f > end {
             end = f;

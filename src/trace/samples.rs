@@ -28,6 +28,54 @@ fn links4() -> Value {
     ])
 }
 
+/// A 4-rank time-independent trace that uses every action of the vocabulary: a halo exchange
+/// with `isend`/`irecv`/`waitall`, `test` and `wait`, every collective, `sendRecv`, `sleep`,
+/// datatypes and tags (the reference rate of its samples is 1e8 flops/s).
+pub fn ti_vocabulary() -> String {
+    let mut s = String::new();
+    for x in 0..4usize {
+        let (l, r) = ((x + 3) % 4, (x + 1) % 4);
+        let lines = [
+            "init".to_string(),
+            format!("compute {}", 1e6 * (x + 1) as f64),
+            format!("irecv {l} 5 2000 6"),
+            format!("irecv {r} 5 2000 6"),
+            format!("isend {r} 5 2000 6"),
+            format!("isend {l} 5 2000 6"),
+            "compute 5e5".into(),
+            "waitall".into(),
+            "allreduce 1 1e5 0".into(),
+            format!("isend {r} 9 100000 6"),
+            format!("irecv {l} 9 100000 6"),
+            format!("test {x} {r} 9"),
+            format!("wait {x} {r} 9"),
+            format!("wait {l} {x} 9"),
+            "bcast 5000 2 6".into(),
+            "barrier".into(),
+            "alltoall 100 100 6 6".into(),
+            "alltoallv 400 100 100 100 100 400 100 100 100 100 6 6".into(),
+            "gather 100 100 1 6 6".into(),
+            "gatherv 100 100 100 100 100 1 6 6".into(),
+            "scatter 100 100 3 6 6".into(),
+            format!("scatterv 100 200 300 400 {} 3 6 6", 100 * (x + 1)),
+            "allgather 50 50 6 6".into(),
+            "allgatherv 50 50 50 50 50 6 6".into(),
+            "reduce 1000 2e5 0 6".into(),
+            "reducescatter 10 10 10 10 3e5 1".into(),
+            "scan 64 1e4 6".into(),
+            "exscan 64 1e4 6".into(),
+            format!("sendRecv 300 {r} 300 {l} 6 6"),
+            "sleep 0.001".into(),
+            format!("compute {}", 2e6 * (4 - x) as f64),
+            "finalize".into(),
+        ];
+        for line in lines {
+            s.push_str(&format!("{x} {line}\n"));
+        }
+    }
+    s
+}
+
 /// The sample scenarios, as compact JSON texts, in a fixed order.
 pub fn sample_scenarios() -> Vec<String> {
     let mut out = Vec::new();
@@ -80,5 +128,18 @@ pub fn sample_scenarios() -> Vec<String> {
         "search": {"method": "branchAndBound", "top": 7}})
         .to_string(),
     );
+    // the whole time-independent vocabulary, each protocol, exhaustive search and branch and
+    // bound on unequal nodes
+    for (i, protocol) in ["size", "rendezvous", "eager"].iter().enumerate() {
+        let method = ["exhaustive", "branchAndBound", "auto"][i];
+        out.push(
+            json!({"version": 1, "engine": "trace", "seed": 7, "referenceRate": 1e8,
+            "protocol": protocol, "eagerThreshold": 4096,
+            "trace": {"format": "ti", "text": ti_vocabulary()},
+            "nodes": nodes4(), "links": links4(), "defaultLink": {"a0": 5e-5, "a1": 2e-8},
+            "search": {"method": method, "top": 6}})
+            .to_string(),
+        );
+    }
     out
 }

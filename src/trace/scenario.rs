@@ -53,6 +53,9 @@ pub struct TraceScenario {
     /// When a blocking send completes: `rendezvous` or `eager` ([`super::replay::Protocol`]).
     #[serde(default = "d::protocol")]
     pub protocol: super::replay::Protocol,
+    /// With `protocol: "size"`, messages below this many bytes are eager.
+    #[serde(default = "d::eager_threshold")]
+    pub eager_threshold: f64,
     /// The nodes, in machinefile order; at least as many as ranks.
     pub nodes: Vec<NodeSpec>,
     /// Links per ordered pair of nodes, given or fitted.
@@ -73,6 +76,7 @@ pub mod d {
     table_defaults!(super::table;
         reference_rate: f64 = "referenceRate",
         protocol: crate::trace::replay::Protocol = "protocol",
+        eager_threshold: f64 = "eagerThreshold",
         links: Vec<LinkSpec> = "links",
         ratio: f64 = "nodes[].ratio",
         both: bool = "links[].both",
@@ -224,6 +228,11 @@ fn build_table() -> Vec<Param> {
         Param::new("protocol", "Sends", "enum", json!("rendezvous"))
             .options(Protocol::options())
             .help("both: the transfer starts when send and receive are both posted"),
+        Param::new("eagerThreshold", "Eager below", "number", json!(65536))
+            .range(0.0, MAX_VALUE)
+            .unit("bytes")
+            .help("SMPI's smpi/send-is-detached-thresh: smaller messages are sent eagerly")
+            .show_if("protocol", "size"),
         Param::new("search.method", "Search", "enum", json!("auto")).options(Method::options()),
         Param::new("search.top", "Ranking length", "int", json!(24)).range(1.0, MAX_TOP as f64),
         Param::new(
@@ -660,7 +669,7 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
     let mut compiled = replay::compile(&trace).map_err(|(file, line, m)| {
         ScenarioError::at(trace.path_of(file), Trace::at_line(line, m))
     })?;
-    compiled.protocol = s.protocol;
+    compiled.set_protocol(s.protocol, s.eager_threshold);
     // the platform
     let mut a0 = vec![f64::NAN; n * n];
     let mut a1 = vec![f64::NAN; n * n];

@@ -54,9 +54,9 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
                 }
                 let bytes = amount_token(f[3], "the size in bytes", MAX_VALUE, line)?;
                 if a == "send" {
-                    Op::Send { peer, bytes }
+                    Op::Send { peer, tag: 0, bytes }
                 } else {
-                    Op::Recv { peer, bytes }
+                    Op::Recv { peer, tag: 0, bytes }
                 }
             }
             (Some(a @ ("compute" | "send" | "recv")), n) => {

@@ -23,7 +23,8 @@
 
 use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
 use super::model::{
-    amount_token, int_token, rank_token, records, short, Op, Origin, ParseError, Trace,
+    amount_token, int_token, rank_token, records, short, Coll, CollKind, Op, Origin, ParseError,
+    Trace,
 };
 
 /// Bytes of one element of an SMPI 3.32 datatype id as written in `-trace-ti` output
@@ -127,106 +128,289 @@ impl TiParser {
             if default_bytes.len() <= rank {
                 default_bytes.resize(rank + 1, 1.0);
             }
+            let unit = default_bytes[rank];
             let op = match f[1] {
-            "init" => {
-                default_bytes[rank] = if args.is_empty() { 1.0 } else { 8.0 };
-                None
-            }
-            "finalize" => None,
-            "comm_size" => {
-                if args.len() != 1 {
-                    return Err(ParseError::new(line, "comm_size takes one number"));
+                "init" => {
+                    default_bytes[rank] = if args.is_empty() { 1.0 } else { 8.0 };
+                    Parsed::Nothing
                 }
-                int_token(args[0], "the communicator size", line)?;
-                None
-            }
-            "compute" => {
-                if args.len() != 1 {
-                    return Err(ParseError::new(
-                        line,
-                        format!("compute takes one number (flops), got {} arguments", args.len()),
-                    ));
+                "finalize" | "comm_split" | "comm_dup" | "location" | "test" => Parsed::Nothing,
+                "comm_size" => {
+                    if args.len() != 1 {
+                        return Err(ParseError::new(line, "comm_size takes one number"));
+                    }
+                    int_token(args[0], "the communicator size", line)?;
+                    Parsed::Nothing
                 }
-                let flops = amount_token(args[0], "the flop count", MAX_VALUE, line)?;
-                Some(Op::Compute(flops / rate))
-            }
-            a @ ("send" | "recv") => {
-                let peer = match args.first() {
-                    Some(t) => rank_of(t, line)?,
+                "compute" => {
+                    if args.len() != 1 {
+                        return Err(ParseError::new(
+                            line,
+                            format!("compute takes one number (flops), got {} arguments", args.len()),
+                        ));
+                    }
+                    let flops = amount_token(args[0], "the flop count", MAX_VALUE, line)?;
+                    Parsed::Op(Op::Compute(flops / rate))
+                }
+                "sleep" => {
+                    if args.len() != 1 {
+                        return Err(ParseError::new(line, "sleep takes one number (seconds)"));
+                    }
+                    Parsed::Op(Op::Sleep(amount_token(args[0], "the sleep time", MAX_VALUE, line)?))
+                }
+                a @ ("send" | "recv" | "isend" | "irecv") => {
+                    let peer = match args.first() {
+                        Some(t) => rank_of(t, line)?,
+                        None => {
+                            return Err(ParseError::new(
+                                line,
+                                format!("{a} needs the peer rank and the size"),
+                            ))
+                        }
+                    };
+                    if peer as usize == rank {
+                        return Err(ParseError::new(
+                            line,
+                            format!("rank {rank} sends to or receives from itself"),
+                        ));
+                    }
+                    let what = if unit == 1.0 { "the size in bytes" } else { "the element count (doubles: the init line has an argument)" };
+                    let (tag, bytes) = match args.len() {
+                        2 => (0, amount_token(args[1], what, MAX_VALUE / unit, line)? * unit),
+                        3 => (
+                            tag_token(args[1], line)?,
+                            amount_token(args[2], what, MAX_VALUE / unit, line)? * unit,
+                        ),
+                        4 => (
+                            tag_token(args[1], line)?,
+                            sized(args[2], Some(args[3]), unit, line)?,
+                        ),
+                        n => {
+                            return Err(ParseError::new(
+                                line,
+                                format!(
+                                    "{a} takes PEER BYTES, PEER TAG BYTES or PEER TAG COUNT DATATYPE, got {n} arguments"
+                                ),
+                            ))
+                        }
+                    };
+                    Parsed::Op(match a {
+                        "send" => Op::Send { peer, tag, bytes },
+                        "recv" => Op::Recv { peer, tag, bytes },
+                        "isend" => Op::Isend { peer, tag, bytes },
+                        _ => Op::Irecv { peer, tag, bytes },
+                    })
+                }
+                "wait" => {
+                    if args.len() != 3 {
+                        return Err(ParseError::new(
+                            line,
+                            format!("wait takes SRC DST TAG (the request's ranks and tag), got {} arguments", args.len()),
+                        ));
+                    }
+                    Parsed::Op(Op::Wait {
+                        src: rank_of(args[0], line)?,
+                        dst: rank_of(args[1], line)?,
+                        tag: tag_token(args[2], line)?,
+                    })
+                }
+                "waitall" => {
+                    if args.len() > 1 {
+                        return Err(ParseError::new(line, "waitall takes at most one number (the request count)"));
+                    }
+                    Parsed::Op(Op::WaitAll)
+                }
+                "sendRecv" | "sendrecv" => {
+                    if !(4..=6).contains(&args.len()) {
+                        return Err(ParseError::new(
+                            line,
+                            format!("sendRecv takes SENDCOUNT DST RECVCOUNT SRC [DATATYPE1 DATATYPE2], got {} arguments", args.len()),
+                        ));
+                    }
+                    let (dst, src) = (rank_of(args[1], line)?, rank_of(args[3], line)?);
+                    if dst as usize == rank || src as usize == rank {
+                        return Err(ParseError::new(
+                            line,
+                            format!("rank {rank} sends to or receives from itself"),
+                        ));
+                    }
+                    Parsed::Coll(Coll {
+                        kind: CollKind::SendRecv,
+                        root: dst,
+                        peer: src,
+                        send: sized(args[0], args.get(4).copied(), unit, line)?,
+                        recv: sized(args[2], args.get(5).copied(), unit, line)?,
+                        comp: 0.0,
+                        counts: Vec::new(),
+                        raw: Vec::new(),
+                        unit,
+                        rate,
+                    })
+                }
+                name => match collective(name) {
+                    Some(kind) => Parsed::Coll(parse_collective(kind, args, unit, rate, line)?),
                     None => {
                         return Err(ParseError::new(
                             line,
-                            format!("{a} needs the peer rank and the size"),
-                        ))
-                    }
-                };
-                if peer as usize == rank {
-                    return Err(ParseError::new(
-                        line,
-                        format!("rank {rank} sends to or receives from itself"),
-                    ));
-                }
-                let unit = default_bytes[rank];
-                let what = if unit == 1.0 { "the size in bytes" } else { "the element count (doubles: the init line has an argument)" };
-                let bytes = match args.len() {
-                    2 => amount_token(args[1], what, MAX_VALUE / unit, line)? * unit,
-                    3 => {
-                        int_token(args[1], "the tag", line)?;
-                        amount_token(args[2], what, MAX_VALUE / unit, line)? * unit
-                    }
-                    4 => {
-                        int_token(args[1], "the tag", line)?;
-                        let count = amount_token(args[2], "the element count", MAX_VALUE, line)?;
-                        let id = int_token(args[3], "the datatype", line)?;
-                        let Some(b) = datatype_bytes(id) else {
-                            return Err(ParseError::new(
-                                line,
-                                format!("unknown SMPI datatype id {id} (known: 0 to 12 and 14)"),
-                            ));
-                        };
-                        let bytes = count * b;
-                        if bytes > MAX_VALUE {
-                            return Err(ParseError::new(line, "the message is too large"));
-                        }
-                        bytes
-                    }
-                    n => {
-                        return Err(ParseError::new(
-                            line,
                             format!(
-                                "{a} takes PEER BYTES, PEER TAG BYTES or PEER TAG COUNT DATATYPE, got {n} arguments"
+                                "action {:?} is not a SimGrid time-independent action (init, finalize, compute, sleep, send, recv, isend, irecv, test, wait, waitall, sendRecv, barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, allgather, allgatherv, scatter, scatterv, reducescatter, scan, exscan, comm_size, comm_split, comm_dup, location)",
+                                short(name)
                             ),
                         ))
                     }
-                };
-                Some(if a == "send" {
-                    Op::Send { peer, bytes }
-                } else {
-                    Op::Recv { peer, bytes }
-                })
+                },
+            };
+            let at = line.saturating_add(offset);
+            match op {
+                Parsed::Nothing => continue,
+                Parsed::Op(op) => trace.push(rank, op, file, at),
+                Parsed::Coll(c) => trace.push_coll(rank, c, file, at),
             }
-            other => {
+            if trace.ranks[rank].len() as u64 > MAX_EVENTS {
                 return Err(ParseError::new(
                     line,
-                    format!(
-                        "action {:?} is not supported: only compute, send, recv (blocking point-to-point), init, finalize and comm_size",
-                        short(other)
-                    ),
-                ))
-            }
-        };
-            if let Some(op) = op {
-                trace.push(rank, op, file, line.saturating_add(offset));
-                if trace.ranks[rank].len() as u64 > MAX_EVENTS {
-                    return Err(ParseError::new(
-                        line,
-                        format!("more than {MAX_EVENTS} events"),
-                    ));
-                }
+                    format!("more than {MAX_EVENTS} events"),
+                ));
             }
         }
         Ok(())
     }
+}
+
+/// What one line gives.
+enum Parsed {
+    Nothing,
+    Op(Op),
+    Coll(Coll),
+}
+
+/// A tag: a 32-bit whole number, as MPI's.
+fn tag_token(tok: &str, line: u32) -> Result<i32, ParseError> {
+    let v = int_token(tok, "the tag", line)?;
+    i32::try_from(v).map_err(|_| {
+        ParseError::new(
+            line,
+            format!("the tag must be a 32-bit whole number, got {v}"),
+        )
+    })
+}
+
+/// Bytes of `count` elements of datatype `dt` (an SMPI datatype id), or of the default
+/// datatype (`unit` bytes) when absent.
+fn sized(count: &str, dt: Option<&str>, unit: f64, line: u32) -> Result<f64, ParseError> {
+    let b = match dt {
+        None => unit,
+        Some(t) => {
+            let id = int_token(t, "the datatype", line)?;
+            datatype_bytes(id).ok_or_else(|| {
+                ParseError::new(
+                    line,
+                    format!("unknown SMPI datatype id {id} (known: 0 to 12 and 14)"),
+                )
+            })?
+        }
+    };
+    let n = amount_token(count, "the element count", MAX_VALUE / b, line)?;
+    Ok(n * b)
+}
+
+/// The collective an action names.
+fn collective(name: &str) -> Option<CollKind> {
+    Some(match name {
+        "barrier" => CollKind::Barrier,
+        "bcast" => CollKind::Bcast,
+        "reduce" => CollKind::Reduce,
+        "allreduce" => CollKind::Allreduce,
+        "alltoall" => CollKind::Alltoall,
+        "alltoallv" => CollKind::Alltoallv,
+        "gather" => CollKind::Gather,
+        "gatherv" => CollKind::Gatherv,
+        "allgather" => CollKind::Allgather,
+        "allgatherv" => CollKind::Allgatherv,
+        "scatter" => CollKind::Scatter,
+        "scatterv" => CollKind::Scatterv,
+        "reducescatter" => CollKind::ReduceScatter,
+        "scan" => CollKind::Scan,
+        "exscan" => CollKind::Exscan,
+        _ => return None,
+    })
+}
+
+/// A collective's arguments, as SimGrid 3.32's replay reads them (sizes are element counts of
+/// the datatype given, else of the rank's default datatype). The `v` forms, whose argument
+/// count depends on the number of ranks, keep their numbers in `raw` and are read when the
+/// trace is compiled ([`super::collectives::resolve`]).
+fn parse_collective(
+    kind: CollKind,
+    args: &[&str],
+    unit: f64,
+    rate: f64,
+    line: u32,
+) -> Result<Coll, ParseError> {
+    let mut c = Coll {
+        kind,
+        root: 0,
+        send: 0.0,
+        recv: 0.0,
+        comp: 0.0,
+        peer: 0,
+        counts: Vec::new(),
+        raw: Vec::new(),
+        unit,
+        rate,
+    };
+    let name = kind.name();
+    let arity = |lo: usize, hi: usize, form: &str| {
+        if args.len() < lo || args.len() > hi {
+            Err(ParseError::new(
+                line,
+                format!("{name} takes {form}, got {} arguments", args.len()),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let root =
+        |i: usize| -> Result<u32, ParseError> { args.get(i).map_or(Ok(0), |t| rank_of(t, line)) };
+    match kind {
+        CollKind::Barrier => arity(0, 0, "no argument")?,
+        CollKind::Bcast => {
+            arity(1, 3, "SIZE [ROOT [DATATYPE]]")?;
+            c.send = sized(args[0], args.get(2).copied(), unit, line)?;
+            c.root = root(1)?;
+        }
+        CollKind::Reduce | CollKind::Allreduce | CollKind::Scan | CollKind::Exscan => {
+            if kind == CollKind::Reduce {
+                arity(2, 4, "COUNT FLOPS [ROOT [DATATYPE]]")?;
+                c.root = root(2)?;
+                c.send = sized(args[0], args.get(3).copied(), unit, line)?;
+            } else {
+                arity(2, 3, "COUNT FLOPS [DATATYPE]")?;
+                c.send = sized(args[0], args.get(2).copied(), unit, line)?;
+            }
+            c.comp = amount_token(args[1], "the flop count", MAX_VALUE, line)? / rate;
+        }
+        CollKind::Alltoall | CollKind::Allgather => {
+            arity(2, 4, "SENDCOUNT RECVCOUNT [DATATYPE1 [DATATYPE2]]")?;
+            c.send = sized(args[0], args.get(2).copied(), unit, line)?;
+            c.recv = sized(args[1], args.get(3).copied(), unit, line)?;
+        }
+        CollKind::Gather | CollKind::Scatter => {
+            arity(2, 5, "SENDCOUNT RECVCOUNT [ROOT [DATATYPE1 [DATATYPE2]]]")?;
+            c.root = root(2)?;
+            c.send = sized(args[0], args.get(3).copied(), unit, line)?;
+            c.recv = sized(args[1], args.get(4).copied(), unit, line)?;
+        }
+        _ => {
+            if args.is_empty() {
+                return Err(ParseError::new(line, format!("{name} needs its counts")));
+            }
+            for t in args {
+                c.raw.push(amount_token(t, "a count", MAX_VALUE, line)?);
+            }
+        }
+    }
+    Ok(c)
 }
 
 /// Longest line a [`TiStream`] reads, in bytes.
@@ -343,6 +527,7 @@ mod tests {
         assert_eq!(
             t.ranks[0][1].op,
             Op::Send {
+                tag: 7,
                 peer: 1,
                 bytes: 800.0
             }
@@ -350,6 +535,7 @@ mod tests {
         assert_eq!(
             t.ranks[1][0].op,
             Op::Recv {
+                tag: 7,
                 peer: 0,
                 bytes: 800.0
             }
@@ -358,6 +544,7 @@ mod tests {
         assert_eq!(
             t.ranks[1][0].op,
             Op::Recv {
+                tag: 3,
                 peer: 0,
                 bytes: 64.0
             }
@@ -366,9 +553,22 @@ mod tests {
 
     #[test]
     fn unsupported_actions_name_their_line() {
-        let e = parse("0 init\n0 barrier\n", 1.0).unwrap_err();
+        let e = parse("0 init\n0 ibarrier\n", 1.0).unwrap_err();
         assert_eq!(e.line, 2);
-        assert!(e.message.contains("\"barrier\" is not supported"), "{e}");
+        assert!(
+            e.message
+                .contains("\"ibarrier\" is not a SimGrid time-independent action"),
+            "{e}"
+        );
+        let e = parse("0 init\n0 wait 1 0\n", 1.0).unwrap_err();
+        assert!(e.message.contains("wait takes SRC DST TAG"), "{e}");
+        let e = parse("0 bcast\n", 1.0).unwrap_err();
+        assert!(
+            e.message.contains("bcast takes SIZE [ROOT [DATATYPE]]"),
+            "{e}"
+        );
+        let e = parse("0 isend 1 99999999999 8\n", 1.0).unwrap_err();
+        assert!(e.message.contains("32-bit"), "{e}");
         assert_eq!(parse("0 compute -1\n", 1.0).unwrap_err().line, 1);
         assert!(parse("0 send 1 1 1 13\n", 1.0)
             .unwrap_err()

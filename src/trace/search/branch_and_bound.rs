@@ -100,7 +100,7 @@ pub fn branch_and_bound_with(
     let mut stop = Stop::Complete;
     let mut child = vec![FREE; r];
     let mut lanes = LaneTables::new(r);
-    let mut lane_t = vec![0.0f64; r * LANES];
+    let mut lane_t = vec![0.0f64; c.scratch_len() * LANES];
     let mut kids: Vec<Vec<u8>> = Vec::new();
     let mut kid_rank: Vec<f64> = Vec::new();
     while let Some(&Reverse((bits, _, _, off))) = heap.peek() {

@@ -33,7 +33,7 @@ pub fn exhaustive_with(
     let mut depth = 0usize;
     let mut batch: Vec<Vec<u8>> = Vec::with_capacity(LANES);
     let mut lane_tab = LaneTables::new(r);
-    let mut lane_t = vec![0.0f64; r * LANES];
+    let mut lane_t = vec![0.0f64; c.scratch_len() * LANES];
     let mut flush = |batch: &mut Vec<Vec<u8>>, b: &mut Bounds, list: &mut TopList| {
         if batch.is_empty() {
             return;

@@ -147,7 +147,7 @@ impl<'a> PathBound<'a> {
         }
         let mut best = 0.0f64;
         for path in &self.paths {
-            let mut fixed = 0.0f64;
+            let mut fixed = path.fixed;
             for x in 0..r {
                 if assign[x] != FREE {
                     fixed += path.w[x] * p.ratio[assign[x] as usize];

@@ -92,16 +92,11 @@ pub fn classes(p: &Platform) -> Vec<u32> {
 /// then rank index (placing heavy ranks first tightens the bound soonest).
 pub fn rank_order(c: &Compiled) -> Vec<usize> {
     let r = c.ranks;
-    let mut load = vec![0.0f64; r];
+    let (load, _) = c.rank_work();
     let mut bytes = vec![0.0f64; r];
-    for it in &c.items {
-        load[it.src as usize] += it.cs;
-        load[it.dst as usize] += it.cd;
+    for it in c.items() {
         bytes[it.src as usize] += it.bytes;
         bytes[it.dst as usize] += it.bytes;
-    }
-    for x in 0..r {
-        load[x] += c.tail[x];
     }
     let mut o: Vec<usize> = (0..r).collect();
     o.sort_by(|&a, &b| {

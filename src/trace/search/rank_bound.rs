@@ -1,7 +1,7 @@
 //! The per-rank bound: a lower bound of a partial assignment that needs no replay.
 
 use super::FREE;
-use crate::trace::replay::{Compiled, Platform};
+use crate::trace::replay::{Compiled, Platform, NONE};
 
 /// Relative margin by which [`RankBound`] lowers its value, so that rounding never lifts it
 /// above a replayed time (see [`RankBound`], "Rounding").
@@ -30,7 +30,9 @@ struct Peer {
 /// all its computation, `in(y, x) = max(0, k a0(v, u) + B a1(v, u))` for the `k` messages of
 /// `B` bytes in all from `y` on node `v` (a sum of `max(0, a0 + a1 N_i)` is at least the
 /// `max(0, .)` of the sum), and `out(x, y)` the same for its sends under rendezvous (0 under
-/// eager). A peer not yet placed takes, for `a0` and `a1` separately, the least value over
+/// eager). Only blocking calls count: a non-blocking send or receive may overlap the rank's
+/// computation and its other requests, so its transfer is left out (a wait only moves the
+/// clock forward, so leaving it out keeps the bound below). A peer not yet placed takes, for `a0` and `a1` separately, the least value over
 /// the free nodes other than `u` (as [`super::Bounds`] does), which only lowers the terms.
 ///
 /// For a partial assignment every completion gives each free rank `x` a distinct free node,
@@ -56,7 +58,6 @@ struct Peer {
 pub struct RankBound<'a> {
     p: &'a Platform,
     ranks: usize,
-    eager: bool,
     comp: Vec<f64>,
     peers: Vec<Vec<Peer>>,
     // scratch: least a0/a1 from each node to a free node and from a free node to each node
@@ -81,24 +82,33 @@ impl<'a> RankBound<'a> {
     pub fn new(c: &Compiled, p: &'a Platform) -> Self {
         let r = c.ranks;
         let mut comp = c.tail.clone();
-        let mut cnt = vec![0.0f64; r * r];
-        let mut bytes = vec![0.0f64; r * r];
-        for it in &c.items {
-            comp[it.src as usize] += it.cs;
-            comp[it.dst as usize] += it.cd;
-            cnt[it.pair as usize] += 1.0;
-            bytes[it.pair as usize] += it.bytes;
+        c.add_work(&mut comp);
+        // blocking rendezvous sends (out) and blocking receives (in) per pair
+        let mut cnt_out = vec![0.0f64; r * r];
+        let mut bytes_out = vec![0.0f64; r * r];
+        let mut cnt_in = vec![0.0f64; r * r];
+        let mut bytes_in = vec![0.0f64; r * r];
+        for it in c.items() {
+            if it.sq == NONE && !it.eager {
+                cnt_out[it.pair as usize] += 1.0;
+                bytes_out[it.pair as usize] += it.bytes;
+            }
+            if it.rq == NONE {
+                cnt_in[it.pair as usize] += 1.0;
+                bytes_in[it.pair as usize] += it.bytes;
+            }
         }
+        let cnt: Vec<f64> = (0..r * r).map(|k| cnt_out[k] + cnt_in[k]).collect();
         let peers = (0..r)
             .map(|x| {
                 (0..r)
                     .filter(|&y| y != x && (cnt[x * r + y] > 0.0 || cnt[y * r + x] > 0.0))
                     .map(|y| Peer {
                         y,
-                        n_out: cnt[x * r + y],
-                        b_out: bytes[x * r + y],
-                        n_in: cnt[y * r + x],
-                        b_in: bytes[y * r + x],
+                        n_out: cnt_out[x * r + y],
+                        b_out: bytes_out[x * r + y],
+                        n_in: cnt_in[y * r + x],
+                        b_in: bytes_in[y * r + x],
                     })
                     .collect()
             })
@@ -107,7 +117,6 @@ impl<'a> RankBound<'a> {
         RankBound {
             p,
             ranks: r,
-            eager: c.protocol == crate::trace::replay::Protocol::Eager,
             comp,
             peers,
             row0: vec![0.0; n],
@@ -147,7 +156,7 @@ impl<'a> RankBound<'a> {
                     p.a1[v * n + u],
                 )
             };
-            if !self.eager && q.n_out > 0.0 {
+            if q.n_out > 0.0 {
                 sum += pos(q.n_out * o0 + q.b_out * o1);
             }
             if q.n_in > 0.0 {

@@ -33,7 +33,7 @@ impl<'a> Bounds<'a> {
             c,
             p,
             tab: Tables::new(c.ranks),
-            scratch: vec![0.0; c.ranks],
+            scratch: vec![0.0; c.scratch_len()],
             row0: vec![0.0; p.n],
             row1: vec![0.0; p.n],
             col0: vec![0.0; p.n],

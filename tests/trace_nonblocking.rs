@@ -1,0 +1,581 @@
+//! Non-blocking calls, tags and collectives in the trace engine: the compiled replay equals an
+//! independent simulator (calls matched as they are posted, clocks advanced until nothing
+//! moves) on random traces; searches equal brute force and bounds stay admissible on them;
+//! collectives cost what their algorithm's messages cost in closed form; collectives called
+//! differently by different ranks are refused with the line.
+
+use placelab::rng::Rng;
+use placelab::trace::model::{Coll, CollKind, Op, Origin, Trace};
+use placelab::trace::replay::{compile, Compiled, Platform, Protocol, Tables};
+use placelab::trace::search::{self, order, Bounds, Problem, Ranked, Stop};
+use placelab::trace::ti;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+/// A random deadlock-free trace with blocking and non-blocking calls, tags, waits (single,
+/// all, and none: left to the end), sleeps and computes. Calls are appended to both ranks in
+/// one global order and a wait always comes after its call, which keeps the trace free of
+/// deadlock under rendezvous.
+fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
+    let mut t = Trace::new(ranks, Origin::Generated);
+    for x in 0..ranks {
+        t.push(x, Op::Compute(rng.below(4) as f64 * 0.5), 0, 0);
+    }
+    if ranks < 2 {
+        return t;
+    }
+    // outstanding requests per rank: (src, dst, tag)
+    let mut open: Vec<Vec<(u32, u32, i32)>> = vec![Vec::new(); ranks];
+    for _ in 0..messages {
+        let a = rng.below(ranks as u64) as usize;
+        let mut b = rng.below(ranks as u64 - 1) as usize;
+        if b >= a {
+            b += 1;
+        }
+        let bytes = (rng.below(4) * 100) as f64;
+        let tag = rng.below(3) as i32;
+        let (pa, pb) = (b as u32, a as u32);
+        match rng.below(2) {
+            0 => t.push(
+                a,
+                Op::Send {
+                    peer: pa,
+                    tag,
+                    bytes,
+                },
+                0,
+                0,
+            ),
+            _ => {
+                t.push(
+                    a,
+                    Op::Isend {
+                        peer: pa,
+                        tag,
+                        bytes,
+                    },
+                    0,
+                    0,
+                );
+                open[a].push((a as u32, b as u32, tag));
+            }
+        }
+        match rng.below(2) {
+            0 => t.push(
+                b,
+                Op::Recv {
+                    peer: pb,
+                    tag,
+                    bytes,
+                },
+                0,
+                0,
+            ),
+            _ => {
+                t.push(
+                    b,
+                    Op::Irecv {
+                        peer: pb,
+                        tag,
+                        bytes,
+                    },
+                    0,
+                    0,
+                );
+                open[b].push((a as u32, b as u32, tag));
+            }
+        }
+        let x = rng.below(ranks as u64) as usize;
+        match rng.below(6) {
+            0 => t.push(x, Op::Sleep(rng.below(3) as f64 * 0.25), 0, 0),
+            1 => {
+                t.push(x, Op::WaitAll, 0, 0);
+                open[x].clear();
+            }
+            2 | 3 if !open[x].is_empty() => {
+                let i = rng.below(open[x].len() as u64) as usize;
+                let (src, dst, tag) = open[x].remove(i);
+                t.push(x, Op::Wait { src, dst, tag }, 0, 0);
+            }
+            _ => t.push(x, Op::Compute(rng.below(3) as f64), 0, 0),
+        }
+    }
+    t
+}
+
+fn random_platform(rng: &mut Rng, n: usize, kinds: u64) -> Platform {
+    let kind: Vec<u64> = (0..n).map(|_| rng.below(kinds)).collect();
+    let ratio: Vec<f64> = kind.iter().map(|&k| 1.0 + k as f64).collect();
+    let mut a0 = vec![0.0; n * n];
+    let mut a1 = vec![0.0; n * n];
+    let pick = |ka: u64, kb: u64| ((ka * 7 + kb * 3) % 5) as f64;
+    for u in 0..n {
+        for v in 0..n {
+            if u != v {
+                a0[u * n + v] = 0.25 * pick(kind[u], kind[v]);
+                a1[u * n + v] = 0.001 * pick(kind[v], kind[u]);
+            }
+        }
+    }
+    Platform { n, ratio, a0, a1 }
+}
+
+/// The oracle: each rank runs its calls in order with its own clock; a call is matched with
+/// the oldest unmatched call of the other side with the same (source, destination, tag) when
+/// both are posted; the transfer starts at the later post and lasts `a0 + a1 N`; a blocking
+/// send ends with it (or at its post when eager), a receive ends with it, a wait takes the
+/// later of the clock and the request's end. Ranks are swept until none moves.
+fn oracle(t: &Trace, p: &Platform, assign: &[u8], eager: &dyn Fn(f64) -> bool) -> Option<f64> {
+    let r = t.ranks.len();
+    let mut clock = vec![0.0f64; r];
+    let mut pos = vec![0usize; r];
+    // per key: posted sends (post time, rank, request id or none) not yet matched
+    type Key = (u32, u32, i32);
+    let mut sends: BTreeMap<Key, Vec<(f64, f64, Option<usize>)>> = BTreeMap::new();
+    let mut recvs: BTreeMap<Key, Vec<(f64, Option<usize>)>> = BTreeMap::new();
+    // request ends (None: not matched yet)
+    let mut req_end: Vec<Option<f64>> = Vec::new();
+    // per rank: outstanding requests (key, id), and the blocking call it waits in
+    let mut open: Vec<Vec<(Key, usize)>> = vec![Vec::new(); r];
+    let mut blocked_end: Vec<Option<usize>> = vec![None; r]; // request standing for a blocking call
+    let mut posted = vec![false; r];
+    let cost = |a: usize, b: usize, bytes: f64| {
+        let (u, v) = (assign[a] as usize, assign[b] as usize);
+        p.cost(u, v, bytes)
+    };
+    loop {
+        let mut moved = false;
+        for x in 0..r {
+            loop {
+                if let Some(q) = blocked_end[x] {
+                    match req_end[q] {
+                        Some(e) => {
+                            clock[x] = e;
+                            blocked_end[x] = None;
+                            posted[x] = false;
+                            pos[x] += 1;
+                            moved = true;
+                            continue;
+                        }
+                        None => break,
+                    }
+                }
+                let Some(ev) = t.ranks[x].get(pos[x]) else {
+                    break;
+                };
+                match ev.op {
+                    Op::Compute(d) => {
+                        clock[x] += d * p.ratio[assign[x] as usize];
+                        pos[x] += 1;
+                    }
+                    Op::Sleep(d) => {
+                        clock[x] += d;
+                        pos[x] += 1;
+                    }
+                    Op::Send { peer, tag, bytes } | Op::Isend { peer, tag, bytes } => {
+                        let id = req_end.len();
+                        req_end.push(None);
+                        let key = (x as u32, peer, tag);
+                        let blocking = matches!(ev.op, Op::Send { .. });
+                        post_send(
+                            &mut sends,
+                            &mut recvs,
+                            &mut req_end,
+                            key,
+                            clock[x],
+                            bytes,
+                            id,
+                            eager,
+                            &cost,
+                        );
+                        if blocking {
+                            blocked_end[x] = Some(id);
+                            posted[x] = true;
+                        } else {
+                            open[x].push((key, id));
+                            pos[x] += 1;
+                        }
+                    }
+                    Op::Recv { peer, tag, .. } | Op::Irecv { peer, tag, .. } => {
+                        let id = req_end.len();
+                        req_end.push(None);
+                        let key = (peer, x as u32, tag);
+                        let blocking = matches!(ev.op, Op::Recv { .. });
+                        post_recv(
+                            &mut sends,
+                            &mut recvs,
+                            &mut req_end,
+                            key,
+                            clock[x],
+                            id,
+                            eager,
+                            &cost,
+                        );
+                        if blocking {
+                            blocked_end[x] = Some(id);
+                            posted[x] = true;
+                        } else {
+                            open[x].push((key, id));
+                            pos[x] += 1;
+                        }
+                    }
+                    Op::Wait { src, dst, tag } => {
+                        match open[x].iter().position(|(k, _)| *k == (src, dst, tag)) {
+                            None => pos[x] += 1,
+                            Some(i) => match req_end[open[x][i].1] {
+                                Some(e) => {
+                                    clock[x] = clock[x].max(e);
+                                    open[x].remove(i);
+                                    pos[x] += 1;
+                                }
+                                None => break,
+                            },
+                        }
+                    }
+                    Op::WaitAll => {
+                        if open[x].iter().all(|&(_, q)| req_end[q].is_some()) {
+                            for (_, q) in open[x].drain(..) {
+                                clock[x] = clock[x].max(req_end[q].unwrap());
+                            }
+                            pos[x] += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    Op::Coll(_) => unreachable!("no collectives here"),
+                }
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    let mut end = 0.0f64;
+    for x in 0..r {
+        if pos[x] < t.ranks[x].len() {
+            return None;
+        }
+        // requests left are waited for at the end
+        for &(_, q) in &open[x] {
+            clock[x] = clock[x].max(req_end[q]?);
+        }
+        end = end.max(clock[x]);
+    }
+    Some(end)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn post_send(
+    sends: &mut BTreeMap<(u32, u32, i32), Vec<(f64, f64, Option<usize>)>>,
+    recvs: &mut BTreeMap<(u32, u32, i32), Vec<(f64, Option<usize>)>>,
+    req_end: &mut [Option<f64>],
+    key: (u32, u32, i32),
+    s: f64,
+    bytes: f64,
+    id: usize,
+    eager: &dyn Fn(f64) -> bool,
+    cost: &dyn Fn(usize, usize, f64) -> f64,
+) {
+    match recvs.get_mut(&key).filter(|q| !q.is_empty()) {
+        Some(q) => {
+            let (r, rid) = q.remove(0);
+            let e = s.max(r) + cost(key.0 as usize, key.1 as usize, bytes);
+            req_end[id] = Some(if eager(bytes) { s } else { e });
+            req_end[rid.unwrap()] = Some(e);
+        }
+        None => sends.entry(key).or_default().push((s, bytes, Some(id))),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn post_recv(
+    sends: &mut BTreeMap<(u32, u32, i32), Vec<(f64, f64, Option<usize>)>>,
+    recvs: &mut BTreeMap<(u32, u32, i32), Vec<(f64, Option<usize>)>>,
+    req_end: &mut [Option<f64>],
+    key: (u32, u32, i32),
+    r: f64,
+    id: usize,
+    eager: &dyn Fn(f64) -> bool,
+    cost: &dyn Fn(usize, usize, f64) -> f64,
+) {
+    match sends.get_mut(&key).filter(|q| !q.is_empty()) {
+        Some(q) => {
+            let (s, bytes, sid) = q.remove(0);
+            let e = s.max(r) + cost(key.0 as usize, key.1 as usize, bytes);
+            req_end[sid.unwrap()] = Some(if eager(bytes) { s } else { e });
+            req_end[id] = Some(e);
+        }
+        None => recvs.entry(key).or_default().push((r, Some(id))),
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+fn brute(c: &Compiled, p: &Platform) -> Vec<Ranked> {
+    let prob = Problem::new(c, p);
+    let mut all: Vec<Ranked> = Vec::new();
+    fn rec(d: usize, assign: &mut Vec<u8>, n: usize, out: &mut Vec<Vec<u8>>) {
+        if d == assign.len() {
+            out.push(assign.clone());
+            return;
+        }
+        for u in 0..n as u8 {
+            if !assign[..d].contains(&u) {
+                assign[d] = u;
+                rec(d + 1, assign, n, out);
+            }
+        }
+    }
+    let mut maps = Vec::new();
+    rec(0, &mut vec![0u8; c.ranks], p.n, &mut maps);
+    for a in maps {
+        all.push(Ranked {
+            time: c.time_of(p, &a),
+            assign: prob.representative(&a),
+        });
+    }
+    all.sort_by(order);
+    all.dedup_by(|a, b| a.assign == b.assign);
+    all
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The compiled replay equals the oracle on every protocol; the critical path has the
+    /// run time's length and bounds every other parameter set from below.
+    #[test]
+    fn replay_equals_the_oracle(seed in 0u64..u64::MAX, ranks in 2usize..6, extra in 0usize..2,
+                                kinds in 1u64..5, messages in 0usize..25, proto in 0usize..3) {
+        let mut rng = Rng::seeded(seed);
+        let t = random_trace(&mut rng, ranks, messages);
+        let n = ranks + extra;
+        let p = random_platform(&mut rng, n, kinds);
+        let mut c = compile(&t).unwrap();
+        let (protocol, eager): (Protocol, Box<dyn Fn(f64) -> bool>) = match proto {
+            0 => (Protocol::Rendezvous, Box::new(|_| false)),
+            1 => (Protocol::Eager, Box::new(|_| true)),
+            _ => (Protocol::Size, Box::new(|b| b < 200.0)),
+        };
+        c.set_protocol(protocol, 200.0);
+        let mut nodes: Vec<u8> = (0..n as u8).collect();
+        for i in (1..n).rev() {
+            nodes.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let assign = &nodes[..ranks];
+        let got = c.time_of(&p, assign);
+        let want = oracle(&t, &p, assign, &*eager).expect("the oracle finishes");
+        prop_assert!(close(got, want), "replay {} oracle {}", got, want);
+        // the critical path under the same parameters has the run time's length
+        let mut tab = Tables::new(ranks);
+        c.exact_tables(&p, assign, &mut tab);
+        let (end, prof) = c.critical_path(&tab);
+        prop_assert_eq!(end.to_bits(), got.to_bits());
+        let len = |tab: &Tables| {
+            let mut s = prof.fixed;
+            for x in 0..ranks {
+                s += prof.w[x] * tab.ratio[x];
+            }
+            for k in 0..ranks * ranks {
+                if prof.count[k] > 0.0 {
+                    s += (prof.count[k] * tab.a0[k] + prof.bytes[k] * tab.a1[k]).max(0.0);
+                }
+            }
+            s
+        };
+        prop_assert!(close(len(&tab), end), "path {} end {}", len(&tab), end);
+        // another assignment: the chain is still a lower bound
+        nodes.reverse();
+        let other = &nodes[..ranks];
+        let mut tab2 = Tables::new(ranks);
+        c.exact_tables(&p, other, &mut tab2);
+        prop_assert!(len(&tab2) <= c.time_of(&p, other) * (1.0 + 1e-9));
+    }
+
+    /// Exhaustive search (eight lanes and one) and branch and bound, with and without the
+    /// bounds that need no replay, give brute force's ranking on non-blocking traces.
+    #[test]
+    fn searches_equal_brute_force(seed in 0u64..u64::MAX, ranks in 1usize..6, extra in 0usize..2,
+                                  kinds in 1u64..5, messages in 0usize..14, top in 1usize..30,
+                                  eager in any::<bool>()) {
+        let mut rng = Rng::seeded(seed);
+        let t = random_trace(&mut rng, ranks, messages);
+        let n = ranks + extra;
+        let p = random_platform(&mut rng, n, kinds);
+        let mut c = compile(&t).unwrap();
+        c.set_protocol(if eager { Protocol::Eager } else { Protocol::Rendezvous }, 0.0);
+        let want = brute(&c, &p);
+        let k = top.min(want.len());
+        let mut prob = Problem::new(&c, &p);
+        let ex = search::exhaustive(&prob, top);
+        prop_assert_eq!(&ex.top.rows[..], &want[..k]);
+        let plain = search::exhaustive_with(&prob, top, false, &mut |_| {});
+        prop_assert_eq!(&plain.top.rows[..], &want[..k]);
+        for cheap in [false, true] {
+            prob.cheap_bounds = cheap;
+            let bb = search::branch_and_bound(&prob, top, u64::MAX);
+            prop_assert_eq!(bb.stop, Stop::Complete);
+            prop_assert_eq!(&bb.top.rows[..], &want[..k]);
+            prop_assert_eq!(bb.lower_bound, want[0].time);
+        }
+        // the bound of the empty assignment is below the best
+        let mut b = Bounds::new(&c, &p);
+        prop_assert!(b.partial(&vec![search::FREE; ranks]) <= want[0].time);
+    }
+}
+
+/// Uniform links of `a0 + a1 N` between `n` nodes of ratio 1.
+fn uniform(n: usize, a0: f64, a1: f64) -> Platform {
+    let mut x0 = vec![a0; n * n];
+    let mut x1 = vec![a1; n * n];
+    for u in 0..n {
+        x0[u * n + u] = 0.0;
+        x1[u * n + u] = 0.0;
+    }
+    Platform {
+        n,
+        ratio: vec![1.0; n],
+        a0: x0,
+        a1: x1,
+    }
+}
+
+fn ti_trace(text: &str) -> Compiled {
+    let t = ti::parse(text, 1.0).unwrap();
+    compile(&t).unwrap()
+}
+
+fn all_ranks(p: usize, line: impl Fn(usize) -> String) -> String {
+    (0..p).map(|x| format!("{x} {}\n", line(x))).collect()
+}
+
+#[test]
+fn a_binomial_broadcast_takes_log2_p_transfers() {
+    for p in [2usize, 4, 8, 16, 5, 7] {
+        let c = ti_trace(&all_ranks(p, |_| "bcast 1000 0 2".into()));
+        assert_eq!(c.messages, p as u64 - 1);
+        let plat = uniform(p, 1e-3, 1e-6);
+        let assign: Vec<u8> = (0..p as u8).collect();
+        let one = 1e-3 + 1e-6 * 1000.0;
+        let rounds = (p as f64).log2().ceil();
+        assert!(close(c.time_of(&plat, &assign), rounds * one), "P = {p}");
+    }
+}
+
+#[test]
+fn an_allreduce_is_a_linear_reduce_then_a_broadcast_then_the_operator() {
+    for p in [2usize, 4, 8] {
+        let c = ti_trace(&all_ranks(p, |_| "allreduce 10 2e-3 1".into()));
+        assert_eq!(c.messages, 2 * (p as u64 - 1));
+        let plat = uniform(p, 1e-3, 1e-5);
+        let assign: Vec<u8> = (0..p as u8).collect();
+        let one = 1e-3 + 1e-5 * 40.0; // 10 ints
+        let want = one + (p as f64).log2() * one + 2e-3;
+        assert!(close(c.time_of(&plat, &assign), want), "P = {p}");
+    }
+}
+
+#[test]
+fn a_linear_alltoall_overlaps_every_transfer() {
+    // 4 ranks, 1000 bytes a peer: Open MPI's linear choice; every transfer starts at 0
+    let c = ti_trace(&all_ranks(4, |_| "alltoall 1000 1000 6 6".into()));
+    assert_eq!(c.messages, 12);
+    let plat = uniform(4, 1e-3, 1e-6);
+    assert!(close(c.time_of(&plat, &[0, 1, 2, 3]), 1e-3 + 1e-6 * 1000.0));
+    // 16 ranks, 64 bytes: Bruck, log2 16 = 4 rounds of 8 blocks
+    let c = ti_trace(&all_ranks(16, |_| "alltoall 64 64 6 6".into()));
+    assert_eq!(c.messages, 16 * 4);
+    let plat = uniform(16, 1e-3, 1e-6);
+    let assign: Vec<u8> = (0..16).collect();
+    assert!(close(
+        c.time_of(&plat, &assign),
+        4.0 * (1e-3 + 1e-6 * 8.0 * 64.0)
+    ));
+}
+
+#[test]
+fn a_halo_exchange_overlaps_its_transfers_with_computation() {
+    // each rank posts both receives and both sends of a ring, computes 5 ms, waits for all
+    let c = ti_trace(&all_ranks(4, |x| {
+        let (l, r) = ((x + 3) % 4, (x + 1) % 4);
+        format!(
+            "irecv {l} 1 1000 6\n{x} irecv {r} 1 1000 6\n{x} isend {l} 1 1000 6\n{x} isend {r} 1 1000 6\n{x} compute 5e-3\n{x} waitall"
+        )
+    }));
+    let assign = [0u8, 1, 2, 3];
+    // transfers shorter than the computation are hidden
+    assert!(close(c.time_of(&uniform(4, 1e-3, 1e-6), &assign), 5e-3));
+    // longer ones show: 2 ms + 1000 x 10 us = 12 ms
+    assert!(close(c.time_of(&uniform(4, 2e-3, 1e-5), &assign), 12e-3));
+}
+
+#[test]
+fn tags_match_as_mpi_matches_them() {
+    // rank 0 sends tag 2 then tag 1; rank 1 receives tag 1 first: with tags ignored this
+    // would pair the 10-byte send with the receive of at most 10 bytes, and fail
+    let text =
+        "0 isend 1 2 1000 6\n0 send 1 1 10 6\n0 waitall\n1 recv 0 1 10 6\n1 recv 0 2 1000 6\n";
+    let c = ti_trace(text);
+    assert_eq!(c.messages, 2);
+    // a tag that no send has is named
+    let t = ti::parse("0 send 1 4 10 6\n1 recv 0 5 10 6\n", 1.0).unwrap();
+    let (_, line, m) = compile(&t).unwrap_err();
+    assert_eq!(line, 2);
+    assert!(m.contains("with tag 5 that is never sent"), "{m}");
+}
+
+#[test]
+fn collectives_called_differently_are_refused_with_the_line() {
+    let t = ti::parse("0 bcast 10\n1 barrier\n", 1.0).unwrap();
+    let (_, line, m) = compile(&t).unwrap_err();
+    assert_eq!(line, 2);
+    assert!(m.contains("rank 1 calls barrier"), "{m}");
+    let t = ti::parse("0 bcast 10\n0 barrier\n1 bcast 10\n", 1.0).unwrap();
+    let (_, _, m) = compile(&t).unwrap_err();
+    assert!(m.contains("makes only 1 collective call(s)"), "{m}");
+    let t = ti::parse("0 bcast 10 1\n1 bcast 10 0\n", 1.0).unwrap();
+    assert!(compile(&t).unwrap_err().2.contains("with root"));
+    // a v form whose count does not fit the ranks
+    let t = ti::parse("0 gatherv 10 1\n1 gatherv 10 1\n", 1.0).unwrap();
+    let (_, line, m) = compile(&t).unwrap_err();
+    assert_eq!(line, 1);
+    assert!(m.contains("gatherv with 2 ranks takes"), "{m}");
+}
+
+#[test]
+fn the_whole_vocabulary_compiles_and_every_rank_ends() {
+    let text = placelab::trace::samples::ti_vocabulary();
+    let t = ti::parse(&text, 1e8).unwrap();
+    assert_eq!(t.ranks.len(), 4);
+    let mut c = compile(&t).unwrap();
+    c.set_protocol(Protocol::Size, 65536.0);
+    let plat = uniform(4, 1e-4, 1e-8);
+    let time = c.time_of(&plat, &[0, 1, 2, 3]);
+    assert!(time.is_finite() && time > 0.0);
+    // the computation alone is a lower bound, the sleep included
+    let (work, sleep) = c.rank_work();
+    for x in 0..4 {
+        assert!(work[x] + sleep[x] <= time);
+    }
+    // a sendRecv pairs two ranks only, not every rank
+    let c = ti_trace("0 sendRecv 10 1 10 1\n1 sendRecv 10 0 10 0\n");
+    assert_eq!(c.messages, 2);
+}
+
+#[test]
+fn a_collective_struct_is_what_the_parser_reads() {
+    let t = ti::parse(
+        "0 init 1\n0 reduce 10 5e6 1\n1 init 1\n1 reduce 10 5e6 1\n",
+        1e9,
+    )
+    .unwrap();
+    let Op::Coll(i) = t.ranks[0][0].op else {
+        panic!("a collective")
+    };
+    let c: &Coll = &t.colls[i as usize];
+    assert_eq!(c.kind, CollKind::Reduce);
+    assert_eq!((c.root, c.send, c.comp), (1, 80.0, 5e-3));
+}
