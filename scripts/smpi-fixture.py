@@ -44,7 +44,8 @@ RECORD_SPEED = 100e6  # every host of homogeneous.xml
 N = 256  # matrix order of the LU
 PROGRAMS = [("lu-block", 0), ("lu-cyclic5", 5)]  # (folder, WIDTH argument of lu.c)
 # The playground's copies of the rendezvous scenarios (written when OUTDIR is the default).
-EXAMPLES = {"lu-block": "trace-smpi-lu.json", "lu-cyclic5": "trace-smpi-lu-cyclic.json"}
+EXAMPLES = {"lu-block": "trace-smpi-lu.json", "lu-cyclic5": "trace-smpi-lu-cyclic.json",
+            "jacobi": "trace-smpi-jacobi.json"}
 # How MPI_Send behaves, each measured in its own CSV and scenario: `rendezvous`, every send waits
 # for its receive (the blocking semantics the engine replays); `eager`, SMPI's default: a send
 # below 64 KiB returns at once and the transfer starts when the receive is posted.
@@ -53,6 +54,15 @@ PROTOCOLS = [("rendezvous", "measured.csv", ["--cfg=smpi/send-is-detached-thresh
 # Sizes as the source measures (0..1000 step 25), then up to the LU's largest message (N*8).
 SIZES = list(range(0, 1001, 25)) + list(range(1250, N * 8 + 1, 250)) + [N * 8]
 REPS = 3
+# Programs with non-blocking calls and collectives: (folder, program, arguments, largest message
+# in bytes). Traced like the LU, then measured under SMPI's default sends only (a send below
+# 64 KiB detached) into FOLDER/measured.csv; the engine replays them with protocol "size" and
+# links fitted on the ping-pong samples up to twice the program's largest message.
+NB_PROGRAMS = [("jacobi", "jacobi", [512, 20], 4096), ("fft", "fft", [256, 5], 65536),
+               ("cg", "cg", [4096, 30], 512)]
+# Sizes of the second ping-pong (samples-wide.csv), for the programs above.
+WIDE_SIZES = [0, 8, 16, 64, 128, 256, 512, 768, 1024, 2048, 3072, 4096, 6144, 8192, 16384,
+              32768, 49152, 65536, 98304, 131072]
 CFG = ["--cfg=smpi/simulate-computation:no", "--log=root.thresh:warning"]
 
 
@@ -120,9 +130,9 @@ def links_of(platform):
     return rows
 
 
-def record_trace(tmp, folder, width, out):
+def record_trace(tmp, folder, width, out, program="lu", args=None):
     trace = os.path.join(tmp, f"{folder}.txt")
-    smpirun(tmp, "homogeneous.xml", HOSTS, "lu", [N, width],
+    smpirun(tmp, "homogeneous.xml", HOSTS, program, [N, width] if args is None else args,
             ["-trace-ti", "-trace-file", trace])
     files = [l.strip() for l in open(trace) if l.strip()]
     if len(files) != len(HOSTS):
@@ -134,10 +144,11 @@ def record_trace(tmp, folder, width, out):
         shutil.copyfile(os.path.join(tmp, path), os.path.join(out, folder, f"rank-{r}.txt"))
 
 
-def measure_lu(tmp, folder, width, out, csv_name, cfg):
+def measure_lu(tmp, folder, width, out, csv_name, cfg, program="lu", args=None):
     rows, reference = [], None
     for perm in itertools.permutations(HOSTS):
-        t, checks = lu_end(smpirun(tmp, "heterogeneous.xml", list(perm), "lu", [N, width], cfg))
+        t, checks = lu_end(smpirun(tmp, "heterogeneous.xml", list(perm), program,
+                                   [N, width] if args is None else args, cfg))
         if reference is None:
             reference = checks
         elif checks != reference:
@@ -150,14 +161,14 @@ def measure_lu(tmp, folder, width, out, csv_name, cfg):
     return rows
 
 
-def measure_links(tmp, out):
-    with open(os.path.join(out, "samples.csv"), "w") as f:
+def measure_links(tmp, out, name="samples.csv", sizes=SIZES):
+    with open(os.path.join(out, name), "w") as f:
         f.write("src,dst,bytes,seconds\n")
         for src, dst in itertools.permutations(HOSTS, 2):
             text = smpirun(tmp, "heterogeneous.xml", [src, dst], "pingpong",
-                           [REPS, *SIZES])
+                           [REPS, *sizes])
             lines = text.split()
-            if len(lines) != 2 * len(SIZES):
+            if len(lines) != 2 * len(sizes):
                 sys.exit(f"[smpi-fixture] ping-pong {src}-{dst} printed {text!r}")
             for size, sec in zip(lines[0::2], lines[1::2]):
                 f.write(f"{src},{dst},{size},{float(sec):.12g}\n")
@@ -218,6 +229,52 @@ def build_scenario(out, folder, width, name, csv_name):
     return re.sub(r"\[\s+(-?[0-9.e+-]+),\s+(-?[0-9.e+-]+)\s+\]", r"[\1, \2]", text) + "\n"
 
 
+def build_nb_scenario(out, folder, program, args, largest):
+    """The engine's scenario of a program with non-blocking calls and collectives: as
+    build_scenario, with protocol "size" (SMPI's default), links fitted on the wide ping-pong
+    up to twice the largest message, and SMPI's default-send times as measured."""
+    files = [open(os.path.join(out, folder, f"rank-{r}.txt")).read() for r in range(len(HOSTS))]
+    samples = {}
+    with open(os.path.join(out, "samples-wide.csv")) as f:
+        next(f)
+        for line in f:
+            src, dst, size, sec = line.strip().split(",")
+            if int(size) <= 2 * largest:
+                samples.setdefault((src, dst), []).append([int(size), float(sec)])
+    links = [{"from": s, "to": d, "samples": samples[(s, d)]}
+             for s, d in itertools.permutations(HOSTS, 2)]
+    what = {
+        "jacobi": "a 2D Jacobi sweep (512 x 512, 20 iterations, rows shared 1:2:3:4) with its halo rows "
+                  "exchanged by MPI_Isend/MPI_Irecv/MPI_Waitall while the interior is computed and the "
+                  "residual summed by MPI_Allreduce",
+        "fft": "an FFT-like transpose (256 x 256 complex, 5 iterations, uneven row work) with "
+               "MPI_Alltoall, MPI_Reduce and MPI_Bcast",
+        "cg": "a CG-like kernel (4,096 rows shared 1:2:3:4, 30 iterations) with a ring halo by "
+              "MPI_Isend/MPI_Irecv/MPI_Waitall, two MPI_Allreduce per iteration and an MPI_Allgather "
+              "every tenth",
+    }[program]
+    scenario = {
+        "version": 1,
+        "engine": "trace",
+        "name": f"SMPI {program}",
+        "description": (
+            f"Ground truth from SimGrid 3.32 SMPI (scripts/smpi-fixture.py): {what}, over 4 ranks, "
+            f"traced once on 4 identical hosts of 100 Mflop/s, then run under all 24 assignments on "
+            f"hosts of 100, 80, 50 and 25 Mflop/s with a link of its own per pair (ping-pong samples "
+            f"up to {2 * largest} bytes fitted to a0 + a1 N). Measured: SMPI's simulated times with "
+            f"its default sends (eager below 64 KiB)."),
+        "trace": {"format": "ti", "files": files},
+        "referenceRate": RECORD_SPEED,
+        "protocol": "size",
+        "nodes": [{"name": h, "ratio": RECORD_SPEED / SPEEDS[h]} for h in HOSTS],
+        "links": links,
+        "search": {"method": "exhaustive", "top": 24},
+        "measured": open(os.path.join(out, folder, "measured.csv")).read(),
+    }
+    text = json.dumps(scenario, indent=1)
+    return re.sub(r"\[\s+(-?[0-9.e+-]+),\s+(-?[0-9.e+-]+)\s+\]", r"[\1, \2]", text) + "\n"
+
+
 def main():
     default = os.path.join(ROOT, "tests", "fixtures", "smpi")
     out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
@@ -226,9 +283,9 @@ def main():
     check_platform()
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="smpi-fixture-") as tmp:
-        for prog in ("lu", "pingpong"):
+        for prog in ("lu", "pingpong", *[p[1] for p in NB_PROGRAMS]):
             run(["smpicc", "-O2", "-o", os.path.join(tmp, prog),
-                 os.path.join(SRC, prog + ".c")], tmp)
+                 os.path.join(SRC, prog + ".c"), "-lm"], tmp)
         for folder, width in PROGRAMS:
             record_trace(tmp, folder, width, out)
             for protocol, csv_name, cfg in PROTOCOLS:
@@ -236,8 +293,21 @@ def main():
                 best = min(rows, key=lambda r: r[1])
                 log(f"{folder} {protocol}: best {best[0]} {best[1]:.6f} s, worst "
                     f"{max(r[1] for r in rows):.6f} s")
+        for folder, program, args, _ in NB_PROGRAMS:
+            record_trace(tmp, folder, 0, out, program, args)
+            rows = measure_lu(tmp, folder, 0, out, "measured.csv", [], program, args)
+            best = min(rows, key=lambda r: r[1])
+            log(f"{folder}: best {best[0]} {best[1]:.6f} s, worst {max(r[1] for r in rows):.6f} s")
         measure_links(tmp, out)
+        measure_links(tmp, out, "samples-wide.csv", WIDE_SIZES)
     write_tables(out)
+    for folder, program, args, largest in NB_PROGRAMS:
+        text = build_nb_scenario(out, folder, program, args, largest)
+        with open(os.path.join(out, folder, "scenario.json"), "w") as f:
+            f.write(text)
+        if default_out and folder in EXAMPLES:
+            with open(os.path.join(ROOT, "playground-examples", EXAMPLES[folder]), "w") as f:
+                f.write(text)
     for folder, width in PROGRAMS:
         name = "SMPI LU, block" if width == 0 else f"SMPI LU, cyclic {width}"
         text = build_scenario(out, folder, width, name, "measured.csv")

@@ -222,6 +222,7 @@ fn playground_examples_are_the_fixture_scenarios() {
     for (example, scenario) in [
         ("trace-smpi-lu.json", "lu-block/scenario.json"),
         ("trace-smpi-lu-cyclic.json", "lu-cyclic5/scenario.json"),
+        ("trace-smpi-jacobi.json", "jacobi/scenario.json"),
     ] {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/playground-examples/");
         let text = std::fs::read_to_string(format!("{path}{example}")).unwrap();
@@ -231,4 +232,35 @@ fn playground_examples_are_the_fixture_scenarios() {
             "{example} differs from {scenario}: run scripts/smpi-fixture.py"
         );
     }
+}
+
+// Programs with non-blocking calls and collectives (scripts/smpi/jacobi.c, fft.c, cg.c),
+// measured under SMPI's default sends and replayed with protocol "size" (eager below 64 KiB)
+// and SMPI's default collective algorithms: the goal is the predicted best within 5 % of the
+// measured best and a rank correlation of at least 0.9.
+
+fn nonblocking(folder: &str) -> Figures {
+    let f = compare(
+        &format!("{folder}/scenario.json"),
+        &format!("{folder}/measured.csv"),
+        "size",
+    );
+    assert!(f.a <= 0.05, "{folder}: a = {}", f.a);
+    assert!(f.rho >= 0.9, "{folder}: rank correlation {}", f.rho);
+    f
+}
+
+#[test]
+fn a_jacobi_halo_exchange_with_isend_irecv_waitall_and_allreduce_is_ranked_as_smpi_runs_it() {
+    nonblocking("jacobi");
+}
+
+#[test]
+fn an_fft_transpose_with_alltoall_reduce_and_bcast_is_ranked_as_smpi_runs_it() {
+    nonblocking("fft");
+}
+
+#[test]
+fn a_cg_kernel_with_a_ring_halo_allreduce_and_allgather_is_ranked_as_smpi_runs_it() {
+    nonblocking("cg");
 }
