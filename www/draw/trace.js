@@ -10,6 +10,7 @@ export const SEGMENT_KINDS = [
   { id: 'send', label: 'send', color: '#009E73' },
   { id: 'recv', label: 'receive', color: '#E69F00' },
   { id: 'wait', label: 'blocked, waiting for the partner', color: '#CC79A7' },
+  { id: 'sleep', label: 'sleep', color: '#999999' },
 ];
 export const BEST_COLOR = '#0072B2';     // the assignment predicted best
 export const MEASURED_COLOR = '#1F2328'; // measured times (ticks, points)

@@ -6,7 +6,7 @@ import { csvLine } from '../dom.js';
 import { literalAt, setLiteral, valueAt } from '../jsontext.js';
 
 /** Timeline segment kinds in the order of their codes in the view (draw/trace.js SEGMENT_KINDS). */
-export const KIND_CODES = { compute: 0, send: 1, recv: 2, wait: 3 };
+export const KIND_CODES = { compute: 0, send: 1, recv: 2, wait: 3, sleep: 4 };
 
 /**
  * Timeline segments ({rank, kind, start, end, peer?, bytes?}) as typed arrays: segment i of
