@@ -488,8 +488,10 @@ async function handleOpenFile() {
   // a log or trace too large for the scenario stays a file, read again by the engine worker at each run
   if (opened.attached?.kind === 'trace') {
     const byName = new Map(chosen.map((f) => [f.name, f]));
-    state.attachments.set(opened.attached.name, { files: opened.attached.order ? opened.attached.order.map((n) => byName.get(n)) : [file] });
-  } else if (opened.attached) state.attachments.set(opened.attached.name, { file });
+    // from an archive, the worker sends the members it unpacked
+    const files = opened.attached.files ?? (opened.attached.order ? opened.attached.order.map((n) => byName.get(n)) : [file]);
+    state.attachments.set(opened.attached.name, { files });
+  } else if (opened.attached) state.attachments.set(opened.attached.name, { file: opened.attached.files?.[0] ?? file });
   applyScenario(opened);
   ui.example.value = '';
   saveLinkHash('');

@@ -7,6 +7,7 @@ import { decodeLinkState, encodeLink } from './links.js';
 import { fold, valueAt } from './jsontext.js';
 import { dataFor, importerFor } from './engines/data.js';
 import { readSwf, readTrace } from './attach.js';
+import { isArchive, openArchive } from './archive.js';
 
 /**
  * {shown, folds} for scenario text: the editor shows `shown`; unfold(shown, folds) is the text again
@@ -64,7 +65,7 @@ const HANDLERS = {
    * files) with the rank files. They are read as streams and attached; the scenario names the
    * index. Returns openFile's answers, with `attached.order`: the rank files' names in rank order.
    */
-  async openFiles({ files, base = null, engine = null }) {
+  async openFiles({ files, base = null, engine = null, archive = null }) {
     const byName = new Map(files.map((f) => [f.name, f]));
     let index = null;
     let order = null;
@@ -72,14 +73,21 @@ const HANDLERS = {
       if (f.size > SNIFF_BYTES) continue;
       const names = (await f.text()).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
         .map((l) => l.split(/[\\/]/).pop());
-      if (names.length === files.length - 1 && names.every((n) => n !== f.name && byName.has(n))) {
+      // an archive may hold other files too (a README, the program): its index names the rank files
+      const fits = archive ? names.length >= 1 : names.length === files.length - 1;
+      if (fits && names.every((n) => n !== f.name && byName.has(n))) {
         index = f;
         order = names;
         break;
       }
     }
     if (!index) {
-      return { kind: 'refused', message: `${files.length} files: to read a trace recorded with smpirun -trace-ti, choose its index file together with every rank file it names (and nothing else)` };
+      return {
+        kind: 'refused',
+        message: archive
+          ? `${archive}: ${files.length} files, none of them an index naming the others (smpirun -trace-ti writes one)`
+          : `${files.length} files: to read a trace recorded with smpirun -trace-ti, choose its index file together with every rank file it names (and nothing else)`,
+      };
     }
     let summary;
     try {
@@ -94,7 +102,9 @@ const HANDLERS = {
     } catch (e) {
       return { kind: 'refused', message: String(e?.message ?? e) };
     }
-    return { kind: 'scenario', importer: importer.id, attached: { ...summary, kind: 'trace', order }, ...folded(scenario) };
+    // from an archive the page has no File of its own for the members: they go back with the answer
+    const members = archive ? order.map((n) => byName.get(n)) : undefined;
+    return { kind: 'scenario', importer: importer.id, attached: { ...summary, kind: 'trace', order, files: members }, ...folded(scenario) };
   },
   /** {shown, folds, study}: the scenario folded for the editor, and the link's study (or null). */
   async openLink({ hash }) {
@@ -115,6 +125,20 @@ const HANDLERS = {
    * {kind: 'refused', message}.
    */
   async openFile({ file, base = null, engine = null }) {
+    if (isArchive(file.name)) {
+      // a trace folder as .zip, .tar or .tar.gz: unpacked here, then read as the folder would be
+      let members;
+      try {
+        members = await openArchive(file);
+      } catch (e) {
+        return { kind: 'refused', message: String(e?.message ?? e) };
+      }
+      if (members.length === 0) return { kind: 'refused', message: `${file.name}: the archive holds no file` };
+      if (members.length > 1) return HANDLERS.openFiles({ files: members, base, engine, archive: file.name });
+      const one = await HANDLERS.openFile({ file: members[0], base, engine });
+      if (one.attached) one.attached.files = members;
+      return one;
+    }
     if (file.size > INLINE_BYTES) {
       // too large to travel inside a scenario: an importer that attaches files takes it whole
       const head = await file.slice(0, SNIFF_BYTES).text();

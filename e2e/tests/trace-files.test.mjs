@@ -81,4 +81,54 @@ describe('traces from files', () => {
     await page.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+  it('a trace folder as .tar.gz and as .zip unpacks in a worker and runs as placelab trace runs the folder', async () => {
+    buildCli();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'placelab-trace-archive-'));
+    const example = JSON.parse(fs.readFileSync(path.join(REPO, 'playground-examples', 'trace-smpi-jacobi.json'), 'utf8'));
+    const folder = path.join(dir, 'jacobi');
+    fs.mkdirSync(folder);
+    const names = example.trace.files.map((t, i) => {
+      fs.writeFileSync(path.join(folder, `jacobi_rank-${i + 1}.txt`), t);
+      return `jacobi_rank-${i + 1}.txt`;
+    });
+    fs.writeFileSync(path.join(folder, 'jacobi.txt'), names.map((n) => `jacobi.txt_files/${n}\n`).join(''));
+    fs.writeFileSync(path.join(folder, 'README'), 'the Jacobi sweep of scripts/smpi/jacobi.c\n');
+    const platform = { ...example };
+    delete platform.trace;
+    delete platform.measured;
+    fs.writeFileSync(path.join(dir, 'platform.json'), JSON.stringify(platform));
+    // the archives, as tar and zip write them (deflated members)
+    const made = spawnSync('python3', ['-c', `
+import sys, tarfile, zipfile, os
+d = sys.argv[1]
+with tarfile.open(os.path.join(d, 'jacobi.tar.gz'), 'w:gz') as t:
+    t.add(os.path.join(d, 'jacobi'), arcname='jacobi')
+with zipfile.ZipFile(os.path.join(d, 'jacobi.zip'), 'w', zipfile.ZIP_DEFLATED) as z:
+    for n in sorted(os.listdir(os.path.join(d, 'jacobi'))):
+        z.write(os.path.join(d, 'jacobi', n), 'jacobi/' + n)
+`, dir]);
+    assert.equal(made.status, 0, made.stderr.toString());
+    const native = spawnSync(CLI, ['trace', path.join(folder, 'jacobi.txt'), '--platform', path.join(dir, 'platform.json')], { maxBuffer: 1 << 30 });
+    assert.equal(native.status, 0, native.stderr.toString());
+
+    const page = await readyPage(env);
+    await pickExample(page, 'trace-smpi-jacobi.json');
+    for (const archive of ['jacobi.tar.gz', 'jacobi.zip']) {
+      await openFiles(page, path.join(dir, archive));
+      assert.equal(await page.evaluate(() => window.placelab.lastError), null, archive);
+      const scenario = JSON.parse(await page.evaluate(() => window.placelab.scenarioText()));
+      assert.equal(scenario.trace.attached, 'jacobi.txt', archive);
+      assert.equal(await page.evaluate(() => window.placelab.lastReportSha256), sha256(native.stdout), `${archive} read in the page gives placelab trace's report of the folder`);
+    }
+    // an archive without an index is refused with a message, and the last good report stays
+    fs.writeFileSync(path.join(dir, 'bad.zip'), fs.readFileSync(path.join(dir, 'jacobi.zip')).subarray(0, 100));
+    await openFiles(page, path.join(dir, 'bad.zip'));
+    const err = await page.evaluate(() => window.placelab.lastError);
+    assert.match(err?.message ?? '', /bad\.zip: not a zip archive/);
+    assert.equal(await page.evaluate(() => window.placelab.lastReportSha256), sha256(native.stdout), 'the last good report stays');
+    await assertNoLongTask(page, 'trace archives');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

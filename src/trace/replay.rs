@@ -1404,3 +1404,4 @@ pub fn timeline(
     });
     (segs, total, shown_until, end)
 }
+
