@@ -579,3 +579,20 @@ fn a_collective_struct_is_what_the_parser_reads() {
     assert_eq!(c.kind, CollKind::Reduce);
     assert_eq!((c.root, c.send, c.comp), (1, 80.0, 5e-3));
 }
+
+#[test]
+fn collectives_that_expand_past_the_limit_are_refused_before_expanding() {
+    // 64 ranks, 1,000 alltoall calls each: 4,032,000 messages
+    let mut text = String::new();
+    for x in 0..64 {
+        for _ in 0..1000 {
+            text.push_str(&format!("{x} alltoall 100000 100000 6 6\n"));
+        }
+    }
+    let t = ti::parse(&text, 1.0).unwrap();
+    let (_, _, m) = compile(&t).unwrap_err();
+    assert!(
+        m.contains("expand into 4032000 messages; the limit is 4000000"),
+        "{m}"
+    );
+}

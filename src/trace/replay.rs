@@ -212,7 +212,7 @@ fn system_tag(k: u64, phase: u32) -> i64 {
 }
 
 /// Most messages a lowered trace may have (collectives expanded).
-pub const MAX_MESSAGES: u64 = 20_000_000;
+pub const MAX_MESSAGES: u64 = 4_000_000;
 
 /// The expansion of a trace: per rank its lowered operations; per slot its rank, peer and
 /// bytes.
@@ -1404,4 +1404,3 @@ pub fn timeline(
     });
     (segs, total, shown_until, end)
 }
-
