@@ -83,14 +83,47 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("trace");
     g.sample_size(20).measurement_time(Duration::from_secs(5));
     g.bench_function("replay 100k events, 8 ranks", |b| {
-        let mut s = vec![0.0; 8];
+        let mut s = vec![0.0; t.scratch_len()];
         b.iter(|| black_box(t.replay(&tab, &mut s)))
     });
     g.bench_function("8 replays at once (lanes), 100k events", |b| {
-        let mut s = vec![0.0; 8 * LANES];
+        let mut s = vec![0.0; t.scratch_len() * LANES];
         let mut out = [0.0; LANES];
         b.iter(|| {
             t.replay_lanes(&lanes, &mut s, &mut out);
+            black_box(out[0])
+        })
+    });
+    // the same size with non-blocking calls and collectives: an 8-rank ring halo exchange
+    // (isend, irecv, waitall) and an allreduce per iteration, about 100,000 events
+    let mut text = String::new();
+    for it in 0..1600 {
+        for x in 0..8 {
+            let (l, r) = ((x + 7) % 8, (x + 1) % 8);
+            text.push_str(&format!(
+                "{x} irecv {l} 1 4096 6\n{x} irecv {r} 1 4096 6\n{x} isend {l} 1 4096 6\n{x} isend {r} 1 4096 6\n{x} compute {}\n{x} waitall\n{x} allreduce 1 1e3 0\n",
+                1e6 + 1e4 * ((x * 7 + it) % 5) as f64
+            ));
+        }
+    }
+    let mut nb = compile(&placelab::trace::ti::parse(&text, 5e8).unwrap()).unwrap();
+    nb.set_protocol(placelab::trace::replay::Protocol::Size, 65536.0);
+    let mut tab = Tables::new(8);
+    nb.exact_tables(&p, &assign, &mut tab);
+    let mut lanes = LaneTables::new(8);
+    for l in 0..LANES {
+        lanes.set_lane(&nb, l, &tab);
+    }
+    let events = nb.events;
+    g.bench_function(format!("replay {events} events, non-blocking + allreduce, 8 ranks"), |b| {
+        let mut s = vec![0.0; nb.scratch_len()];
+        b.iter(|| black_box(nb.replay(&tab, &mut s)))
+    });
+    g.bench_function(format!("8 replays at once (lanes), {events} events, non-blocking"), |b| {
+        let mut s = vec![0.0; nb.scratch_len() * LANES];
+        let mut out = [0.0; LANES];
+        b.iter(|| {
+            nb.replay_lanes(&lanes, &mut s, &mut out);
             black_box(out[0])
         })
     });

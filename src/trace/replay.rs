@@ -90,6 +90,22 @@ pub enum Ins {
     Delay { x: u16, c: f64, d: f64 },
 }
 
+/// A message of a trace with blocking calls only, as the replay's fast path reads it: 32 bytes,
+/// whether it is eager in the top bit of `pair`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Flat {
+    pub cs: f64,
+    pub cd: f64,
+    pub bytes: f64,
+    pub src: u16,
+    pub dst: u16,
+    /// `src * R + dst`, plus [`EAGER_BIT`] for an eager message.
+    pub pair: u32,
+}
+
+/// The bit of [`Flat::pair`] that marks an eager message.
+pub const EAGER_BIT: u32 = 1 << 31;
+
 /// A compiled trace: instructions in a topological order and each rank's final computation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
@@ -110,6 +126,9 @@ pub struct Compiled {
     /// How a send completes (module doc); set with [`Compiled::set_protocol`], which marks
     /// every message.
     protocol: Protocol,
+    /// The messages as [`Flat`], when every instruction is a message of two blocking calls:
+    /// the replay's fast path (same operations in the same order, so the same bits).
+    fast: Option<Vec<Flat>>,
 }
 
 crate::params::choices! {
@@ -761,6 +780,11 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
         events: trace.events(),
         slots: nslots as u32,
         slot_info,
+        fast: None,
+    })
+    .map(|mut c| {
+        c.set_protocol(Protocol::Rendezvous, 0.0);
+        c
     })
 }
 
@@ -801,6 +825,22 @@ impl Compiled {
                 };
             }
         }
+        let plain = self.prog.iter().all(|i| match i {
+            Ins::Msg(it) => it.sq == NONE && it.rq == NONE,
+            _ => false,
+        });
+        self.fast = plain.then(|| {
+            self.items()
+                .map(|it| Flat {
+                    cs: it.cs,
+                    cd: it.cd,
+                    bytes: it.bytes,
+                    src: it.src,
+                    dst: it.dst,
+                    pair: it.pair | if it.eager { EAGER_BIT } else { 0 },
+                })
+                .collect()
+        });
     }
 
     /// Each rank's computation (seconds, unloaded; its instructions' in order, then its
@@ -859,7 +899,20 @@ impl Compiled {
         let ratio = &tab.ratio[..];
         let a0 = &tab.a0[..];
         let a1 = &tab.a1[..];
-        for ins in &self.prog {
+        if let Some(fast) = &self.fast {
+            for it in fast {
+                let (a, b) = (it.src as usize, it.dst as usize);
+                let pair = (it.pair & !EAGER_BIT) as usize;
+                let s = t[a] + it.cs * ratio[a];
+                let r = t[b] + it.cd * ratio[b];
+                let c = a0[pair] + a1[pair] * it.bytes;
+                let (_, e, es) = message(s, r, c, it.pair & EAGER_BIT != 0);
+                t[a] = es;
+                t[b] = e;
+            }
+        }
+        let prog: &[Ins] = if self.fast.is_some() { &[] } else { &self.prog };
+        for ins in prog {
             match *ins {
                 Ins::Msg(ref it) => {
                     let (a, b) = (it.src as usize, it.dst as usize);
@@ -1143,7 +1196,34 @@ impl Compiled {
     pub fn replay_lanes(&self, tab: &LaneTables, scratch: &mut [f64], out: &mut [f64; LANES]) {
         scratch.iter_mut().for_each(|x| *x = 0.0);
         let (t, q) = scratch.split_at_mut(self.ranks * LANES);
-        for ins in &self.prog {
+        if let Some(fast) = &self.fast {
+            for it in fast {
+                let a = it.src as usize * LANES;
+                let b = it.dst as usize * LANES;
+                let p = (it.pair & !EAGER_BIT) as usize * LANES;
+                let eager = it.pair & EAGER_BIT != 0;
+                let ra = &tab.ratio[a..a + LANES];
+                let rb = &tab.ratio[b..b + LANES];
+                let x0 = &tab.a0[p..p + LANES];
+                let x1 = &tab.a1[p..p + LANES];
+                let mut e = [0.0f64; LANES];
+                let mut es = [0.0f64; LANES];
+                {
+                    let ta = &t[a..a + LANES];
+                    let tb = &t[b..b + LANES];
+                    for l in 0..LANES {
+                        let s = ta[l] + it.cs * ra[l];
+                        let r = tb[l] + it.cd * rb[l];
+                        let c = x0[l] + x1[l] * it.bytes;
+                        (_, e[l], es[l]) = message(s, r, c, eager);
+                    }
+                }
+                t[a..a + LANES].copy_from_slice(&es);
+                t[b..b + LANES].copy_from_slice(&e);
+            }
+        }
+        let prog: &[Ins] = if self.fast.is_some() { &[] } else { &self.prog };
+        for ins in prog {
             match *ins {
                 Ins::Msg(ref it) => {
                     let a = it.src as usize * LANES;
