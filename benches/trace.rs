@@ -115,18 +115,24 @@ fn bench(c: &mut Criterion) {
         lanes.set_lane(&nb, l, &tab);
     }
     let events = nb.events;
-    g.bench_function(format!("replay {events} events, non-blocking + allreduce, 8 ranks"), |b| {
-        let mut s = vec![0.0; nb.scratch_len()];
-        b.iter(|| black_box(nb.replay(&tab, &mut s)))
-    });
-    g.bench_function(format!("8 replays at once (lanes), {events} events, non-blocking"), |b| {
-        let mut s = vec![0.0; nb.scratch_len() * LANES];
-        let mut out = [0.0; LANES];
-        b.iter(|| {
-            nb.replay_lanes(&lanes, &mut s, &mut out);
-            black_box(out[0])
-        })
-    });
+    g.bench_function(
+        format!("replay {events} events, non-blocking + allreduce, 8 ranks"),
+        |b| {
+            let mut s = vec![0.0; nb.scratch_len()];
+            b.iter(|| black_box(nb.replay(&tab, &mut s)))
+        },
+    );
+    g.bench_function(
+        format!("8 replays at once (lanes), {events} events, non-blocking"),
+        |b| {
+            let mut s = vec![0.0; nb.scratch_len() * LANES];
+            let mut out = [0.0; LANES];
+            b.iter(|| {
+                nb.replay_lanes(&lanes, &mut s, &mut out);
+                black_box(out[0])
+            })
+        },
+    );
     g.finish();
 }
 

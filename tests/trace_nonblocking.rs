@@ -596,3 +596,72 @@ fn collectives_that_expand_past_the_limit_are_refused_before_expanding() {
         "{m}"
     );
 }
+
+/// One random time-independent line of rank `x` (`a` picks the action, `n` its numbers).
+fn soup_line(x: usize, a: usize, n: &[u32]) -> String {
+    let v = |i: usize| n[i % n.len()];
+    let acts = [
+        "compute",
+        "sleep",
+        "send",
+        "recv",
+        "isend",
+        "irecv",
+        "wait",
+        "waitall",
+        "test",
+        "sendRecv",
+        "barrier",
+        "bcast",
+        "reduce",
+        "allreduce",
+        "alltoall",
+        "alltoallv",
+        "gather",
+        "gatherv",
+        "allgather",
+        "allgatherv",
+        "scatter",
+        "scatterv",
+        "reducescatter",
+        "scan",
+        "exscan",
+        "init",
+        "finalize",
+    ];
+    let act = acts[a % acts.len()];
+    let args: Vec<String> = (0..(v(0) as usize % 12))
+        .map(|i| v(i + 1).to_string())
+        .collect();
+    format!("{x} {act} {}\n", args.join(" "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Any soup of the vocabulary's actions with small numbers (ranks out of range, wrong
+    /// argument counts, unmatched calls, mismatched collectives) is read, compiled and replayed
+    /// or refused with a message, never a panic.
+    #[test]
+    fn action_soup_never_panics(lines in proptest::collection::vec((0usize..4, 0usize..27, proptest::collection::vec(0u32..6, 1..14)), 0..40)) {
+        // the lines that read on their own, so that compiling sees many of them
+        let text: String = lines
+            .iter()
+            .map(|(x, a, n)| soup_line(*x, *a, n))
+            .filter(|l| ti::parse(l, 1.0).is_ok())
+            .collect();
+        if let Ok(t) = ti::parse(&text, 1.0) {
+            if let Ok(mut c) = compile(&t) {
+                c.set_protocol(Protocol::Size, 3.0);
+                let p = uniform(c.ranks.max(1), 1e-3, 1e-6);
+                let assign: Vec<u8> = (0..c.ranks as u8).collect();
+                let time = c.time_of(&p, &assign);
+                prop_assert!(time.is_finite());
+                let mut tab = Tables::new(c.ranks);
+                c.exact_tables(&p, &assign, &mut tab);
+                let _ = c.critical_path(&tab);
+                let _ = placelab::trace::replay::timeline(&c, &p, &assign, 50);
+            }
+        }
+    }
+}

@@ -489,11 +489,18 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
     let r = trace.ranks.len();
     for (a, evs) in trace.ranks.iter().enumerate() {
         for ev in evs {
-            if let Op::Send { peer, .. }
-            | Op::Recv { peer, .. }
-            | Op::Isend { peer, .. }
-            | Op::Irecv { peer, .. } = ev.op
-            {
+            let peers = match ev.op {
+                Op::Send { peer, .. }
+                | Op::Recv { peer, .. }
+                | Op::Isend { peer, .. }
+                | Op::Irecv { peer, .. } => [peer, peer],
+                Op::Coll(i) if trace.colls[i as usize].kind == CollKind::SendRecv => {
+                    let c = &trace.colls[i as usize];
+                    [c.root, c.peer]
+                }
+                _ => continue,
+            };
+            for peer in peers {
                 if peer as usize >= r {
                     return Err((
                         ev.file,
@@ -1086,6 +1093,9 @@ impl Compiled {
             bytes: vec![0.0; r * r],
             fixed: 0.0,
         };
+        if r == 0 {
+            return (end, prof);
+        }
         prof.w[x_end] += self.tail[x_end];
         // (instruction, whether we arrived through its send side's output)
         let side_of = |i: u32, x: usize| match self.prog[i as usize] {
