@@ -10,7 +10,11 @@ use placelab::trace::replay::{compile, Compiled, Platform, Protocol, Tables};
 use placelab::trace::search::{self, order, Bounds, Problem, Ranked, Stop};
 use placelab::trace::ti;
 use proptest::prelude::*;
+
+#[path = "support/trace_platform.rs"]
+mod trace_platform;
 use std::collections::BTreeMap;
+use trace_platform::random_platform;
 
 /// A random deadlock-free trace with blocking and non-blocking calls, tags, waits (single,
 /// all, and none: left to the end), sleeps and computes. Calls are appended to both ranks in
@@ -101,23 +105,6 @@ fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
         }
     }
     t
-}
-
-fn random_platform(rng: &mut Rng, n: usize, kinds: u64) -> Platform {
-    let kind: Vec<u64> = (0..n).map(|_| rng.below(kinds)).collect();
-    let ratio: Vec<f64> = kind.iter().map(|&k| 1.0 + k as f64).collect();
-    let mut a0 = vec![0.0; n * n];
-    let mut a1 = vec![0.0; n * n];
-    let pick = |ka: u64, kb: u64| ((ka * 7 + kb * 3) % 5) as f64;
-    for u in 0..n {
-        for v in 0..n {
-            if u != v {
-                a0[u * n + v] = 0.25 * pick(kind[u], kind[v]);
-                a1[u * n + v] = 0.001 * pick(kind[v], kind[u]);
-            }
-        }
-    }
-    Platform { n, ratio, a0, a1 }
 }
 
 /// The oracle: each rank runs its calls in order with its own clock; a call is matched with

@@ -11,6 +11,10 @@ use placelab::trace::search::{
 };
 use proptest::prelude::*;
 
+#[path = "support/trace_platform.rs"]
+mod trace_platform;
+use trace_platform::random_platform;
+
 /// A random deadlock-free trace: messages appended to both ranks in one global order, random
 /// computes between them.
 fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
@@ -52,26 +56,6 @@ fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
         t.push(x, Op::Compute(rng.below(3) as f64), 0, 0);
     }
     t
-}
-
-/// A random platform of `n` nodes; with `classes` small, many nodes are identical (values
-/// drawn from few choices so that ties happen).
-fn random_platform(rng: &mut Rng, n: usize, kinds: u64) -> Platform {
-    let kind: Vec<u64> = (0..n).map(|_| rng.below(kinds)).collect();
-    let ratio: Vec<f64> = kind.iter().map(|&k| 1.0 + k as f64).collect();
-    let mut a0 = vec![0.0; n * n];
-    let mut a1 = vec![0.0; n * n];
-    // links depend only on the kinds of their ends, so same-kind nodes are identical
-    let pick = |ka: u64, kb: u64| ((ka * 7 + kb * 3) % 5) as f64;
-    for u in 0..n {
-        for v in 0..n {
-            if u != v {
-                a0[u * n + v] = 0.25 * pick(kind[u], kind[v]);
-                a1[u * n + v] = 0.001 * pick(kind[v], kind[u]);
-            }
-        }
-    }
-    Platform { n, ratio, a0, a1 }
 }
 
 /// Brute force: every assignment, replayed on its own, mapped to its representative,

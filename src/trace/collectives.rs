@@ -159,41 +159,41 @@ struct Out<'a> {
 }
 
 impl Out<'_> {
-    fn isend(&mut self, peer: usize, bytes: f64, phase: u32) {
-        self.ops.push(CollOp::Send {
-            peer: peer as u32,
-            bytes,
-            phase,
-            req: Some(self.reqs),
+    /// A send (`send`) or receive with `peer`; non-blocking ones get the next request.
+    fn post(&mut self, send: bool, blocking: bool, peer: usize, bytes: f64, phase: u32) {
+        let req = (!blocking).then_some(self.reqs);
+        let peer = peer as u32;
+        self.ops.push(if send {
+            CollOp::Send {
+                peer,
+                bytes,
+                phase,
+                req,
+            }
+        } else {
+            CollOp::Recv {
+                peer,
+                bytes,
+                phase,
+                req,
+            }
         });
-        self.open.push(self.reqs);
-        self.reqs += 1;
+        if let Some(r) = req {
+            self.open.push(r);
+            self.reqs += 1;
+        }
+    }
+    fn isend(&mut self, peer: usize, bytes: f64, phase: u32) {
+        self.post(true, false, peer, bytes, phase)
     }
     fn irecv(&mut self, peer: usize, bytes: f64, phase: u32) {
-        self.ops.push(CollOp::Recv {
-            peer: peer as u32,
-            bytes,
-            phase,
-            req: Some(self.reqs),
-        });
-        self.open.push(self.reqs);
-        self.reqs += 1;
+        self.post(false, false, peer, bytes, phase)
     }
     fn send(&mut self, peer: usize, bytes: f64, phase: u32) {
-        self.ops.push(CollOp::Send {
-            peer: peer as u32,
-            bytes,
-            phase,
-            req: None,
-        });
+        self.post(true, true, peer, bytes, phase)
     }
     fn recv(&mut self, peer: usize, bytes: f64, phase: u32) {
-        self.ops.push(CollOp::Recv {
-            peer: peer as u32,
-            bytes,
-            phase,
-            req: None,
-        });
+        self.post(false, true, peer, bytes, phase)
     }
     /// Waits for every request posted since the last `wait_all`.
     fn wait_all(&mut self) {

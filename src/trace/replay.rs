@@ -430,19 +430,8 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
                                 bytes,
                                 phase,
                                 req,
-                            } => {
-                                let slot = req.map_or(NONE, |j| base + j);
-                                if slot != NONE {
-                                    slots.push((x as u32, peer, bytes));
-                                }
-                                push(Low::Send {
-                                    peer,
-                                    tag: tag_of(phase),
-                                    bytes,
-                                    slot,
-                                })
                             }
-                            CollOp::Recv {
+                            | CollOp::Recv {
                                 peer,
                                 bytes,
                                 phase,
@@ -452,11 +441,21 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
                                 if slot != NONE {
                                     slots.push((x as u32, peer, bytes));
                                 }
-                                push(Low::Recv {
-                                    peer,
-                                    tag: tag_of(phase),
-                                    bytes,
-                                    slot,
+                                let tag = tag_of(phase);
+                                push(if let CollOp::Send { .. } = op {
+                                    Low::Send {
+                                        peer,
+                                        tag,
+                                        bytes,
+                                        slot,
+                                    }
+                                } else {
+                                    Low::Recv {
+                                        peer,
+                                        tag,
+                                        bytes,
+                                        slot,
+                                    }
                                 })
                             }
                         }
