@@ -118,8 +118,8 @@ fn oracle(t: &Trace, p: &Platform, assign: &[u8], eager: &dyn Fn(f64) -> bool) -
     let mut pos = vec![0usize; r];
     // per key: posted sends (post time, rank, request id or none) not yet matched
     type Key = (u32, u32, i32);
-    let mut sends: BTreeMap<Key, Vec<(f64, f64, Option<usize>)>> = BTreeMap::new();
-    let mut recvs: BTreeMap<Key, Vec<(f64, Option<usize>)>> = BTreeMap::new();
+    // calls posted and not matched yet, per (key, is a send): (post time, bytes, request)
+    let mut waiting: BTreeMap<(Key, bool), Vec<(f64, f64, usize)>> = BTreeMap::new();
     // request ends (None: not matched yet)
     let mut req_end: Vec<Option<f64>> = Vec::new();
     // per rank: outstanding requests (key, id), and the blocking call it waits in
@@ -159,46 +159,30 @@ fn oracle(t: &Trace, p: &Platform, assign: &[u8], eager: &dyn Fn(f64) -> bool) -
                         clock[x] += d;
                         pos[x] += 1;
                     }
-                    Op::Send { peer, tag, bytes } | Op::Isend { peer, tag, bytes } => {
+                    Op::Send { peer, tag, bytes }
+                    | Op::Isend { peer, tag, bytes }
+                    | Op::Recv { peer, tag, bytes }
+                    | Op::Irecv { peer, tag, bytes } => {
                         let id = req_end.len();
                         req_end.push(None);
-                        let key = (x as u32, peer, tag);
-                        let blocking = matches!(ev.op, Op::Send { .. });
-                        post_send(
-                            &mut sends,
-                            &mut recvs,
-                            &mut req_end,
-                            key,
-                            clock[x],
-                            bytes,
-                            id,
-                            eager,
-                            &cost,
-                        );
-                        if blocking {
-                            blocked_end[x] = Some(id);
-                            posted[x] = true;
+                        let send = matches!(ev.op, Op::Send { .. } | Op::Isend { .. });
+                        let key = if send {
+                            (x as u32, peer, tag)
                         } else {
-                            open[x].push((key, id));
-                            pos[x] += 1;
+                            (peer, x as u32, tag)
+                        };
+                        let mine = (clock[x], bytes, id);
+                        match waiting.get_mut(&(key, !send)).filter(|q| !q.is_empty()) {
+                            Some(q) => {
+                                let other = q.remove(0);
+                                let (s, r) = if send { (mine, other) } else { (other, mine) };
+                                let e = s.0.max(r.0) + cost(key.0 as usize, key.1 as usize, s.1);
+                                req_end[s.2] = Some(if eager(s.1) { s.0 } else { e });
+                                req_end[r.2] = Some(e);
+                            }
+                            None => waiting.entry((key, send)).or_default().push(mine),
                         }
-                    }
-                    Op::Recv { peer, tag, .. } | Op::Irecv { peer, tag, .. } => {
-                        let id = req_end.len();
-                        req_end.push(None);
-                        let key = (peer, x as u32, tag);
-                        let blocking = matches!(ev.op, Op::Recv { .. });
-                        post_recv(
-                            &mut sends,
-                            &mut recvs,
-                            &mut req_end,
-                            key,
-                            clock[x],
-                            id,
-                            eager,
-                            &cost,
-                        );
-                        if blocking {
+                        if matches!(ev.op, Op::Send { .. } | Op::Recv { .. }) {
                             blocked_end[x] = Some(id);
                             posted[x] = true;
                         } else {
@@ -250,51 +234,6 @@ fn oracle(t: &Trace, p: &Platform, assign: &[u8], eager: &dyn Fn(f64) -> bool) -
         end = end.max(clock[x]);
     }
     Some(end)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn post_send(
-    sends: &mut BTreeMap<(u32, u32, i32), Vec<(f64, f64, Option<usize>)>>,
-    recvs: &mut BTreeMap<(u32, u32, i32), Vec<(f64, Option<usize>)>>,
-    req_end: &mut [Option<f64>],
-    key: (u32, u32, i32),
-    s: f64,
-    bytes: f64,
-    id: usize,
-    eager: &dyn Fn(f64) -> bool,
-    cost: &dyn Fn(usize, usize, f64) -> f64,
-) {
-    match recvs.get_mut(&key).filter(|q| !q.is_empty()) {
-        Some(q) => {
-            let (r, rid) = q.remove(0);
-            let e = s.max(r) + cost(key.0 as usize, key.1 as usize, bytes);
-            req_end[id] = Some(if eager(bytes) { s } else { e });
-            req_end[rid.unwrap()] = Some(e);
-        }
-        None => sends.entry(key).or_default().push((s, bytes, Some(id))),
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn post_recv(
-    sends: &mut BTreeMap<(u32, u32, i32), Vec<(f64, f64, Option<usize>)>>,
-    recvs: &mut BTreeMap<(u32, u32, i32), Vec<(f64, Option<usize>)>>,
-    req_end: &mut [Option<f64>],
-    key: (u32, u32, i32),
-    r: f64,
-    id: usize,
-    eager: &dyn Fn(f64) -> bool,
-    cost: &dyn Fn(usize, usize, f64) -> f64,
-) {
-    match sends.get_mut(&key).filter(|q| !q.is_empty()) {
-        Some(q) => {
-            let (s, bytes, sid) = q.remove(0);
-            let e = s.max(r) + cost(key.0 as usize, key.1 as usize, bytes);
-            req_end[sid.unwrap()] = Some(if eager(bytes) { s } else { e });
-            req_end[id] = Some(e);
-        }
-        None => recvs.entry(key).or_default().push((r, Some(id))),
-    }
 }
 
 fn close(a: f64, b: f64) -> bool {
