@@ -489,9 +489,9 @@ async function handleOpenFile() {
   if (opened.attached?.kind === 'trace') {
     const byName = new Map(chosen.map((f) => [f.name, f]));
     // from an archive, the worker sends the members it unpacked
-    const files = opened.attached.files ?? (opened.attached.order ? opened.attached.order.map((n) => byName.get(n)) : [file]);
+    const files = opened.attached.members ?? (opened.attached.order ? opened.attached.order.map((n) => byName.get(n)) : [file]);
     state.attachments.set(opened.attached.name, { files });
-  } else if (opened.attached) state.attachments.set(opened.attached.name, { file: opened.attached.files?.[0] ?? file });
+  } else if (opened.attached) state.attachments.set(opened.attached.name, { file: opened.attached.members?.[0] ?? file });
   applyScenario(opened);
   ui.example.value = '';
   saveLinkHash('');

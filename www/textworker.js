@@ -104,7 +104,7 @@ const HANDLERS = {
     }
     // from an archive the page has no File of its own for the members: they go back with the answer
     const members = archive ? order.map((n) => byName.get(n)) : undefined;
-    return { kind: 'scenario', importer: importer.id, attached: { ...summary, kind: 'trace', order, files: members }, ...folded(scenario) };
+    return { kind: 'scenario', importer: importer.id, attached: { ...summary, kind: 'trace', order, members }, ...folded(scenario) };
   },
   /** {shown, folds, study}: the scenario folded for the editor, and the link's study (or null). */
   async openLink({ hash }) {
@@ -136,7 +136,7 @@ const HANDLERS = {
       if (members.length === 0) return { kind: 'refused', message: `${file.name}: the archive holds no file` };
       if (members.length > 1) return HANDLERS.openFiles({ files: members, base, engine, archive: file.name });
       const one = await HANDLERS.openFile({ file: members[0], base, engine });
-      if (one.attached) one.attached.files = members;
+      if (one.attached) one.attached.members = members;
       return one;
     }
     if (file.size > INLINE_BYTES) {
