@@ -136,6 +136,12 @@ pub fn finalists(
         }
     }
     let n_starts = hosts.len();
+    // the dual recursive bipartitioning start, searched as the others are
+    let drb = super::bisect::bisect(shape, busy, g, opts.seed);
+    if !hosts.contains(&drb) {
+        hosts.push(drb);
+    }
+    let n_seeds = hosts.len();
     let budget = search_budget(u64::from(g.n()), g.m());
     let push = |hosts: &mut Vec<Vec<u32>>, h: Vec<u32>| -> usize {
         match hosts.iter().position(|x| *x == h) {
@@ -153,10 +159,10 @@ pub fn finalists(
         .sum::<u64>()
         / 2;
     let bound = total * u64::from(metric.min_hops());
-    let optimal_start = (0..n_starts).find(|&i| metric.hop_weight(g, &hosts[i]) == bound);
+    let optimal_start = (0..n_seeds).find(|&i| metric.hop_weight(g, &hosts[i]) == bound);
     let searched: Vec<usize> = match optimal_start {
         Some(i) => vec![i],
-        None => (0..n_starts).collect(),
+        None => (0..n_seeds).collect(),
     };
     let mut least: Option<(u64, usize)> = None;
     for i in searched {

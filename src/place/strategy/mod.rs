@@ -24,6 +24,7 @@
 //! the power-of-two Hilbert curve ([`crate::topology::hilbert3d::hilbert3d_pow2`]).
 
 pub mod advanced;
+pub mod bisect;
 pub mod exhaustive;
 pub mod identity;
 pub mod machine;
