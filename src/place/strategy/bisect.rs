@@ -414,10 +414,7 @@ impl<'s> State<'s> {
             let mut moves: Vec<usize> = Vec::new();
             let (mut sum, mut best, mut best_len, mut idle) = (0i64, 0i64, 0usize, 0usize);
             let patience = 32 + n / 8;
-            loop {
-                let (Some(a), Some(b)) = (self.queue[0].last(), self.queue[1].last()) else {
-                    break;
-                };
+            while let (Some(a), Some(b)) = (self.queue[0].last(), self.queue[1].last()) {
                 let first = if a.0 >= b.0 { 0 } else { 1 };
                 let (i, gi) = self.take(first).expect("a task on that side");
                 let Some((j, gj)) = self.take(1 - first) else {
