@@ -481,16 +481,21 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         Shape::Tree { .. } => 250.0,
     };
     let sim = rounds * flows * diameter * 8.0 * flows.min(sharing);
-    // Mapped: its four starts, its searches (four on hop-bytes and one on link loads, or one
-    // per finalist for `congestion`) and, for `time`, a simulation per finalist
+    // Mapped: its four starts and its bisection start, its searches (five on hop-bytes and one
+    // wider, one on link loads, or one per finalist for `congestion`) and, for `time`, a
+    // simulation per finalist
     let mapped = if s.strategies.contains(&StrategyId::Mapped) {
+        use super::strategy::bisect::PASSES;
         use super::strategy::mapped::{search_budget, MAX_FINALISTS};
         let searches = match s.objective {
-            // four on hop-bytes and one wider, one on link loads per finalist (four starts, five
-            // improved, one exact)
-            Objective::Congestion => 15.0,
-            _ => 6.0,
+            // five on hop-bytes and one wider, one on link loads per finalist (four starts, the
+            // bisection, five improved, one wider, one exact)
+            Objective::Congestion => 18.0,
+            _ => 7.0,
         };
+        // the bisection start: per level the partitioner (as Advanced's) and at most four
+        // candidates of PASSES refinement passes over ordered sets
+        let bisection = (40.0 + 4.0 * f64::from(PASSES) * 2.0 * log2p) * (p + 2.0 * e) * log2p;
         // a placement is simulated once per case: Mapped's starts that the scenario also runs
         // (the same placements unless the source's quirks change them) cost nothing more
         let shared = super::strategy::mapped::STARTS
@@ -504,6 +509,7 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
             _ => 1.0,
         };
         4.0 * place
+            + bisection
             + searches * STEPS_PER_SEARCH_UNIT * search_budget(processes, task_edges) as f64
             + (sims - 1.0) * sim
     } else {

@@ -5,7 +5,8 @@
 //! 1. Starts: the placements of Simple (numbering order), Optimal (Hilbert window / lowest
 //!    switch), Advanced (recursive partitioning onto a nearest-neighbour tree) and Identity
 //!    (the task grid laid on a free block of its shape, when one fits), without the source's
-//!    quirks; duplicates dropped.
+//!    quirks, and the dual recursive bipartitioning of [`super::bisect`] (hosts cut along the
+//!    machine's geometry, tasks bisected with external gains); duplicates dropped.
 //! 2. Each start improved by the swap-based local search ([`super::swap`]) on hop-bytes (tasks
 //!    move to free hosts or swap with other tasks near their neighbours' hosts, so the job may
 //!    also change which nodes it occupies); none is searched when a start already lays every
@@ -25,15 +26,15 @@
 //!    least predicted time ([`predictor`]).
 //!
 //! # Guarantees
-//! Deterministic by seed (the seed reaches only Advanced's partitioner). Every task on its own
+//! Deterministic by seed (the seed reaches only the partitioner, Advanced's and the bisection's). Every task on its own
 //! free host. `hopBytes`: never above the best of Simple, Optimal, Advanced and Identity (the
 //! search only improves its starts), and the least there is when the exhaustive search runs.
 //! `time` in a run: never slower than any of those four, whose placements are judged too.
 //!
 //! # Complexity
-//! The four starts, plus at most [`search_budget`] units of search work per start (and as many
-//! again per link-load search), plus the exhaustive search's bounded enumeration; `time` in a
-//! run simulates at most [`MAX_FINALISTS`] placements.
+//! The five starts (the bisection `O((P + E) log^2 P)`), plus at most [`search_budget`] units
+//! of search work per start (and as many again per link-load search), plus the exhaustive
+//! search's bounded enumeration; `time` in a run simulates at most [`MAX_FINALISTS`] placements.
 
 use super::super::jobs::TaskGraph;
 use super::exhaustive::exhaustive;
@@ -136,6 +137,13 @@ pub fn finalists(
         }
     }
     let n_starts = hosts.len();
+    // the dual recursive bipartitioning start, searched as the others are (not a strategy of
+    // its own: `time` judges the four strategies' placements and the best searched ones)
+    let drb = super::bisect::bisect(shape, busy, g, opts.seed);
+    if !hosts.contains(&drb) {
+        hosts.push(drb);
+    }
+    let n_seeds = hosts.len();
     let budget = search_budget(u64::from(g.n()), g.m());
     let push = |hosts: &mut Vec<Vec<u32>>, h: Vec<u32>| -> usize {
         match hosts.iter().position(|x| *x == h) {
@@ -153,10 +161,10 @@ pub fn finalists(
         .sum::<u64>()
         / 2;
     let bound = total * u64::from(metric.min_hops());
-    let optimal_start = (0..n_starts).find(|&i| metric.hop_weight(g, &hosts[i]) == bound);
+    let optimal_start = (0..n_seeds).find(|&i| metric.hop_weight(g, &hosts[i]) == bound);
     let searched: Vec<usize> = match optimal_start {
         Some(i) => vec![i],
-        None => (0..n_starts).collect(),
+        None => (0..n_seeds).collect(),
     };
     let mut least: Option<(u64, usize)> = None;
     for i in searched {
