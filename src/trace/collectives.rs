@@ -303,8 +303,8 @@ pub fn expand(calls: &[&Coll], x: usize, ops: &mut Vec<CollOp>) {
             linear_scatter(&mut o, x, p, 0, |y| count(calls[0], y), 1);
         }
         CollKind::Scan | CollKind::Exscan => {
-            for y in 0..x {
-                o.irecv(y, calls[y].send, 0);
+            for (y, c) in calls.iter().enumerate().take(x) {
+                o.irecv(y, c.send, 0);
             }
             for y in x + 1..p {
                 o.isend(y, me.send, 0);

@@ -1242,52 +1242,24 @@ impl Compiled {
                     let rb = &tab.ratio[b..b + LANES];
                     let x0 = &tab.a0[p..p + LANES];
                     let x1 = &tab.a1[p..p + LANES];
-                    let mut s = [0.0f64; LANES];
-                    let mut r = [0.0f64; LANES];
-                    if it.sq == NONE {
-                        let ta = &t[a..a + LANES];
-                        for l in 0..LANES {
-                            s[l] = ta[l] + it.cs * ra[l];
-                        }
-                    } else {
-                        let k = it.sq as usize * LANES;
-                        s.copy_from_slice(&q[k..k + LANES]);
-                    }
-                    if it.rq == NONE {
-                        let tb = &t[b..b + LANES];
-                        for l in 0..LANES {
-                            r[l] = tb[l] + it.cd * rb[l];
-                        }
-                    } else {
-                        let k = it.rq as usize * LANES;
-                        r.copy_from_slice(&q[k..k + LANES]);
-                    }
+                    let s = lane_post(&t[a..a + LANES], ra, it.cs, q, it.sq);
+                    let r = lane_post(&t[b..b + LANES], rb, it.cd, q, it.rq);
                     let mut e = [0.0f64; LANES];
                     let mut es = [0.0f64; LANES];
                     for l in 0..LANES {
                         let c = x0[l] + x1[l] * it.bytes;
                         (_, e[l], es[l]) = message(s[l], r[l], c, it.eager);
                     }
-                    if it.sq == NONE {
-                        t[a..a + LANES].copy_from_slice(&es);
-                    } else {
-                        let k = it.sq as usize * LANES;
-                        q[k..k + LANES].copy_from_slice(&es);
-                    }
-                    if it.rq == NONE {
-                        t[b..b + LANES].copy_from_slice(&e);
-                    } else {
-                        let k = it.rq as usize * LANES;
-                        q[k..k + LANES].copy_from_slice(&e);
-                    }
+                    lane_end(&mut t[a..a + LANES], q, it.sq, &es);
+                    lane_end(&mut t[b..b + LANES], q, it.rq, &e);
                 }
                 Ins::Post { x, c, slot } => {
                     let a = x as usize * LANES;
                     let k = slot as usize * LANES;
                     for l in 0..LANES {
                         t[a + l] += c * tab.ratio[a + l];
-                        q[k + l] = t[a + l];
                     }
+                    q[k..k + LANES].copy_from_slice(&t[a..a + LANES]);
                 }
                 Ins::Wait { x, c, slot } => {
                     let a = x as usize * LANES;
@@ -1315,6 +1287,33 @@ impl Compiled {
                 }
             }
         }
+    }
+}
+
+/// One side's post times in [`LANES`] lanes: the rank's clocks `t` plus its computation `c`
+/// at each lane's `ratio` (a blocking call), or its request's slot in `q` (a non-blocking one).
+#[inline(always)]
+fn lane_post(t: &[f64], ratio: &[f64], c: f64, q: &[f64], slot: u32) -> [f64; LANES] {
+    let mut s = [0.0f64; LANES];
+    if slot == NONE {
+        for l in 0..LANES {
+            s[l] = t[l] + c * ratio[l];
+        }
+    } else {
+        let k = slot as usize * LANES;
+        s.copy_from_slice(&q[k..k + LANES]);
+    }
+    s
+}
+
+/// One side's end times into the rank's clocks `t` (a blocking call) or its request's slot.
+#[inline(always)]
+fn lane_end(t: &mut [f64], q: &mut [f64], slot: u32, end: &[f64; LANES]) {
+    if slot == NONE {
+        t.copy_from_slice(end);
+    } else {
+        let k = slot as usize * LANES;
+        q[k..k + LANES].copy_from_slice(end);
     }
 }
 
