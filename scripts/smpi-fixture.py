@@ -191,20 +191,30 @@ def write_tables(out):
             f.write("Debian package: " + package.stdout.strip().replace("\t", " ") + "\n")
 
 
+def rank_texts(out, folder):
+    """A program's recorded rank files, in rank order."""
+    return [open(os.path.join(out, folder, f"rank-{r}.txt")).read() for r in range(len(HOSTS))]
+
+
+def fitted_links(out, csv_name, largest=None):
+    """One link per ordered host pair with its ping-pong samples (up to `largest` bytes)."""
+    samples = {}
+    with open(os.path.join(out, csv_name)) as f:
+        next(f)
+        for line in f:
+            src, dst, size, sec = line.strip().split(",")
+            if largest is None or int(size) <= largest:
+                samples.setdefault((src, dst), []).append([int(size), float(sec)])
+    return [{"from": s, "to": d, "samples": samples[(s, d)]}
+            for s, d in itertools.permutations(HOSTS, 2)]
+
+
 def build_scenario(out, folder, width, name, csv_name):
     """The engine's scenario (docs/format.md, engine `trace`) of one LU program: its TI trace
     (one text per rank), the heterogeneous hosts as nodes (ratio = recording speed / speed, flops
     turned into seconds at the recording speed), one fitted link per ordered host pair from its
     ping-pong samples, and the 24 measured times."""
-    files = [open(os.path.join(out, folder, f"rank-{r}.txt")).read() for r in range(len(HOSTS))]
-    samples = {}
-    with open(os.path.join(out, "samples.csv")) as f:
-        next(f)
-        for line in f:
-            src, dst, size, sec = line.strip().split(",")
-            samples.setdefault((src, dst), []).append([int(size), float(sec)])
-    links = [{"from": s, "to": d, "samples": samples[(s, d)]}
-             for s, d in itertools.permutations(HOSTS, 2)]
+    files, links = rank_texts(out, folder), fitted_links(out, "samples.csv")
     measured = open(os.path.join(out, folder, csv_name)).read()
     dist = "block rows" if width == 0 else f"block-cyclic rows of width {width}"
     scenario = {
@@ -233,16 +243,7 @@ def build_nb_scenario(out, folder, program, args, largest):
     """The engine's scenario of a program with non-blocking calls and collectives: as
     build_scenario, with protocol "size" (SMPI's default), links fitted on the wide ping-pong
     up to twice the largest message, and SMPI's default-send times as measured."""
-    files = [open(os.path.join(out, folder, f"rank-{r}.txt")).read() for r in range(len(HOSTS))]
-    samples = {}
-    with open(os.path.join(out, "samples-wide.csv")) as f:
-        next(f)
-        for line in f:
-            src, dst, size, sec = line.strip().split(",")
-            if int(size) <= 2 * largest:
-                samples.setdefault((src, dst), []).append([int(size), float(sec)])
-    links = [{"from": s, "to": d, "samples": samples[(s, d)]}
-             for s, d in itertools.permutations(HOSTS, 2)]
+    files, links = rank_texts(out, folder), fitted_links(out, "samples-wide.csv", 2 * largest)
     what = {
         "jacobi": "a 2D Jacobi sweep (512 x 512, 20 iterations, rows shared 1:2:3:4) with its halo rows "
                   "exchanged by MPI_Isend/MPI_Irecv/MPI_Waitall while the interior is computed and the "
