@@ -5,6 +5,7 @@
 import { el, formatValue, formatCount } from '../dom.js';
 import { drawLegend } from '../draw/common.js';
 import { SEGMENT_KINDS, BEST_COLOR, MEASURED_COLOR, MEASURED_BEST_COLOR, MAX_LINK_CHARTS, drawRanking, drawTimeline, drawLinkFits, drawScatter } from '../draw/trace.js';
+import { KIND_CODES } from './trace-data.js';
 
 const MIN_FIGURE_W = 320;  // px
 const MAX_FIGURE_W = 1100; // px
@@ -142,7 +143,10 @@ function rankingCaption(report) {
 }
 
 function legendEntries(report) {
-  const entries = SEGMENT_KINDS.map((k) => ({ label: k.label, color: k.color }));
+  // `sleep` only when the timeline has one (the view's kind codes: engines/trace-data.js)
+  const kinds = report.timeline?.segments?.kind;
+  const sleeps = kinds ? kinds.includes(KIND_CODES.sleep) : false;
+  const entries = SEGMENT_KINDS.filter((k) => k.id !== 'sleep' || sleeps).map((k) => ({ label: k.label, color: k.color }));
   entries.push({ label: 'predicted best', color: BEST_COLOR });
   if (report.measured) entries.push({ label: 'measured', color: MEASURED_COLOR }, { label: 'measured best', color: MEASURED_BEST_COLOR });
   return entries;
