@@ -114,6 +114,17 @@ struct Family {
     lo: u64,
     hi: u64,
     make: Box<dyn Fn(u64) -> String>,
+    /// Also run at the largest admitted value over 2, 4, 8 and 16: where the work is not
+    /// monotone in the parameter (the placement simulator's completion events), the worst
+    /// ratio of measured to estimated may lie at middling sizes.
+    scan: bool,
+}
+
+impl Family {
+    fn scanned(mut self) -> Family {
+        self.scan = true;
+        self
+    }
 }
 
 fn family(
@@ -130,6 +141,7 @@ fn family(
         lo,
         hi,
         make: Box::new(make),
+        scan: false,
     }
 }
 
@@ -267,6 +279,16 @@ fn partition() -> Vec<Family> {
 }
 
 fn place() -> Vec<Family> {
+    let torus = |x: u64, y: u64, z: u64| json!({"kind": if z > 1 { "torus3d" } else { "torus2d" }, "x": x, "y": y, "z": z});
+    let full = |system: Value, strategies: Value| {
+        move |p: u64| {
+            json!({"version": 1, "engine": "place", "seed": 1, "system": system,
+                "job": {"kind": "FULL", "processes": p, "rounds": 10, "messageBytes": 1048576},
+                "strategies": strategies})
+            .to_string()
+        }
+    };
+    let five = json!(["simple", "random", "optimal", "advanced", "identity"]);
     vec![
         family(
             "place",
@@ -286,14 +308,68 @@ fn place() -> Vec<Family> {
             "torus 3D 16^3, every strategy, FULL job",
             "processes",
             (2, 4096),
+            full(torus(16, 16, 16), five.clone()),
+        )
+        .scanned(),
+        family(
+            "place",
+            "torus 3D 16^3, Random alone, FULL job, 1 MB",
+            "processes",
+            (2, 4096),
+            full(torus(16, 16, 16), json!(["random"])),
+        )
+        .scanned(),
+        family(
+            "place",
+            "torus 2D 64x64, every strategy, FULL job, 1 MB",
+            "processes",
+            (2, 4096),
+            full(torus(64, 64, 1), five.clone()),
+        )
+        .scanned(),
+        family(
+            "place",
+            "torus 3D 16^3, the source's experiment 1 point, 1 MB, every strategy and Mapped",
+            "processes (CUBE)",
+            (8, 4096),
             |p: u64| {
                 json!({"version": 1, "engine": "place", "seed": 1,
                     "system": {"kind": "torus3d", "x": 16, "y": 16, "z": 16},
-                    "job": {"kind": "FULL", "processes": p, "rounds": 10,
-                        "messageBytes": 1048576}})
+                    "job": {"kind": "CUBE", "processes": p, "rounds": 50,
+                        "messageBytes": 1048576, "wrap": true},
+                    "strategies": ["simple", "random", "optimal", "advanced", "identity", "mapped"]})
+                .to_string()
+            },
+        )
+        .scanned(),
+        family(
+            "place",
+            "torus 3D 16^3, Advanced alone, TREE job, 1 byte",
+            "processes",
+            (2, 4096),
+            |p: u64| {
+                json!({"version": 1, "engine": "place", "seed": 1,
+                    "system": {"kind": "torus3d", "x": 16, "y": 16, "z": 16},
+                    "job": {"kind": "TREE", "processes": p, "rounds": 50, "messageBytes": 1},
+                    "strategies": ["advanced"]})
                 .to_string()
             },
         ),
+        family(
+            "place",
+            "torus 3D 8^3, the source's experiment 2, background fill 0.8, 1 MB",
+            "rounds",
+            (1, 1_000_000),
+            |r: u64| {
+                json!({"version": 1, "engine": "place", "seed": 1,
+                    "system": {"kind": "torus3d", "x": 8, "y": 8, "z": 8},
+                    "job": {"kind": "CUBE", "processes": 128, "rounds": r,
+                        "messageBytes": 1048576, "wrap": true},
+                    "background": {"fill": 0.8, "processes": 32}})
+                .to_string()
+            },
+        )
+        .scanned(),
     ]
 }
 
@@ -597,27 +673,33 @@ fn main() {
                 println!("{:<10} {label:<70} refused even at {}", f.engine, f.lo);
                 continue;
             };
-            let text = (f.make)(x);
-            let est = api::estimate(&text).expect("admitted scenarios estimate");
-            let m = run_child(&text);
-            println!(
-                "{:<10} {label:<70} {x:>12} {:>8.2} {:>8.2} {:>8.0} {:>8.0} {:>7.2} {:>7.2}{}",
-                f.engine,
-                est.seconds(),
-                m.cpu,
-                est.mib(),
-                m.peak / 1048576.0,
-                m.cpu / est.seconds(),
-                m.peak / est.bytes,
-                if m.ok { "" } else { "  (run failed)" }
-            );
-            rows.push(Row {
-                engine: f.engine,
-                label: f.label,
-                est,
-                m,
-                text,
-            });
+            let mut values = vec![x];
+            if f.scan {
+                values.extend([2, 4, 8, 16].iter().map(|d| x / d).filter(|&v| v >= f.lo));
+            }
+            for v in values {
+                let text = (f.make)(v);
+                let est = api::estimate(&text).expect("admitted scenarios estimate");
+                let m = run_child(&text);
+                println!(
+                    "{:<10} {label:<70} {v:>12} {:>8.2} {:>8.2} {:>8.0} {:>8.0} {:>7.2} {:>7.2}{}",
+                    f.engine,
+                    est.seconds(),
+                    m.cpu,
+                    est.mib(),
+                    m.peak / 1048576.0,
+                    m.cpu / est.seconds(),
+                    m.peak / est.bytes,
+                    if m.ok { "" } else { "  (run failed)" }
+                );
+                rows.push(Row {
+                    engine: f.engine,
+                    label: f.label,
+                    est,
+                    m,
+                    text,
+                });
+            }
         }
     }
     println!("\nper engine: worst admitted scenario, ratios measured / estimated");

@@ -436,93 +436,250 @@ pub fn validate_system(s: &SystemSpec) -> Result<System> {
     s.resolve()
 }
 
-/// The admission estimate of one scenario: steps of work, an upper bound of what the run does.
+/// The admission estimate of one scenario: steps of work, what the run does.
 ///
 /// Per case and strategy: placing `20 N + 40 (P + 2E) log2 P` steps (the curve, the windows,
-/// the partitioning levels of Advanced, Identity's block search at `N P / 8` worst); simulating
-/// `rounds x F x D x 8` where `F` is the messages of a round (control and background jobs) and
-/// `D` the longest route, `R` the rounds simulated (1 without a background: every round is the
-/// same): `R x F x D x 8 x min(F, 100)` (an event recomputes the rates of the flows sharing
-/// links with the flows it starts or ends, at most all of them), `min(F, 250)` on trees.
+/// the partitioning levels of Advanced, Identity's block search at `N P / 8` worst), and
+/// simulating [`simulation_ns`] per round simulated (1 without a background: every round is the
+/// same). A simulation stops at its budget of recomputed flows and a run's simulations at
+/// their shared one ([`super::run::SIM_BUDGET`], [`super::run::RUN_SIM_BUDGET`]), so the
+/// simulations are counted at most at what those budgets cost ([`SIM_NS`], [`RUN_SIM_NS`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     pub steps: f64,
 }
 
+/// Mean hops of the route between two hosts drawn at random: per ring of `d` hosts `d / 4`
+/// (`(d^2 - 1) / (4 d)` for odd `d`), per line `(d^2 - 1) / (3 d)`; on a tree, up to the top
+/// and down (two per level).
+pub fn mean_random_hops(shape: &Shape) -> f64 {
+    match shape {
+        Shape::Grid { dims, wrap } => dims
+            .iter()
+            .map(|&d| {
+                let d = f64::from(d);
+                if *wrap {
+                    if d as u64 % 2 == 0 {
+                        d / 4.0
+                    } else {
+                        (d * d - 1.0) / (4.0 * d)
+                    }
+                } else {
+                    (d * d - 1.0) / (3.0 * d)
+                }
+            })
+            .sum::<f64>()
+            .max(1.0),
+        Shape::Tree { down } => 2.0 * down.len() as f64,
+    }
+}
+
+/// Message size (bytes) from which a round's transfers overlap fully: below it flows end
+/// within their latencies and fewer completion events share the links (measured, `placelab
+/// netsim --job full --tasks 128 --placement random` on the 16^3 torus: 1 kB recomputes each
+/// flow once, 10 kB a tenth of what 1 MB does, 100 kB as much as 1 MB).
+pub const OVERLAP_BYTES: f64 = 100_000.0;
+
+/// What one simulation costs: how many flows each start or end makes the simulator recompute,
+/// which grows with the flows `F`, their overlap and how scattered they are, and what each
+/// recomputed flow costs, which grows with its route of `h` links. Nanoseconds:
+/// `g F^1.5 h LATENCY_NS` whatever the message size (a flow starts and ends within its
+/// latency, solved once with the flows that start with it), plus `phi k g RECOMPUTED_PER_FLOW
+/// F^1.5 (FLOW_NS + HOP_NS h)` with `phi = min(1, bytes / OVERLAP_BYTES)`, `k` the job's and
+/// the machine's factors and `g` the placement's (below). Measured with `placelab netsim` (one round, LV08, 2 cores;
+/// `docs/benchmarks.md`, Bounds): the scattered (random) FULL job at 1 MB recomputes 1.7 to 4.1
+/// `F^1.5` flows on the 16^3 and 64x64 tori (240 to 16,256 flows), at 1.1 to 4.5 us each (the
+/// first 500,000 of a simulation by scanning its capacities, the slower method); at 1 byte each
+/// flow is solved once, at 0.66 to 1.1 us per flow and link with 16,384 to 65,280 flows and
+/// about 0.2 us with 1,900 (the source's experiment 2 on the 8^3 torus).
+pub const RECOMPUTED_PER_FLOW: f64 = 3.0;
+/// See [`RECOMPUTED_PER_FLOW`].
+pub const FLOW_NS: f64 = 1000.0;
+/// See [`RECOMPUTED_PER_FLOW`].
+pub const HOP_NS: f64 = 100.0;
+/// See [`RECOMPUTED_PER_FLOW`].
+pub const LATENCY_NS: f64 = 8.0;
+
+/// The job's factor `k` in [`simulation_ns`]: FULL, graph files and message lists 1 (the
+/// envelope); measured on random placements against `RECOMPUTED_PER_FLOW F^1.5`: GRID 0.15 to
+/// 0.47 (0.5), CUBE 0.14 to 0.88 (0.7), TREE 0.19 (0.5), STAR 0.09 (0.15: every flow meets at
+/// task 0's links, whatever the placement). Background jobs count as 0.5.
+fn kind_factor(kind: JobKind) -> f64 {
+    match kind {
+        JobKind::Full | JobKind::Metis | JobKind::EdgeList | JobKind::Messages => 1.0,
+        JobKind::Star => 0.15,
+        JobKind::Cube => 0.7,
+        JobKind::Grid | JobKind::Tree => 0.5,
+    }
+}
+
+/// The machine's factor in [`simulation_ns`]: tori and meshes 1; trees 0.25 (measured on the
+/// 16,384-host fat tree, random placements: FULL 0.09 of the tori's, GRID 0.18 to 1.2).
+fn shape_factor(shape: &Shape) -> f64 {
+    match shape {
+        Shape::Grid { .. } => 1.0,
+        Shape::Tree { .. } => 0.25,
+    }
+}
+
+/// The placement's factor `k` in [`simulation_ns`]: a scattered placement (Random, or a given
+/// one, which may be anything) 1; the compact strategies 0.5 (their recomputed flows measured
+/// against Random's on the same job: 0.01 for an aligned GRID, 0.11 to 0.22 for FULL, 0.6 for
+/// TREE, 0.8 for a CUBE that does not fit the machine's sides).
+fn strategy_factor(st: StrategyId) -> f64 {
+    match st {
+        StrategyId::Random | StrategyId::Given => 1.0,
+        _ => 0.5,
+    }
+}
+
+/// Native nanoseconds one simulation takes at most: its budget of recomputed flows
+/// ([`super::run::SIM_BUDGET`]) at 1.5 us each (measured: 1.1 to 1.7 us per recomputed flow on
+/// scattered FULL jobs of 1 MB messages, where the budget binds).
+pub const SIM_NS: f64 = super::run::SIM_BUDGET as f64 * 1200.0;
+/// The same for a run's simulations together ([`super::run::RUN_SIM_BUDGET`]).
+pub const RUN_SIM_NS: f64 = super::run::RUN_SIM_BUDGET as f64 * 1200.0;
+
+/// Estimated native nanoseconds of one simulated round on `shape` of `flows` flows of
+/// `bytes`-byte messages, with the job's and the placement's factors (see
+/// [`RECOMPUTED_PER_FLOW`]; the placement's also scales the latency term: a compact placement's
+/// flows start together in fewer components).
+pub fn simulation_ns(shape: &Shape, flows: f64, bytes: f64, kind: f64, placement: f64) -> f64 {
+    let h = mean_random_hops(shape);
+    let phi = (bytes / OVERLAP_BYTES).min(1.0);
+    let f15 = flows * flows.sqrt();
+    let recomputed = phi * kind * placement * shape_factor(shape) * RECOMPUTED_PER_FLOW * f15;
+    placement * f15 * h * LATENCY_NS + recomputed * (FLOW_NS + HOP_NS * h)
+}
+
+/// Task edges of a case, at most: FULL `P (P - 1) / 2`, GRID `2 P`, CUBE `3 P`, STAR and TREE
+/// `P - 1`, a file or a message list its own (the scenario's `task_edges`).
+fn case_edges(c: &Case, task_edges: u64) -> f64 {
+    let p = c.processes as f64;
+    match c.kind {
+        JobKind::Full => (c.processes * c.processes.saturating_sub(1) / 2) as f64,
+        JobKind::Metis | JobKind::EdgeList | JobKind::Messages => task_edges as f64,
+        JobKind::Grid => 2.0 * p,
+        JobKind::Cube => 3.0 * p,
+        JobKind::Star | JobKind::Tree => (p - 1.0).max(0.0),
+    }
+}
+
 /// Estimates a scenario's work from its sizes.
 pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64) -> Estimate {
     let n = f64::from(sys.shape.hosts());
-    let p = processes as f64;
-    let e = task_edges as f64;
-    let log2p = f64::from(64 - (processes.max(2)).leading_zeros());
-    let diameter = match &sys.shape {
-        Shape::Grid { dims, .. } => f64::from(dims[0] + dims[1] + dims[2]),
-        Shape::Tree { down } => 2.0 * down.len() as f64,
-    };
     let bg_flows = s
         .background
         .as_ref()
         .map_or(0.0, |b| n * b.fill * 2.0 * 3.0);
-    let cases = cases(s).len() as f64;
     let strategies = s.strategies.len() as f64;
-    let place = 20.0 * n + 40.0 * (p + 2.0 * e) * log2p + n * p / 8.0;
     // without a background one round is simulated (every round is the same)
     let rounds = if s.background.is_some() {
         s.job.rounds as f64
     } else {
         1.0
     };
-    let flows = 2.0 * e + bg_flows;
-    // a tree's few top links are shared by many more flows than a torus's: an event there
-    // recomputes more of them (measured: a 16,384-host fat tree ran 2.1 times its estimate
-    // with the torus's cap of 100)
-    let sharing = match &sys.shape {
-        Shape::Grid { .. } => 100.0,
-        Shape::Tree { .. } => 250.0,
-    };
-    let sim = rounds * flows * diameter * 8.0 * flows.min(sharing);
-    // Mapped: its four starts and its bisection start, its searches (five on hop-bytes and one
-    // wider, one on link loads, or one per finalist for `congestion`) and, for `time`, a
-    // simulation per finalist
-    let mapped = if s.strategies.contains(&StrategyId::Mapped) {
-        use super::strategy::bisect::PASSES;
-        use super::strategy::mapped::{search_budget, MAX_FINALISTS};
-        let searches = match s.objective {
-            // five on hop-bytes and one wider, one on link loads per finalist (four starts, the
-            // bisection, five improved, one wider, one exact)
-            Objective::Congestion => 18.0,
-            _ => 7.0,
-        };
-        // the bisection start: per level the partitioner (as Advanced's) and at most four
-        // candidates of PASSES refinement passes over ordered sets
-        let bisection = (40.0 + 4.0 * f64::from(PASSES) * 2.0 * log2p) * (p + 2.0 * e) * log2p;
-        // a placement is simulated once per case: Mapped's starts that the scenario also runs
-        // (the same placements unless the source's quirks change them) cost nothing more
-        let shared = super::strategy::mapped::STARTS
+    // the largest message of a message list sets its overlap
+    let list_bytes = s
+        .job
+        .messages
+        .iter()
+        .flatten()
+        .map(|m| m.bytes)
+        .fold(0.0, f64::max);
+    let with_mapped = s.strategies.contains(&StrategyId::Mapped);
+    // Mapped's finalists simulated for `time`, its own simulation among them: a placement is
+    // simulated once per case, so Mapped's starts that the scenario also runs (the same
+    // placements unless the source's quirks change them) cost nothing more
+    let mut extra_sims = 1;
+    if with_mapped && s.objective == Objective::Time {
+        use super::strategy::mapped::{MAX_FINALISTS, STARTS};
+        let shared = STARTS
             .iter()
             .filter(|st| {
                 s.strategies.contains(st) && (!s.source_quirks || **st == StrategyId::Identity)
             })
             .count();
-        let sims = match s.objective {
-            Objective::Time => (MAX_FINALISTS - shared) as f64,
-            _ => 1.0,
+        extra_sims = MAX_FINALISTS - shared;
+    }
+    // the strategies whose placements are simulated, Mapped's finalists beyond its own among
+    // the compact ones
+    let mut sims: Vec<f64> = s.strategies.iter().map(|&st| strategy_factor(st)).collect();
+    for _ in 1..extra_sims {
+        sims.push(strategy_factor(StrategyId::Mapped));
+    }
+    let mut steps = 0.0;
+    let mut sim_ns = 0.0;
+    for c in &cases(s) {
+        // a graph file's tasks are the scenario's, at most
+        let tasks = if c.kind.is_file() {
+            processes
+        } else {
+            c.processes
         };
-        4.0 * place
-            + bisection
-            + searches * STEPS_PER_SEARCH_UNIT * search_budget(processes, task_edges) as f64
-            + (sims - 1.0) * sim
-    } else {
-        0.0
-    };
+        let edges = case_edges(c, task_edges);
+        let p = tasks as f64;
+        let log2p = f64::from(64 - (tasks.max(2)).leading_zeros());
+        let place = 20.0 * n + 40.0 * (p + 2.0 * edges) * log2p + n * p / 8.0;
+        // Advanced's recursive partitioning, run by Advanced and by Mapped as one of its starts
+        let advanced = match sys.shape {
+            Shape::Grid { .. } => ADVANCED_STEPS_GRID,
+            Shape::Tree { .. } => ADVANCED_STEPS_TREE,
+        } * (p + 2.0 * edges)
+            * log2p;
+        steps += strategies * place;
+        if s.strategies.contains(&StrategyId::Advanced) {
+            steps += advanced;
+        }
+        if with_mapped {
+            use super::strategy::bisect::PASSES;
+            use super::strategy::mapped::search_budget;
+            let searches = match s.objective {
+                // five on hop-bytes and one wider, one on link loads per finalist (four
+                // starts, the bisection, five improved, one wider, one exact)
+                Objective::Congestion => 18.0,
+                _ => 7.0,
+            };
+            // the bisection start: per level the partitioner (as Advanced's) and at most four
+            // candidates of PASSES refinement passes over ordered sets
+            let bisection =
+                (40.0 + 4.0 * f64::from(PASSES) * 2.0 * log2p) * (p + 2.0 * edges) * log2p;
+            steps += 4.0 * place
+                + advanced
+                + bisection
+                + searches * STEPS_PER_SEARCH_UNIT * search_budget(tasks, edges as u64) as f64;
+        }
+        let (job_flows, bytes) = if c.kind == JobKind::Messages {
+            (edges, list_bytes)
+        } else {
+            (2.0 * edges, c.message_bytes)
+        };
+        let flows = job_flows + bg_flows;
+        let kind = (job_flows * kind_factor(c.kind) + bg_flows * 0.5) / flows.max(1.0);
+        for &k in &sims {
+            let one = rounds * simulation_ns(&sys.shape, flows, bytes, kind, k);
+            sim_ns += one.min(SIM_NS);
+        }
+    }
     Estimate {
-        steps: cases * (strategies * (place + sim) + mapped),
+        steps: steps + sim_ns.min(RUN_SIM_NS) / NS_PER_STEP,
     }
 }
 
+/// Steps per task-graph edge (`P + 2E`) and bisection level (`log2 P`) of Advanced's recursive
+/// partitioning onto the machine's halves (tori and meshes) or switch groups (trees), besides
+/// the placing every strategy is counted: measured (one strategy, 1-byte messages, user CPU),
+/// 2.4 to 4 us on the 8^3 and 16^3 tori (GRID, CUBE and TREE jobs of 512 to 4,096 tasks), 0.75
+/// to 0.9 us on the 16,384-host fat tree.
+const ADVANCED_STEPS_GRID: f64 = 5000.0;
+/// See [`ADVANCED_STEPS_GRID`].
+const ADVANCED_STEPS_TREE: f64 = 1500.0;
+
 /// Estimated steps per unit of Mapped's search work (an adjacency entry read and its hop count,
-/// or a route link for link loads).
-const STEPS_PER_SEARCH_UNIT: f64 = 20.0;
+/// or a route link for link loads). Measured, Mapped alone on 4,096-task jobs of 1-byte
+/// messages on the 16^3 torus (user CPU against the estimate): at 20 the estimate was 1.2 (TREE),
+/// 1.6 (GRID) and 2.2 (CUBE) times the run, its searches stopping short of their budget.
+const STEPS_PER_SEARCH_UNIT: f64 = 10.0;
 
 /// Native nanoseconds per estimated step ([`Estimate::steps`]), the placement engine's work
 /// unit: `cargo bench --bench bounds -- place` measured 0.44 (a 16^3 torus, every strategy) to
