@@ -366,6 +366,7 @@ fn uniform(n: usize, a0: f64, a1: f64) -> Platform {
         ratio: vec![1.0; n],
         a0: x0,
         a1: x1,
+        cores: vec![1; n],
     }
 }
 

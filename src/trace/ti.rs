@@ -21,7 +21,7 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
-use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
+use super::limits::{MAX_EVENTS, MAX_RANKS, MAX_VALUE};
 use super::model::{
     amount_token, int_token, rank_token, records, short, Coll, CollKind, Op, Origin, ParseError,
     Trace,
@@ -48,7 +48,7 @@ fn rank_of(tok: &str, line: u32) -> Result<u32, ParseError> {
         .strip_prefix("rank")
         .or_else(|| tok.strip_prefix('p'))
         .unwrap_or(tok);
-    rank_token(digits, "the rank", MAX_NODES, line).map_err(|mut e| {
+    rank_token(digits, "the rank", MAX_RANKS, line).map_err(|mut e| {
         // MPE ALOG lines open with an event type (161/162, 155/156, -101/-102, headers -1 to
         // -100) where a time-independent line has its rank.
         if let Ok(ty) = digits.parse::<i64>() {
