@@ -68,7 +68,9 @@ pub fn branch_and_bound_with(
     let mut arena: Vec<u8> = vec![FREE; r];
     let mut heap: BinaryHeap<Reverse<(u64, u32, u64, u32)>> = BinaryHeap::new();
     let (relaxed, root_path) = b.partial_path(&arena);
-    if prob.cheap_bounds {
+    // the bounds without replay assume one rank per node ([`super::cheap_bounds_pay`])
+    let cheap_ok = prob.cheap_bounds && !prob.multicore();
+    if cheap_ok {
         pb.add(root_path);
     }
     let mut best_seen: Option<Vec<u8>> = None;
@@ -82,7 +84,7 @@ pub fn branch_and_bound_with(
                 }
             }
         };
-    let mut cheap = prob.cheap_bounds;
+    let mut cheap = cheap_ok;
     // children the bounds without replay cut or whose bound they raised above the replay's
     let mut useful = 0u64;
     if cheap {
