@@ -322,6 +322,8 @@ pub struct Built {
     /// The search budget in replay steps (0 for exhaustive search, which has none).
     pub budget: f64,
     pub measured: Vec<(Vec<u8>, f64)>,
+    /// [`partials`], computed once (admission bisects the budget over it).
+    pub partials: std::cell::OnceCell<f64>,
 }
 
 fn parse_error(path: &str, e: model::ParseError) -> ScenarioError {
@@ -416,6 +418,14 @@ pub const NS_PER_STEP: f64 = 2.0;
 /// 6.2 s CPU (`placelab run`, release build).
 pub const RELAXED_PAIR_STEPS: f64 = 3.0;
 
+/// What one child of branch and bound costs per communicating pair of ranks, in replay steps,
+/// when a node has several cores: its relaxed tables and its lane write each pair's link into
+/// tables of `R^2` entries, which at 1,024 ranks (16 MiB a table, 128 MiB for the lanes) miss
+/// the cache on every write. Set on a 1,024-rank Himeno trace (about 6,000 pairs) over 64 nodes
+/// of 16 cores by branch and bound at the default budget: 10.5 s where replay steps and the
+/// node-pair tables estimated 3.1 s, about 190 µs a child, 16 steps a pair.
+pub const RANK_PAIR_STEPS: f64 = 16.0;
+
 /// What a lane of a replay pass costs, in single replays: a pass of [`replay::LANES`] replays
 /// took 0.84 ms where one replay took 0.45 ms (`cargo bench --bench trace`), about a quarter of
 /// a replay per lane. A chunk of fewer children than lanes still replays every lane.
@@ -448,9 +458,21 @@ fn search_nodes_for(b: &Built, method: Method, budget: f64) -> f64 {
 /// of the first `d` ranks, [`search::distinct_within`] with several cores on a node): branch
 /// and bound's children are among them, each made once.
 fn partials(b: &Built) -> f64 {
+    *b.partials.get_or_init(|| partials_of(b))
+}
+
+fn partials_of(b: &Built) -> f64 {
     let class = search::classes(&b.platform);
     if search::multicore(&b.platform) {
-        let ways = search::distinct_within(&class, &b.platform.cores, b.compiled.ranks);
+        // the first 64 depths first: past 1e10 the sum is more than any budget pays for
+        // (`search_nodes_for` takes the least of the two), so the whole sum is not needed
+        let r = b.compiled.ranks;
+        let head = search::distinct_within(&class, &b.platform.cores, r.min(64));
+        let sum: f64 = head[1..].iter().sum();
+        if r <= 64 || sum >= 1e10 {
+            return sum;
+        }
+        let ways = search::distinct_within(&class, &b.platform.cores, r);
         return ways[1..].iter().sum();
     }
     (1..=b.compiled.ranks)
@@ -471,9 +493,8 @@ pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
 pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Estimate {
     let steps = b.compiled.steps() as f64;
     let n = b.platform.n;
-    let all = search::assignments_on(&b.platform, b.compiled.ranks);
     let search_work = match method {
-        Method::Exhaustive => all * steps,
+        Method::Exhaustive => search::assignments_on(&b.platform, b.compiled.ranks) * steps,
         _ => (budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
     };
     let replays = search_work + (b.measured.len() as f64 + 2.0) * steps;
@@ -497,8 +518,16 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
             let empty = (fill..fill + lanes)
                 .map(|k| (k.div_ceil(lanes) * lanes - k) as f64 / k as f64)
                 .fold(0.0, f64::max);
-            let per_child =
-                RELAXED_PAIR_STEPS * (n * n) as f64 + empty * LANE_REPLAYS * steps.max(1.0);
+            // with several ranks per node (up to 1,024 ranks), each child also writes its rank
+            // pairs' links into tables of `R^2` entries (`LANES` of them), out of cache
+            let rank_pairs = if search::multicore(&b.platform) {
+                RANK_PAIR_STEPS * b.compiled.pairs.len() as f64
+            } else {
+                0.0
+            };
+            let per_child = RELAXED_PAIR_STEPS * (n * n) as f64
+                + empty * LANE_REPLAYS * steps.max(1.0)
+                + rank_pairs;
             // the children bounded or replayed in lanes: the root and each partial assignment
             // at most once, and no more than the budget pays for
             let steps1 = steps.max(1.0);
@@ -845,6 +874,7 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         method: s.search.method,
         budget: 0.0,
         measured,
+        partials: std::cell::OnceCell::new(),
     };
     if b.method == Method::Auto {
         b.method = auto_method(s, &b);

@@ -30,8 +30,10 @@ const pct = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).t
 
 function searchSentence(s) {
   const method = { exhaustive: 'exhaustive search', branchAndBound: 'branch and bound', localSearch: 'local search', auto: 'automatic search' }[s.method] ?? s.method;
-  const parts = [`Search: ${method}, ${formatCount(s.visited)} assignments visited of ${formatCount(s.assignments)}`
-    + `${s.distinct !== s.assignments ? ` (${formatCount(s.distinct)} distinct up to identical nodes, ${formatCount(s.classes)} classes)` : ''}`,
+  // counts past the largest double (hundreds of ranks on nodes of several cores) are null
+  const many = (x) => (x === null || x === undefined ? 'more than 1.8e308' : formatCount(x));
+  const parts = [`Search: ${method}, ${formatCount(s.visited)} assignments visited of ${many(s.assignments)}`
+    + `${s.distinct !== s.assignments ? ` (${many(s.distinct)} distinct up to identical nodes, ${formatCount(s.classes)} classes)` : ''}`,
   `${formatCount(s.replays)} full replays, ${formatCount(s.pruned)} branches pruned, ${formatCount(s.steps)} replay steps of a budget of ${formatCount(s.budget)}`];
   const verdict = s.proven
     ? 'the best is proven optimal'

@@ -276,7 +276,8 @@ pub fn distinct(class: &[u32], r: usize) -> f64 {
 /// partitions are 1 (`m <= s`), and entry `d` is [`distinct`] of `d`, bit for bit.
 ///
 /// # Complexity
-/// `O(classes x r^2)` and, per class, `O(r x min(s, r) x min(k, r))` for the partitions.
+/// `O(classes x r x min(s k, r))` and, per class, `O(r x min(s, r) x min(k, r))` for the
+/// partitions.
 pub fn distinct_within(class: &[u32], cores: &[u32], r: usize) -> Vec<f64> {
     let n = class.len();
     let binom = |a: usize, b: usize| -> f64 {
@@ -296,14 +297,19 @@ pub fn distinct_within(class: &[u32], cores: &[u32], r: usize) -> Vec<f64> {
             if ways[j] == 0.0 {
                 continue;
             }
+            // C(j + m, m), kept from m - 1 (with one core per node, as [`distinct`] computes it)
+            let mut c = 1.0f64;
             for m in 0..=(s * k).min(r - j) {
+                if m > 0 {
+                    c = c * (j + m) as f64 / m as f64;
+                }
                 if parts[m] == 0.0 {
                     continue;
                 }
                 let w = if k == 1 {
                     binom(j + m, m)
                 } else {
-                    binom(j + m, m) * parts[m]
+                    c * parts[m]
                 };
                 nw[j + m] += ways[j] * w;
             }
