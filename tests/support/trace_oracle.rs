@@ -103,6 +103,7 @@ pub fn random_trace(rng: &mut Rng, ranks: usize, messages: usize) -> Trace {
 /// both are posted; the transfer starts at the later post and lasts `a0 + a1 N`; a blocking
 /// send ends with it (or at its post when eager), a receive ends with it, a wait takes the
 /// later of the clock and the request's end. Ranks are swept until none moves.
+#[allow(clippy::type_complexity)]
 pub fn oracle(t: &Trace, p: &Platform, assign: &[u8], eager: &dyn Fn(f64) -> bool) -> Option<f64> {
     let r = t.ranks.len();
     let mut clock = vec![0.0f64; r];

@@ -249,7 +249,7 @@ fn at_most_completions(room: &[u32], left: usize, cap: usize) -> bool {
 
 /// The representative children of a partial assignment (rank `x` next): `x` on every node
 /// holding ranks with a free core, and on the empty node of smallest index of each class.
-fn children(prob: &Problem, room: &[u32], child: &mut Vec<u8>, x: usize, out: &mut Vec<Vec<u8>>) {
+fn children(prob: &Problem, room: &[u32], child: &mut [u8], x: usize, out: &mut Vec<Vec<u8>>) {
     let n = prob.p.n;
     let mut tried_class = vec![false; n];
     for u in 0..n {
@@ -264,14 +264,14 @@ fn children(prob: &Problem, room: &[u32], child: &mut Vec<u8>, x: usize, out: &m
             tried_class[cl] = true;
         }
         child[x] = u as u8;
-        out.push(child.clone());
+        out.push(child.to_vec());
     }
     child[x] = FREE;
 }
 
 /// Every representative completion of `assign`, whose ranks `order[..depth]` are placed:
 /// the next rank in search order takes each of its representative children ([`children`]).
-fn completions(prob: &Problem, assign: &mut Vec<u8>, depth: usize, out: &mut Vec<Vec<u8>>) {
+fn completions(prob: &Problem, assign: &mut [u8], depth: usize, out: &mut Vec<Vec<u8>>) {
     if depth == assign.len() {
         out.push(assign.to_vec());
         return;

@@ -12,7 +12,7 @@ pub fn greedy(prob: &Problem) -> Vec<u8> {
     nodes.sort_by(|&a, &b| prob.p.ratio[a].total_cmp(&prob.p.ratio[b]).then(a.cmp(&b)));
     let slots: Vec<u8> = nodes
         .iter()
-        .flat_map(|&u| std::iter::repeat(u as u8).take((prob.p.cores[u] as usize).min(r)))
+        .flat_map(|&u| std::iter::repeat_n(u as u8, (prob.p.cores[u] as usize).min(r)))
         .collect();
     let mut assign = vec![0u8; r];
     for (k, &x) in prob.order.iter().enumerate() {
@@ -26,7 +26,7 @@ pub fn greedy(prob: &Problem) -> Vec<u8> {
 fn slots(prob: &Problem) -> Vec<u8> {
     let r = prob.c.ranks;
     (0..prob.p.n)
-        .flat_map(|u| std::iter::repeat(u as u8).take((prob.p.cores[u] as usize).min(r)))
+        .flat_map(|u| std::iter::repeat_n(u as u8, (prob.p.cores[u] as usize).min(r)))
         .collect()
 }
 

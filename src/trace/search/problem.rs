@@ -360,7 +360,7 @@ fn partitions(s: usize, k: usize, r: usize) -> Vec<f64> {
 /// The platform must hold the ranks (`r` at most the cores in all).
 pub fn identity(p: &Platform, r: usize) -> Vec<u8> {
     (0..p.n)
-        .flat_map(|u| std::iter::repeat(u as u8).take(p.cores[u] as usize))
+        .flat_map(|u| std::iter::repeat_n(u as u8, p.cores[u] as usize))
         .take(r)
         .collect()
 }
