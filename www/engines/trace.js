@@ -104,7 +104,7 @@ export function draw(host, envelope) {
     lastWidth = avail;
     const w = Math.min(MAX_FIGURE_W, avail);
     drawLegend(legend, legendEntries(report), w);
-    if (tl) handle.timeline = drawTimeline(timeline, { width: w, ranks: tl.nodes.length, labels, tMax: tl.makespan, seg: tl.segments, unit: 's', title: `Timeline of the best assignment (${best.hosts})` });
+    if (tl) handle.timeline = drawTimeline(timeline, { width: w, ranks: tl.nodes.length, labels, tMax: tl.makespan, seg: tl.segments, unit: 's', title: `Timeline of the best assignment (${(best.hosts ?? '').length > 120 ? `${best.hosts.slice(0, 120)}…` : best.hosts})` });
     // the ranking and the scatter side by side when both fit (FIGURE_GAP between them)
     const rw = scatter ? Math.max(MIN_FIGURE_W, Math.min(w - SCATTER_W - FIGURE_GAP - 4, 640)) : Math.min(w, 760);
     ranking.parentElement.style.width = `${rw}px`;
