@@ -431,6 +431,14 @@ fn the_rank_limit_is_1024() {
     };
     let e = error(&scen(1025, json!({})));
     assert_eq!(e.path, "$.generate.ranks", "{e}");
+    // branch and bound at the default budget: each child writes its rank pairs' links into
+    // tables of 1024^2 entries, which admission counts; it names the largest admitted budget
+    let e = error(&scen(1024, json!({"method": "branchAndBound"})));
+    assert_eq!(e.path, "$.search", "{e}");
+    assert!(
+        e.message.contains("lower \"search.budget\" to at most"),
+        "{e}"
+    );
     let s = scen(
         1024,
         json!({"method": "localSearch", "budget": 1, "restarts": 1}),
