@@ -67,7 +67,13 @@ fn platform(n: usize) -> Platform {
             };
         }
     }
-    Platform { n, ratio, a0, a1 }
+    Platform {
+        n,
+        ratio,
+        a0,
+        a1,
+        cores: vec![1; n],
+    }
 }
 
 fn bench(c: &mut Criterion) {

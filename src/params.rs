@@ -153,6 +153,11 @@ impl Param {
             .collect();
         self
     }
+    /// The field's label (also for a [`Param::rule`], whose form is the list it belongs to).
+    pub fn label(mut self, label: &'static str) -> Self {
+        self.label = label;
+        self
+    }
     pub fn unit(mut self, unit: &'static str) -> Self {
         self.unit = unit;
         self

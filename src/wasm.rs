@@ -404,7 +404,7 @@ impl TraceAttach {
 
     /// Starts the next rank file, named `file` in errors.
     pub fn begin(&mut self, file: &str) -> Result<(), JsError> {
-        let max = crate::trace::limits::MAX_NODES as usize;
+        let max = crate::trace::limits::MAX_RANKS as usize;
         if self.files.len() >= max {
             return Err(JsError::new(&format!("more than {max} rank files")));
         }

@@ -14,6 +14,7 @@ fn two(r0: f64, r1: f64, a0: f64, a1: f64) -> Platform {
         ratio: vec![r0, r1],
         a0: vec![0.0, a0, a0, 0.0],
         a1: vec![0.0, a1, a1, 0.0],
+        cores: vec![1, 1],
     }
 }
 
@@ -24,6 +25,7 @@ fn uniform(ratios: &[f64], a0: f64, a1: f64) -> Platform {
         ratio: ratios.to_vec(),
         a0: vec![a0; n * n],
         a1: vec![a1; n * n],
+        cores: vec![1; n],
     };
     for u in 0..n {
         p.a0[u * n + u] = 0.0;

@@ -355,7 +355,13 @@ fn bounds_without_replay_cut_a_long_trace_and_keep_the_exact_ranking() {
             }
         }
     }
-    let p = Platform { n, ratio, a0, a1 };
+    let p = Platform {
+        n,
+        ratio,
+        a0,
+        a1,
+        cores: vec![1; n],
+    };
     for protocol in [Protocol::Rendezvous, Protocol::Eager] {
         let mut c = compile(&generate(&spec, 1e9)).unwrap();
         c.set_protocol(protocol, 0.0);

@@ -24,7 +24,7 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
-use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
+use super::limits::{MAX_EVENTS, MAX_RANKS, MAX_VALUE};
 use super::model::{int_token, rank_token, records, Op, Origin, ParseError, Trace};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -118,7 +118,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
         if (-100..=-1).contains(&ty) {
             continue;
         }
-        let rank = rank_token(f[1], "the process (rank)", MAX_NODES, line)? as usize;
+        let rank = rank_token(f[1], "the process (rank)", MAX_RANKS, line)? as usize;
         while st.len() <= rank {
             st.push(RankState {
                 state: State::Idle,
@@ -159,7 +159,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
                 ))
             }
             (-101, State::Send { line: l0, msg: None }) | (-102, State::Recv { line: l0, msg: None }) => {
-                let peer = rank_token(f[3], "the peer rank (data field)", MAX_NODES, line)?;
+                let peer = rank_token(f[3], "the peer rank (data field)", MAX_RANKS, line)?;
                 let size = int_token(f[f.len() - 1], "the message size", line)?;
                 if size < 0 {
                     return Err(ParseError::new(

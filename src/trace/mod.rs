@@ -87,7 +87,7 @@ pub fn run(s: &TraceScenario, b: &Built, seed: u64, progress: &mut dyn Progress)
     progress.tick(0, PROGRESS_UNITS);
     progress.phase("search");
     let expected = if b.method == Method::Exhaustive {
-        search::assignments(b.platform.n, b.compiled.ranks) * b.compiled.steps() as f64
+        search::assignments_on(&b.platform, b.compiled.ranks) * b.compiled.steps() as f64
     } else {
         s.search.budget
     }
@@ -170,6 +170,11 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
             name: b.names[u].clone(),
             ratio: p.ratio[u],
             class: prob.class[u],
+            cores: p.cores[u],
+            intra: (p.cores[u] > 1).then(|| IntraRow {
+                a0: p.a0[u * n + u],
+                a1: p.a1[u * n + u],
+            }),
         })
         .collect();
     let mut links = Vec::new();
@@ -199,9 +204,10 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
             });
         }
     }
+    let identity = search::identity(p, r);
     let best = out.top.best().cloned().unwrap_or(search::Ranked {
         time: 0.0,
-        assign: (0..r as u8).collect(),
+        assign: identity.clone(),
     });
     let gap = if out.proven || best.time <= 0.0 {
         0.0
@@ -210,8 +216,8 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
     };
     let search_row = SearchRow {
         method: b.method.id(),
-        assignments: search::assignments(n, r),
-        distinct: search::distinct(&prob.class, r),
+        assignments: prob.assignments(),
+        distinct: prob.distinct(),
         classes: {
             let mut cl: Vec<u32> = prob.class.clone();
             cl.sort_unstable();
@@ -242,7 +248,6 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
             equivalents: search::equivalents(&row.assign, &prob.class),
         })
         .collect();
-    let identity: Vec<u8> = (0..r as u8).collect();
     let identity_time = c.time_of(p, &identity);
     let machinefile: String = best
         .assign

@@ -172,14 +172,18 @@ impl Tables {
     }
 }
 
-/// The platform: `n` nodes, each with a compute ratio, and a link per ordered pair
-/// (`a0[u * n + v]`, `a1[u * n + v]`).
+/// The platform: `n` nodes, each with a compute ratio and a core count, and a link per ordered
+/// pair (`a0[u * n + v]`, `a1[u * n + v]`). The diagonal `u * n + u` is node `u`'s intra-node
+/// link, used by messages between two ranks on the same node (only when `cores[u] > 1`: a
+/// node of one core never holds two ranks).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Platform {
     pub n: usize,
     pub ratio: Vec<f64>,
     pub a0: Vec<f64>,
     pub a1: Vec<f64>,
+    /// Ranks each node may hold (at least 1).
+    pub cores: Vec<u32>,
 }
 
 impl Platform {

@@ -65,8 +65,26 @@ pub struct RankSummary {
 pub struct NodeRow {
     pub name: String,
     pub ratio: f64,
-    /// Symmetry class: nodes of one class are identical (same ratio, same links both ways).
+    /// Symmetry class: nodes of one class are identical (same ratio, cores and links both ways).
     pub class: u32,
+    /// Ranks the node may hold (written only when more than 1).
+    #[serde(skip_serializing_if = "is_one")]
+    pub cores: u32,
+    /// The node's intra-node link (only with more than one core).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intra: Option<IntraRow>,
+}
+
+fn is_one(x: &u32) -> bool {
+    *x == 1
+}
+
+/// `T = a0 + a1 N` between two ranks on one node.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IntraRow {
+    pub a0: f64,
+    pub a1: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -151,10 +169,13 @@ pub struct BestRow {
     pub assignment: Vec<u32>,
     pub hosts: String,
     pub time: f64,
-    /// Rank `i` on node `i`: the predicted time, and how much slower than the best.
+    /// The identity assignment, ranks in order on the nodes' cores in order (rank `i` on node
+    /// `i` with one core per node; [`super::search::identity`]): the predicted time, and how
+    /// much slower than the best.
     pub identity_time: f64,
     pub identity_ratio: f64,
-    /// One host name per line, rank order (MPICH machinefile).
+    /// One host name per line, rank order (MPICH machinefile): a node holding several ranks
+    /// is named once per rank, on the lines of its ranks.
     pub machinefile: String,
 }
 

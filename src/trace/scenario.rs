@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::json;
 use std::collections::BTreeMap;
 
-pub use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
+pub use super::limits::{MAX_CORES, MAX_EVENTS, MAX_NODES, MAX_RANKS, MAX_VALUE};
 
 /// Most link samples in all.
 pub const MAX_SAMPLES: usize = 100_000;
@@ -56,13 +56,16 @@ pub struct TraceScenario {
     /// With `protocol: "size"`, messages below this many bytes are eager.
     #[serde(default = "d::eager_threshold")]
     pub eager_threshold: f64,
-    /// The nodes, in machinefile order; at least as many as ranks.
+    /// The nodes, in machinefile order; at least as many cores in all as ranks.
     pub nodes: Vec<NodeSpec>,
     /// Links per ordered pair of nodes, given or fitted.
     #[serde(default = "d::links")]
     pub links: Vec<LinkSpec>,
     /// The link of every ordered pair not listed in `links`; absent: every pair must be listed.
     pub default_link: Option<LinkModel>,
+    /// The link between two ranks on the same node, for every node without its own `intra`.
+    #[serde(default = "d::intra_link")]
+    pub intra_link: LinkModel,
     #[serde(default)]
     pub search: SearchSpec,
     /// Measured run times per assignment, CSV `assignment,time`: the assignment as node names
@@ -79,6 +82,8 @@ pub mod d {
         eager_threshold: f64 = "eagerThreshold",
         links: Vec<LinkSpec> = "links",
         ratio: f64 = "nodes[].ratio",
+        cores: u32 = "nodes[].cores",
+        intra_link: LinkModel = "intraLink",
         both: bool = "links[].both",
         method: Method = "search.method",
         top: u32 = "search.top",
@@ -121,6 +126,11 @@ pub struct NodeSpec {
     /// Compute slowdown ratio: benchmark time loaded / unloaded (at least 1 in the source).
     #[serde(default = "d::ratio")]
     pub ratio: f64,
+    /// Ranks the node may hold (its cores, the slots of its machinefile line).
+    #[serde(default = "d::cores")]
+    pub cores: u32,
+    /// The link between two ranks on this node; absent: `intraLink`.
+    pub intra: Option<LinkModel>,
 }
 
 /// The link from node `from` to node `to`: `a0` and `a1` given, or `samples` fitted by least
@@ -212,7 +222,7 @@ fn build_table() -> Vec<Param> {
             .range(1.0, MAX_GENERATE as f64)
             .show_if_present("generate"),
         Param::new("generate.ranks", "Ranks", "int", json!(generate::DEFAULT_RANKS))
-            .range(1.0, MAX_NODES as f64)
+            .range(1.0, MAX_RANKS as f64)
             .show_if_present("generate"),
         Param::new("generate.width", "Block width", "int", json!(generate::DEFAULT_WIDTH))
             .range(1.0, MAX_GENERATE as f64)
@@ -246,8 +256,14 @@ fn build_table() -> Vec<Param> {
         Param::new("search.restarts", "Local search restarts", "int", json!(8))
             .range(1.0, MAX_RESTARTS as f64),
         Param::new("nodes", "Nodes", "string", json!(null))
-            .help("[{\"name\", \"ratio\"}, ...]: each node's host name and compute slowdown ratio"),
+            .help("[{\"name\", \"ratio\", \"cores\"}, ...]: each node's host name, compute slowdown ratio and cores (ranks it may hold; default 1); \"intra\": {\"a0\", \"a1\"} its own link between two of its ranks"),
         Param::rule_with_default("nodes[].ratio", "number", json!(1.0)).range_above(0.0, 1e6),
+        Param::rule_with_default("nodes[].cores", "int", json!(1))
+            .range(1.0, MAX_CORES as f64)
+            .label("Cores")
+            .unit("ranks"),
+        Param::rule("nodes[].intra.a0", "number").range(0.0, MAX_VALUE),
+        Param::rule("nodes[].intra.a1", "number").range(0.0, MAX_VALUE),
         Param::new("links", "Links", "string", json!([])).help(
             "[{\"from\", \"to\", \"a0\", \"a1\"} or {\"from\", \"to\", \"samples\": [[N, T], ...]}, ...]; long sample lists are edited in the raw JSON",
         ),
@@ -259,9 +275,23 @@ fn build_table() -> Vec<Param> {
             .help("{\"a0\", \"a1\"}: T = a0 + a1 N seconds for N bytes, every pair not in the links"),
         Param::rule("defaultLink.a0", "number").range(0.0, MAX_VALUE),
         Param::rule("defaultLink.a1", "number").range(0.0, MAX_VALUE),
+        Param::new(
+            "intraLink",
+            "Intra-node link",
+            "string",
+            json!({"a0": INTRA_A0, "a1": INTRA_A1}),
+        )
+        .help("{\"a0\", \"a1\"}: T = a0 + a1 N seconds for N bytes between two ranks on one node (default: shared memory, 1 µs + N / 10 GB/s); a node's \"intra\" replaces it"),
+        Param::rule("intraLink.a0", "number").range(0.0, MAX_VALUE),
+        Param::rule("intraLink.a1", "number").range(0.0, MAX_VALUE),
         Param::new("seed", "Seed", "uint64", json!(1)).help("local search starts"),
     ]
 }
+
+/// The default intra-node link's latency (`intraLink.a0`, seconds): shared memory, 1 µs.
+pub const INTRA_A0: f64 = 1e-6;
+/// The default intra-node link's seconds per byte (`intraLink.a1`): shared memory at 10 GB/s.
+pub const INTRA_A1: f64 = 1e-10;
 
 /// `auto` runs exhaustive search when it costs at most this many replay steps, whatever the
 /// budget ([`auto_method`]).
@@ -292,6 +322,8 @@ pub struct Built {
     /// The search budget in replay steps (0 for exhaustive search, which has none).
     pub budget: f64,
     pub measured: Vec<(Vec<u8>, f64)>,
+    /// [`partials`], computed once (admission bisects the budget over it).
+    pub partials: std::cell::OnceCell<f64>,
 }
 
 fn parse_error(path: &str, e: model::ParseError) -> ScenarioError {
@@ -308,7 +340,7 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
     let b = build_unadmitted(s)?;
     let est = estimate(s, &b);
     let (what, hint) = if b.method == Method::Exhaustive {
-        let all = search::assignments(b.platform.n, b.compiled.ranks);
+        let all = search::assignments_on(&b.platform, b.compiled.ranks);
         (
             format!(
                 "exhaustive search replays {} assignments of {} steps each",
@@ -386,6 +418,14 @@ pub const NS_PER_STEP: f64 = 2.0;
 /// 6.2 s CPU (`placelab run`, release build).
 pub const RELAXED_PAIR_STEPS: f64 = 3.0;
 
+/// What one child of branch and bound costs per communicating pair of ranks, in replay steps,
+/// when a node has several cores: its relaxed tables and its lane write each pair's link into
+/// tables of `R^2` entries, which at 1,024 ranks (16 MiB a table, 128 MiB for the lanes) miss
+/// the cache on every write. Set on a 1,024-rank Himeno trace (about 6,000 pairs) over 64 nodes
+/// of 16 cores by branch and bound at the default budget: 10.5 s where replay steps and the
+/// node-pair tables estimated 3.1 s, about 190 µs a child, 16 steps a pair.
+pub const RANK_PAIR_STEPS: f64 = 16.0;
+
 /// What a lane of a replay pass costs, in single replays: a pass of [`replay::LANES`] replays
 /// took 0.84 ms where one replay took 0.45 ms (`cargo bench --bench trace`), about a quarter of
 /// a replay per lane. A chunk of fewer children than lanes still replays every lane.
@@ -415,9 +455,26 @@ fn search_nodes_for(b: &Built, method: Method, budget: f64) -> f64 {
 }
 
 /// Representative partial assignments of every depth (`sum over d of` [`search::distinct`]
-/// of the first `d` ranks): branch and bound's children are among them, each made once.
+/// of the first `d` ranks, [`search::distinct_within`] with several cores on a node): branch
+/// and bound's children are among them, each made once.
 fn partials(b: &Built) -> f64 {
+    *b.partials.get_or_init(|| partials_of(b))
+}
+
+fn partials_of(b: &Built) -> f64 {
     let class = search::classes(&b.platform);
+    if search::multicore(&b.platform) {
+        // the first 64 depths first: past 1e10 the sum is more than any budget pays for
+        // (`search_nodes_for` takes the least of the two), so the whole sum is not needed
+        let r = b.compiled.ranks;
+        let head = search::distinct_within(&class, &b.platform.cores, r.min(64));
+        let sum: f64 = head[1..].iter().sum();
+        if r <= 64 || sum >= 1e10 {
+            return sum;
+        }
+        let ways = search::distinct_within(&class, &b.platform.cores, r);
+        return ways[1..].iter().sum();
+    }
     (1..=b.compiled.ranks)
         .map(|d| search::distinct(&class, d))
         .sum()
@@ -436,9 +493,8 @@ pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
 pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Estimate {
     let steps = b.compiled.steps() as f64;
     let n = b.platform.n;
-    let all = search::assignments(n, b.compiled.ranks);
     let search_work = match method {
-        Method::Exhaustive => all * steps,
+        Method::Exhaustive => search::assignments_on(&b.platform, b.compiled.ranks) * steps,
         _ => (budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
     };
     let replays = search_work + (b.measured.len() as f64 + 2.0) * steps;
@@ -462,8 +518,16 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
             let empty = (fill..fill + lanes)
                 .map(|k| (k.div_ceil(lanes) * lanes - k) as f64 / k as f64)
                 .fold(0.0, f64::max);
-            let per_child =
-                RELAXED_PAIR_STEPS * (n * n) as f64 + empty * LANE_REPLAYS * steps.max(1.0);
+            // with several ranks per node (up to 1,024 ranks), each child also writes its rank
+            // pairs' links into tables of `R^2` entries (`LANES` of them), out of cache
+            let rank_pairs = if search::multicore(&b.platform) {
+                RANK_PAIR_STEPS * b.compiled.pairs.len() as f64
+            } else {
+                0.0
+            };
+            let per_child = RELAXED_PAIR_STEPS * (n * n) as f64
+                + empty * LANE_REPLAYS * steps.max(1.0)
+                + rank_pairs;
             // the children bounded or replayed in lanes: the root and each partial assignment
             // at most once, and no more than the budget pays for
             let steps1 = steps.max(1.0);
@@ -478,7 +542,16 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
     };
     // the trace as read or generated, compiled, and the report's timeline: measured 38 MiB for
     // exhaustive search on a 130,000-step trace, about 300 bytes a step
-    let bytes = open + 512.0 * steps + 64.0 * (n * n) as f64 + 4.0 * 1048576.0;
+    // with several ranks per node the rank-pair tables count too: 16 bytes a pair in each
+    // replay's tables (a few) and the LANES-wide lane tables (left out with one core per node,
+    // where the ranks are at most the 64 nodes and the tables under 1 MiB)
+    let r = b.compiled.ranks as f64;
+    let pair_tables = if search::multicore(&b.platform) {
+        16.0 * (replay::LANES as f64 + 4.0) * r * r
+    } else {
+        0.0
+    };
+    let bytes = open + 512.0 * steps + 64.0 * (n * n) as f64 + 4.0 * 1048576.0 + pair_tables;
     crate::engine::Estimate::new(replays + relaxed, NS_PER_STEP, bytes)
 }
 
@@ -487,7 +560,7 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
 /// assignment, proven, for no more than branch and bound may spend), else branch and bound.
 pub fn auto_method(s: &TraceScenario, b: &Built) -> Method {
     let ex = estimate_for(b, Method::Exhaustive, 0.0).work;
-    let all = search::assignments(b.platform.n, b.compiled.ranks);
+    let all = search::assignments_on(&b.platform, b.compiled.ranks);
     if all * b.compiled.steps() as f64 <= AUTO_EXHAUSTIVE_STEPS
         || ex <= estimate_for(b, Method::BranchAndBound, s.search.budget).work
     {
@@ -573,10 +646,10 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                             "one text per rank is for the time-independent format (\"ti\"); give \"text\"",
                         ));
                     }
-                    if files.is_empty() || files.len() > MAX_NODES as usize {
+                    if files.is_empty() || files.len() > MAX_RANKS as usize {
                         return Err(ScenarioError::at(
                             "trace.files",
-                            format!("from 1 to {MAX_NODES} texts, got {}", files.len()),
+                            format!("from 1 to {MAX_RANKS} texts, got {}", files.len()),
                         ));
                     }
                     let mut tr = Trace::new(0, Origin::Files);
@@ -660,11 +733,21 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         ));
     }
     let r = trace.ranks.len();
-    if r > n {
+    if r > MAX_RANKS as usize {
         return Err(ScenarioError::at(
-            "nodes",
-            format!("the trace has {r} ranks but only {n} nodes are given; each rank needs its own node"),
+            path0,
+            format!("the trace has {r} ranks; the limit is {MAX_RANKS}"),
         ));
+    }
+    let cores: Vec<u32> = s.nodes.iter().map(|x| x.cores).collect();
+    let total: u64 = cores.iter().map(|&k| k as u64).sum();
+    if r as u64 > total {
+        let msg = if cores.iter().all(|&k| k == 1) {
+            format!("the trace has {r} ranks but only {n} nodes are given; each rank needs its own node (or a core of its own: give nodes \"cores\")")
+        } else {
+            format!("the trace has {r} ranks but the {n} nodes have only {total} cores in all; each rank needs a core (give more nodes or more \"cores\")")
+        };
+        return Err(ScenarioError::at("nodes", msg));
     }
     let mut compiled = replay::compile(&trace).map_err(|(file, line, m)| {
         ScenarioError::at(trace.path_of(file), Trace::at_line(line, m))
@@ -741,8 +824,11 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         for v in 0..n {
             let k = u * n + v;
             if u == v {
-                a0[k] = 0.0;
-                a1[k] = 0.0;
+                // the node's own link, between two of its ranks (read only when it has 2 cores
+                // or more)
+                let l = s.nodes[u].intra.unwrap_or(s.intra_link);
+                a0[k] = l.a0;
+                a1[k] = l.a1;
                 continue;
             }
             if a0[k].is_nan() {
@@ -769,10 +855,11 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         ratio: s.nodes.iter().map(|x| x.ratio).collect(),
         a0,
         a1,
+        cores,
     };
     let names: Vec<String> = s.nodes.iter().map(|x| x.name.clone()).collect();
     let measured = match &s.measured {
-        Some(text) => parse_measured(text, &index, r)?,
+        Some(text) => parse_measured(text, &index, r, &platform.cores)?,
         None => Vec::new(),
     };
     // the method: `auto` by estimated cost ([`auto_method`])
@@ -787,6 +874,7 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         method: s.search.method,
         budget: 0.0,
         measured,
+        partials: std::cell::OnceCell::new(),
     };
     if b.method == Method::Auto {
         b.method = auto_method(s, &b);
@@ -798,11 +886,12 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
 }
 
 /// Reads `assignment,time` rows (header optional, `#` comments): the assignment is one node
-/// name per rank separated by spaces, the time seconds.
+/// name per rank separated by spaces (a node named at most its `cores` times), the time seconds.
 fn parse_measured(
     text: &str,
     index: &BTreeMap<&str, usize>,
     r: usize,
+    cores: &[u32],
 ) -> Result<Vec<(Vec<u8>, f64)>> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -840,12 +929,18 @@ fn parse_measured(
             )));
         }
         let mut assign = Vec::with_capacity(r);
+        let mut load = vec![0u32; cores.len()];
         for h in hosts {
             let Some(&u) = index.get(h) else {
                 return Err(err(format!("no node is named {:?}", model::short(h))));
             };
-            if assign.contains(&(u as u8)) {
-                return Err(err(format!("node {h:?} appears twice")));
+            load[u] += 1;
+            if load[u] > cores[u] {
+                return Err(err(if cores[u] == 1 {
+                    format!("node {h:?} appears twice")
+                } else {
+                    format!("node {h:?} appears more often than its {} cores", cores[u])
+                }));
             }
             assign.push(u as u8);
         }

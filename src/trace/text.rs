@@ -14,7 +14,7 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
-use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
+use super::limits::{MAX_EVENTS, MAX_RANKS, MAX_VALUE};
 use super::model::{amount_token, rank_token, records, short, Op, Origin, ParseError, Trace};
 
 /// Parses text in our format.
@@ -28,7 +28,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
             if f.len() != 2 {
                 return Err(ParseError::new(line, "write `ranks N`"));
             }
-            let n = rank_token(f[1], "the rank count", MAX_NODES + 1, line)? as usize;
+            let n = rank_token(f[1], "the rank count", MAX_RANKS + 1, line)? as usize;
             if n < t.ranks.len() {
                 return Err(ParseError::new(
                     line,
@@ -38,14 +38,14 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
             t.ranks.resize(n, Vec::new());
             continue;
         }
-        let rank = rank_token(f[0], "the rank", MAX_NODES, line)? as usize;
+        let rank = rank_token(f[0], "the rank", MAX_RANKS, line)? as usize;
         if t.ranks.len() <= rank {
             t.ranks.resize(rank + 1, Vec::new());
         }
         let op = match (f.get(1).copied(), f.len()) {
             (Some("compute"), 3) => Op::Compute(amount_token(f[2], "the compute time (seconds)", MAX_VALUE, line)?),
             (Some(a @ ("send" | "recv")), 4) => {
-                let peer = rank_token(f[2], "the peer rank", MAX_NODES, line)?;
+                let peer = rank_token(f[2], "the peer rank", MAX_RANKS, line)?;
                 if peer as usize == rank {
                     return Err(ParseError::new(
                         line,

@@ -21,7 +21,7 @@
 //! # Complexity
 //! `O(L)` for `L` lines.
 
-use super::limits::{MAX_EVENTS, MAX_NODES, MAX_VALUE};
+use super::limits::{MAX_EVENTS, MAX_RANKS, MAX_VALUE};
 use super::model::{
     amount_token, int_token, rank_token, records, short, Coll, CollKind, Op, Origin, ParseError,
     Trace,
@@ -48,18 +48,23 @@ fn rank_of(tok: &str, line: u32) -> Result<u32, ParseError> {
         .strip_prefix("rank")
         .or_else(|| tok.strip_prefix('p'))
         .unwrap_or(tok);
-    rank_token(digits, "the rank", MAX_NODES, line).map_err(|mut e| {
-        // MPE ALOG lines open with an event type (161/162, 155/156, -101/-102, headers -1 to
-        // -100) where a time-independent line has its rank.
-        if let Ok(ty) = digits.parse::<i64>() {
-            if matches!(ty, 155 | 156 | 161 | 162 | -101 | -102) || (-100..=-1).contains(&ty) {
-                e.message.push_str(
-                    "; this looks like MPE ALOG text (event types 161/162, 155/156, -101/-102): give it with \"format\": \"alog\"",
-                );
-            }
-        }
+    rank_token(digits, "the rank", MAX_RANKS, line).map_err(|mut e| {
+        e.message.push_str(alog_hint(digits));
         e
     })
+}
+
+/// MPE ALOG lines open with an event type (161/162, 155/156, -101/-102, headers -1 to -100)
+/// where a time-independent line has its rank: the hint to append to an error on such a line
+/// (empty otherwise). Event types 155 to 162 are valid ranks, so the line fails later, at its
+/// action (the ALOG process id).
+fn alog_hint(first: &str) -> &'static str {
+    match first.parse::<i64>() {
+        Ok(ty) if matches!(ty, 155 | 156 | 161 | 162 | -101 | -102) || (-100..=-1).contains(&ty) => {
+            "; this looks like MPE ALOG text (event types 161/162, 155/156, -101/-102): give it with \"format\": \"alog\""
+        }
+        _ => "",
+    }
 }
 
 /// Appends the actions of one text to `trace` (`file` is its index in `trace.files`, 0 for a
@@ -146,7 +151,10 @@ impl TiParser {
                     if args.len() != 1 {
                         return Err(ParseError::new(
                             line,
-                            format!("compute takes one number (flops), got {} arguments", args.len()),
+                            format!(
+                                "compute takes one number (flops), got {} arguments",
+                                args.len()
+                            ),
                         ));
                     }
                     let flops = amount_token(args[0], "the flop count", MAX_VALUE, line)?;
@@ -156,7 +164,12 @@ impl TiParser {
                     if args.len() != 1 {
                         return Err(ParseError::new(line, "sleep takes one number (seconds)"));
                     }
-                    Parsed::Op(Op::Sleep(amount_token(args[0], "the sleep time", MAX_VALUE, line)?))
+                    Parsed::Op(Op::Sleep(amount_token(
+                        args[0],
+                        "the sleep time",
+                        MAX_VALUE,
+                        line,
+                    )?))
                 }
                 a @ ("send" | "recv" | "isend" | "irecv") => {
                     let peer = match args.first() {
@@ -174,7 +187,11 @@ impl TiParser {
                             format!("rank {rank} sends to or receives from itself"),
                         ));
                     }
-                    let what = if unit == 1.0 { "the size in bytes" } else { "the element count (doubles: the init line has an argument)" };
+                    let what = if unit == 1.0 {
+                        "the size in bytes"
+                    } else {
+                        "the element count (doubles: the init line has an argument)"
+                    };
                     let (tag, bytes) = match args.len() {
                         2 => (0, amount_token(args[1], what, MAX_VALUE / unit, line)? * unit),
                         3 => (
@@ -216,7 +233,10 @@ impl TiParser {
                 }
                 "waitall" => {
                     if args.len() > 1 {
-                        return Err(ParseError::new(line, "waitall takes at most one number (the request count)"));
+                        return Err(ParseError::new(
+                            line,
+                            "waitall takes at most one number (the request count)",
+                        ));
                     }
                     Parsed::Op(Op::WaitAll)
                 }
@@ -250,13 +270,19 @@ impl TiParser {
                 name => match collective(name) {
                     Some(kind) => Parsed::Coll(parse_collective(kind, args, unit, rate, line)?),
                     None => {
+                        // an ALOG line: its event type read as the rank, its process as the action
+                        let hint = if name.parse::<i64>().is_ok() {
+                            alog_hint(f[0])
+                        } else {
+                            ""
+                        };
                         return Err(ParseError::new(
                             line,
                             format!(
-                                "action {:?} is not a SimGrid time-independent action (init, finalize, compute, sleep, send, recv, isend, irecv, test, wait, waitall, sendRecv, barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, allgather, allgatherv, scatter, scatterv, reducescatter, scan, exscan, comm_size, comm_split, comm_dup, location)",
+                                "action {:?} is not a SimGrid time-independent action (init, finalize, compute, sleep, send, recv, isend, irecv, test, wait, waitall, sendRecv, barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, allgather, allgatherv, scatter, scatterv, reducescatter, scan, exscan, comm_size, comm_split, comm_dup, location){hint}",
                                 short(name)
                             ),
-                        ))
+                        ));
                     }
                 },
             };

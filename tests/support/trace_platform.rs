@@ -19,5 +19,11 @@ pub fn random_platform(rng: &mut Rng, n: usize, kinds: u64) -> Platform {
             }
         }
     }
-    Platform { n, ratio, a0, a1 }
+    Platform {
+        n,
+        ratio,
+        a0,
+        a1,
+        cores: vec![1; n],
+    }
 }

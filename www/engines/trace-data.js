@@ -160,6 +160,10 @@ export function singleRank(text) {
 
 /** Most nodes a platform built for an imported trace gets (the engine's limit is 64). */
 const MAX_IMPORTED_NODES = 64;
+/** Most ranks of a trace (the engine's limit): past 64 ranks the built nodes get several cores. */
+const MAX_IMPORTED_RANKS = 1024;
+/** Cores of a scenario's nodes in all (`cores` defaults to 1). */
+const coresOf = (nodes) => nodes.reduce((s, n) => s + (Number.isInteger(n?.cores) && n.cores > 0 ? n.cores : 1), 0);
 /** The link of every pair of a platform built for an imported trace: 100 us + 10 ns per byte. */
 const DEFAULT_LINK = '{"a0": 0.0001, "a1": 1e-8}';
 
@@ -172,18 +176,19 @@ const DEFAULT_LINK = '{"a0": 0.0001, "a1": 1e-8}';
  * measured for the program traced before.
  */
 function traceScenario(base, text, fileName, format) {
-  const ranks = Math.min(MAX_IMPORTED_NODES, Math.max(1, traceRanks(text, format)));
+  const ranks = Math.min(MAX_IMPORTED_RANKS, Math.max(1, traceRanks(text, format)));
   return scenarioFor(base, JSON.stringify({ format, text }), ranks, fileName, format, text);
 }
 
 /**
  * The scenario replaying the trace `literal` (the "trace" object's JSON) of `ranks` ranks: the
- * current trace scenario `base` with its trace replaced when its nodes suffice, else a new
- * scenario with `ranks` nodes of ratio 1. `text`: the file's text when it is inside the literal.
+ * current trace scenario `base` with its trace replaced when its nodes' cores suffice, else a new
+ * scenario with `ranks` nodes of ratio 1 (at most 64, with as many cores each as needed beyond).
+ * `text`: the file's text when it is inside the literal.
  */
 function scenarioFor(base, literal, ranks, fileName, format, text = null) {
   const baseNodes = base === null ? undefined : valueAt(base, 'nodes');
-  if (Array.isArray(baseNodes) && baseNodes.length >= ranks) {
+  if (Array.isArray(baseNodes) && coresOf(baseNodes) >= ranks) {
     // one rank's file of a time-independent trace kept as one file per rank: that file replaced
     const own = format === 'ti' && text !== null ? singleRank(text) : null;
     const cur = own === null ? undefined : valueAt(base, 'trace');
@@ -196,9 +201,11 @@ function scenarioFor(base, literal, ranks, fileName, format, text = null) {
     const kept = setLiteral(setLiteral(base, 'generate', undefined), 'measured', undefined);
     return setLiteral(kept, 'trace', literal);
   }
-  const nodes = Array.from({ length: ranks }, (_, i) => `{"name": "node${i}", "ratio": 1}`);
+  const count = Math.min(MAX_IMPORTED_NODES, ranks);
+  const per = Math.ceil(ranks / count);
+  const nodes = Array.from({ length: count }, (_, i) => `{"name": "node${i}", "ratio": 1${per > 1 ? `, "cores": ${per}` : ''}}`);
   const fields = ['"version": 1', '"engine": "trace"', `"name": ${JSON.stringify(`${fileName} (${FORMAT_NAMES[format]})`)}`,
-    `"description": ${JSON.stringify(`The trace ${fileName} replayed on ${ranks} nodes of ratio 1 joined by identical links: give each node its ratio and each pair its link (or samples) to rank the assignments.`)}`];
+    `"description": ${JSON.stringify(`The trace ${fileName} replayed on ${count} nodes of ratio 1${per > 1 ? ` with ${per} cores each` : ''} joined by identical links: give each node its ratio and each pair its link (or samples) to rank the assignments.`)}`];
   for (const k of ['seed', 'referenceRate', 'search']) {
     const v = base === null ? undefined : literalAt(base, k);
     if (v !== undefined) fields.push(`"${k}": ${v}`);
@@ -220,7 +227,7 @@ export const importers = [{
    * read in a worker and attached (src/attach.rs), named by "attached" and pinned by "digest".
    */
   attach(base, name, summary) {
-    const ranks = Math.min(MAX_IMPORTED_NODES, Math.max(1, summary.ranks));
+    const ranks = Math.min(MAX_IMPORTED_RANKS, Math.max(1, summary.ranks));
     let named = null;
     try { named = JSON.parse(base)?.trace?.attached ?? null; } catch { named = null; }
     if (base !== null && named === name) return base;

@@ -30,8 +30,10 @@ const pct = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${(v * 100).t
 
 function searchSentence(s) {
   const method = { exhaustive: 'exhaustive search', branchAndBound: 'branch and bound', localSearch: 'local search', auto: 'automatic search' }[s.method] ?? s.method;
-  const parts = [`Search: ${method}, ${formatCount(s.visited)} assignments visited of ${formatCount(s.assignments)}`
-    + `${s.distinct !== s.assignments ? ` (${formatCount(s.distinct)} distinct up to identical nodes, ${formatCount(s.classes)} classes)` : ''}`,
+  // counts past the largest double (hundreds of ranks on nodes of several cores) are null
+  const many = (x) => (x === null || x === undefined ? 'more than 1.8e308' : formatCount(x));
+  const parts = [`Search: ${method}, ${formatCount(s.visited)} assignments visited of ${many(s.assignments)}`
+    + `${s.distinct !== s.assignments ? ` (${many(s.distinct)} distinct up to identical nodes, ${formatCount(s.classes)} classes)` : ''}`,
   `${formatCount(s.replays)} full replays, ${formatCount(s.pruned)} branches pruned, ${formatCount(s.steps)} replay steps of a budget of ${formatCount(s.budget)}`];
   const verdict = s.proven
     ? 'the best is proven optimal'
@@ -53,7 +55,8 @@ export function draw(host, envelope) {
   host.replaceChildren();
   host.append(el('p', { class: 'note', 'data-testid': 'trace-info',
     text: `${formatCount(t.ranks)} ranks, ${formatCount(t.events)} events (${formatCount(t.messages)} messages, ${formatCount(t.bytes)} bytes, ${secs(t.compute)} of computation on unloaded nodes) from ${report.program ? `the generated ${report.program}` : `a ${report.source} trace`}; `
-      + `${formatCount(nodes.length)} nodes (ratios ${nodes.slice(0, 16).map((n) => formatValue(n.ratio)).join(', ')}${nodes.length > 16 ? ', …' : ''}).` }));
+      + `${formatCount(nodes.length)} nodes (ratios ${nodes.slice(0, 16).map((n) => formatValue(n.ratio)).join(', ')}${nodes.length > 16 ? ', …' : ''})`
+      + `${nodes.some((n) => (n.cores ?? 1) > 1) ? `, ${formatCount(nodes.reduce((s, n) => s + (n.cores ?? 1), 0))} cores in all (a node holds at most its cores' ranks)` : ''}.` }));
   const s = report.search || {};
   host.append(el('p', { 'data-testid': 'trace-search', dataset: { proven: String(!!s.proven), visited: String(s.visited) }, text: searchSentence(s) }));
   const best = report.best || {};
@@ -65,7 +68,7 @@ export function draw(host, envelope) {
   tlBtn.addEventListener('click', () => host.dispatchEvent(new CustomEvent('export', { bubbles: true, detail: { name: 'timeline' } })));
   host.append(el('div', { class: 'layers' },
     el('span', { 'data-testid': 'trace-best', dataset: { hosts: best.hosts ?? '', time: String(best.time) },
-      text: `Best assignment (host per rank): ${best.hosts}, predicted ${secs(best.time)}; rank i on node i instead: ${secs(best.identityTime)} (${formatValue(best.identityRatio)} x the best).` }),
+      text: `Best assignment (host per rank): ${best.hosts}, predicted ${secs(best.time)}; ${nodes.some((n) => (n.cores ?? 1) > 1) ? 'ranks in order on the cores in order' : 'rank i on node i'} instead: ${secs(best.identityTime)} (${formatValue(best.identityRatio)} x the best).` }),
     mfBtn, tlBtn));
   if (report.measured) host.append(el('p', { 'data-testid': 'trace-measured', dataset: { a: String(report.measured.a) }, text: measuredSentence(report.measured) }));
 
@@ -101,7 +104,7 @@ export function draw(host, envelope) {
     lastWidth = avail;
     const w = Math.min(MAX_FIGURE_W, avail);
     drawLegend(legend, legendEntries(report), w);
-    if (tl) handle.timeline = drawTimeline(timeline, { width: w, ranks: tl.nodes.length, labels, tMax: tl.makespan, seg: tl.segments, unit: 's', title: `Timeline of the best assignment (${best.hosts})` });
+    if (tl) handle.timeline = drawTimeline(timeline, { width: w, ranks: tl.nodes.length, labels, tMax: tl.makespan, seg: tl.segments, unit: 's', title: `Timeline of the best assignment (${(best.hosts ?? '').length > 120 ? `${best.hosts.slice(0, 120)}…` : best.hosts})` });
     // the ranking and the scatter side by side when both fit (FIGURE_GAP between them)
     const rw = scatter ? Math.max(MIN_FIGURE_W, Math.min(w - SCATTER_W - FIGURE_GAP - 4, 640)) : Math.min(w, 760);
     ranking.parentElement.style.width = `${rw}px`;
@@ -164,7 +167,13 @@ export function table(host, envelope) {
   const ranking = (report.ranking || []).slice(0, ROWS_SHOWN);
   host.append(mk('trace-ranking-table', ['Position', 'Hosts of ranks 0, 1, …', 'Predicted', 'Identical-node equivalents', 'Measured'],
     ranking.map((r) => [r.position, r.hosts, secs(r.time), formatCount(r.equivalents), measuredOf.has(r.hosts) ? secs(measuredOf.get(r.hosts)) : '—'])));
-  host.append(mk('trace-nodes-table', ['Node', 'Ratio', 'Identical-node class'], (report.nodes || []).map((n) => [n.name, formatValue(n.ratio), n.class])));
+  const nodeRows = report.nodes || [];
+  if (nodeRows.some((n) => (n.cores ?? 1) > 1)) {
+    host.append(mk('trace-nodes-table', ['Node', 'Ratio', 'Cores', 'Intra-node a0 (s)', 'Intra-node a1 (s/byte)', 'Identical-node class'],
+      nodeRows.map((n) => [n.name, formatValue(n.ratio), n.cores ?? 1, n.intra ? formatValue(n.intra.a0) : '—', n.intra ? Number(n.intra.a1.toPrecision(4)) : '—', n.class])));
+  } else {
+    host.append(mk('trace-nodes-table', ['Node', 'Ratio', 'Identical-node class'], nodeRows.map((n) => [n.name, formatValue(n.ratio), n.class])));
+  }
   host.append(el('details', { class: 'jobs-details' }, el('summary', { text: `Links (${formatCount(report.links.length)})` }),
     mk('trace-links-table', ['From', 'To', 'a0 (s)', 'a1 (s/byte)', 'Origin', 'Samples', 'RMS residual (s)', 'r²'],
       report.links.slice(0, ROWS_SHOWN * 4).map((l) => [names[l.from], names[l.to], formatValue(l.a0), Number(l.a1.toPrecision(4)), l.origin,

@@ -102,7 +102,7 @@ pub fn attach_index(name: &str, path: &str) -> Result<(String, String), (String,
             1,
         ));
     }
-    let max = placelab::trace::limits::MAX_NODES as usize;
+    let max = placelab::trace::limits::MAX_RANKS as usize;
     if files.len() > max {
         return Err((
             format!(

@@ -1,7 +1,7 @@
 //! Branch and bound: best-first over partial assignments, cut by the three bounds.
 
 use super::{
-    assignments, local_search, Bounds, Outcome, PathBound, Problem, RankBound, Stats, Stop,
+    local_search, within_capacity, Bounds, Outcome, PathBound, Problem, RankBound, Stats, Stop,
     TopList, CHEAP_TRIAL, FREE,
 };
 use crate::trace::replay::{LaneTables, LANES};
@@ -13,10 +13,13 @@ pub const MAX_OPEN_BYTES: usize = 64 << 20;
 
 /// Branch and bound, best first.
 ///
-/// Search-tree nodes are partial assignments placing the first `d` ranks of [`super::rank_order`].
-/// A node's children place the next rank on a free node; of each class of identical nodes
-/// only the free node of smallest index is tried, which yields exactly the representatives
-/// ([`super::representative`]). Children placing the last rank are complete: they are replayed
+/// Search-tree nodes are partial assignments placing the first `d` ranks of [`super::rank_order`],
+/// at most `cores` ranks on a node. A node's children place the next rank on a node with a
+/// free core: every node already holding ranks, and of each class of identical nodes only the
+/// empty node of smallest index. In a representative partial assignment the nodes of a class
+/// holding ranks are the class's first ones, so this yields each representative
+/// ([`super::representative`]) exactly once (with one core per node: the free node of smallest
+/// index of each class). Children placing the last rank are complete: they are replayed
 /// exactly and offered to the ranking. Other children are bounded ([`Bounds::partial`]) and
 /// kept when the bound is at most the ranking's threshold (the time of its last row once it
 /// holds `top` rows), then opened in order of least bound (then deeper first, then first
@@ -65,7 +68,9 @@ pub fn branch_and_bound_with(
     let mut arena: Vec<u8> = vec![FREE; r];
     let mut heap: BinaryHeap<Reverse<(u64, u32, u64, u32)>> = BinaryHeap::new();
     let (relaxed, root_path) = b.partial_path(&arena);
-    if prob.cheap_bounds {
+    // the bounds without replay assume one rank per node ([`super::cheap_bounds_pay`])
+    let cheap_ok = prob.cheap_bounds && !prob.multicore();
+    if cheap_ok {
         pb.add(root_path);
     }
     let mut best_seen: Option<Vec<u8>> = None;
@@ -79,7 +84,7 @@ pub fn branch_and_bound_with(
                 }
             }
         };
-    let mut cheap = prob.cheap_bounds;
+    let mut cheap = cheap_ok;
     // children the bounds without replay cut or whose bound they raised above the replay's
     let mut useful = 0u64;
     if cheap {
@@ -110,7 +115,7 @@ pub fn branch_and_bound_with(
         }
         let off = off as usize;
         child.copy_from_slice(&arena[off..off + r]);
-        if !may_enter(&list, bound, &child, n) {
+        if !may_enter(&list, bound, &child, &prob.p.cores) {
             heap.pop();
             stats.pruned += 1;
             continue;
@@ -127,29 +132,14 @@ pub fn branch_and_bound_with(
         tick(stats.steps);
         let depth = prob.order.iter().take_while(|&&x| child[x] != FREE).count();
         let x = prob.order[depth];
-        let mut used = [false; 256];
-        for &u in &child {
-            if u != FREE {
-                used[u as usize] = true;
-            }
-        }
+        let room = free_cores(prob, &child);
         kids.clear();
         // a subtree of at most LANES completions costs one pass: replay them all as leaves
-        let whole = assignments(n - depth, r - depth) <= LANES as f64;
+        let whole = at_most_completions(&room[..n], r - depth, LANES);
         if whole {
             completions(prob, &mut child, depth, &mut kids);
         } else {
-            let mut tried_class = vec![false; n];
-            for u in 0..n {
-                let cl = prob.class[u] as usize;
-                if used[u] || tried_class[cl] {
-                    continue;
-                }
-                tried_class[cl] = true;
-                child[x] = u as u8;
-                kids.push(child.clone());
-            }
-            child[x] = FREE;
+            children(prob, &room, &mut child, x, &mut kids);
         }
         let leaves = whole || depth + 1 == r;
         // the per-rank bound first: what it excludes needs no replay
@@ -167,7 +157,9 @@ pub fn branch_and_bound_with(
                 stats.steps += rb.steps() + pb.steps();
             }
             let th = list.threshold();
-            if cheap && (!may_enter(&list, v, &kids[i], n) || (v <= th && rb.excludes(th))) {
+            if cheap
+                && (!may_enter(&list, v, &kids[i], &prob.p.cores) || (v <= th && rb.excludes(th)))
+            {
                 stats.pruned += 1;
                 useful += 1;
                 continue;
@@ -191,7 +183,7 @@ pub fn branch_and_bound_with(
                         useful += 1;
                     }
                     let v = times[k].max(kid_rank[ci * LANES + k]);
-                    if !may_enter(&list, v, kid, n) {
+                    if !may_enter(&list, v, kid, &prob.p.cores) {
                         stats.pruned += 1;
                     } else {
                         seq += 1;
@@ -228,39 +220,77 @@ pub fn branch_and_bound_with(
     }
 }
 
+/// Free cores of each node under the partial assignment `assign` (entries past `n` are 0).
+fn free_cores(prob: &Problem, assign: &[u8]) -> [u32; 256] {
+    let n = prob.p.n;
+    let mut room = [0u32; 256];
+    room[..n].copy_from_slice(&prob.p.cores);
+    for &u in assign {
+        if u != FREE {
+            room[u as usize] = room[u as usize].saturating_sub(1);
+        }
+    }
+    room
+}
+
+/// Whether `left` ranks have at most `cap` completions on nodes with `room` free cores (there
+/// are at least `left` when two nodes have a free core: moving any one rank to another node
+/// with a free core gives `left` different maps).
+fn at_most_completions(room: &[u32], left: usize, cap: usize) -> bool {
+    let open = room.iter().filter(|&&k| k > 0).count();
+    if left == 0 || open <= 1 {
+        return true;
+    }
+    if left > cap {
+        return false;
+    }
+    within_capacity(room.iter().filter(|&&k| k > 0).map(|&k| k as usize), left) <= cap as f64
+}
+
+/// The representative children of a partial assignment (rank `x` next): `x` on every node
+/// holding ranks with a free core, and on the empty node of smallest index of each class.
+fn children(prob: &Problem, room: &[u32], child: &mut [u8], x: usize, out: &mut Vec<Vec<u8>>) {
+    let n = prob.p.n;
+    let mut tried_class = vec![false; n];
+    for u in 0..n {
+        if room[u] == 0 {
+            continue;
+        }
+        if room[u] == prob.p.cores[u] {
+            let cl = prob.class[u] as usize;
+            if tried_class[cl] {
+                continue;
+            }
+            tried_class[cl] = true;
+        }
+        child[x] = u as u8;
+        out.push(child.to_vec());
+    }
+    child[x] = FREE;
+}
+
 /// Every representative completion of `assign`, whose ranks `order[..depth]` are placed:
-/// the next rank in search order takes, of each class, its free node of smallest index.
+/// the next rank in search order takes each of its representative children ([`children`]).
 fn completions(prob: &Problem, assign: &mut [u8], depth: usize, out: &mut Vec<Vec<u8>>) {
     if depth == assign.len() {
         out.push(assign.to_vec());
         return;
     }
-    let n = prob.p.n;
     let x = prob.order[depth];
-    let mut used = [false; 256];
-    for &u in assign.iter() {
-        if u != FREE {
-            used[u as usize] = true;
-        }
+    let room = free_cores(prob, assign);
+    let mut kids = Vec::new();
+    children(prob, &room, assign, x, &mut kids);
+    for mut k in kids {
+        completions(prob, &mut k, depth + 1, out);
     }
-    let mut tried = vec![false; n];
-    for u in 0..n {
-        let cl = prob.class[u] as usize;
-        if used[u] || tried[cl] {
-            continue;
-        }
-        tried[cl] = true;
-        assign[x] = u as u8;
-        completions(prob, assign, depth + 1, out);
-    }
-    assign[x] = FREE;
 }
 
 /// Whether a subtree with bound `lb` whose placed ranks are those of `partial` may still hold
 /// an assignment that enters the ranking: its bound is below the threshold, or equal to it and
-/// its lexicographically least completion (free ranks, by index, take the least free node
-/// not yet taken) precedes the last row (a tie enters only when it precedes in [`order`]).
-fn may_enter(list: &TopList, lb: f64, partial: &[u8], n: usize) -> bool {
+/// its lexicographically least completion (free ranks, by index, take the least node with a
+/// free core) precedes the last row (a tie enters only when it precedes in [`order`]).
+fn may_enter(list: &TopList, lb: f64, partial: &[u8], cores: &[u32]) -> bool {
+    let n = cores.len();
     let th = list.threshold();
     if lb < th {
         return true;
@@ -269,10 +299,11 @@ fn may_enter(list: &TopList, lb: f64, partial: &[u8], n: usize) -> bool {
         return false;
     }
     let last = &list.rows[list.rows.len() - 1].assign;
-    let mut used = [false; 256];
+    let mut room = [0u32; 256];
+    room[..n].copy_from_slice(cores);
     for &u in partial {
         if u != FREE {
-            used[u as usize] = true;
+            room[u as usize] = room[u as usize].saturating_sub(1);
         }
     }
     let mut least = Vec::with_capacity(partial.len());
@@ -280,8 +311,8 @@ fn may_enter(list: &TopList, lb: f64, partial: &[u8], n: usize) -> bool {
         if u != FREE {
             least.push(u);
         } else {
-            let v = (0..n).find(|&v| !used[v]).unwrap_or(0);
-            used[v] = true;
+            let v = (0..n).find(|&v| room[v] > 0).unwrap_or(0);
+            room[v] = room[v].saturating_sub(1);
             least.push(v as u8);
         }
     }

@@ -3,11 +3,13 @@
 use super::{Bounds, Outcome, Problem, Stats, Stop, TopList};
 use crate::trace::replay::{LaneTables, LANES};
 
-/// Exhaustive search: every assignment in lexicographic order, replayed; representatives
-/// enter the ranking.
+/// Exhaustive search: every capacity-feasible assignment (at most `cores` ranks on a node) in
+/// lexicographic order, replayed; representatives enter the ranking. So the ranking is the
+/// `top` best of all feasible assignments, one row per class of identical-node equivalents.
 ///
 /// # Complexity
-/// `O(n!/(n-R)! x (M + R))`.
+/// `O(A x (M + R))` for the `A` feasible assignments ([`super::assignments_on`]; `n!/(n-R)!`
+/// with one core per node).
 pub fn exhaustive(prob: &Problem, top: usize) -> Outcome {
     exhaustive_with(prob, top, true, &mut |_| {})
 }
@@ -27,8 +29,9 @@ pub fn exhaustive_with(
     let mut list = TopList::new(top);
     let mut stats = Stats::default();
     let mut assign = vec![0u8; r];
-    let mut used = vec![false; n];
-    // iterative DFS over injective maps in lexicographic order
+    let cores = &prob.p.cores;
+    let mut load = vec![0u32; n];
+    // iterative DFS over the maps within capacity in lexicographic order
     let mut next = vec![0usize; r + 1];
     let mut depth = 0usize;
     let mut batch: Vec<Vec<u8>> = Vec::with_capacity(LANES);
@@ -66,11 +69,11 @@ pub fn exhaustive_with(
                 }
             }
             depth -= 1;
-            used[assign[depth] as usize] = false;
+            load[assign[depth] as usize] -= 1;
             continue;
         }
         let mut u = next[depth];
-        while u < n && used[u] {
+        while u < n && load[u] >= cores[u] {
             u += 1;
         }
         if u >= n {
@@ -79,11 +82,11 @@ pub fn exhaustive_with(
                 break;
             }
             depth -= 1;
-            used[assign[depth] as usize] = false;
+            load[assign[depth] as usize] -= 1;
             continue;
         }
         assign[depth] = u as u8;
-        used[u] = true;
+        load[u] += 1;
         next[depth] = u + 1;
         depth += 1;
         next[depth] = 0;

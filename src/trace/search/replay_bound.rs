@@ -7,10 +7,15 @@ use crate::trace::replay::{Compiled, LaneTables, PathProfile, Platform, Tables, 
 ///
 /// # The bound and why it is admissible
 /// For a partial assignment (some ranks placed, the others free), [`Bounds::partial`] replays
-/// the trace with each free rank's ratio replaced by the least ratio among the nodes left
-/// free, and each message's `a0`, `a1` replaced by the least `a0` and the least `a1` over the
-/// node pairs its ranks could still get (placed ranks keep their node; free ranks range over
-/// the free nodes, two free ranks over distinct free nodes). In every completion of the
+/// the trace with each free rank's ratio replaced by the least ratio among the nodes with a
+/// free core, and each message's `a0`, `a1` replaced by the least `a0` and the least `a1` over
+/// the node pairs its ranks could still get: placed ranks keep their node; a free rank ranges
+/// over the nodes with a free core (its peer's own node too, through the intra-node link
+/// `u -> u`, when that node has a free core); two free ranks range over two distinct nodes with
+/// a free core, or one node with two free cores. This relaxes the capacity (any free core may
+/// take any free rank, whatever the other free ranks take), so it only enlarges the sets the
+/// minima run over. With one core per node it is the injective relaxation: free ranks over
+/// the free nodes, two free ranks over distinct free nodes. In every completion of the
 /// partial assignment, each ratio is at least its relaxed value, and each message costs
 /// `max(0, a0 + a1 N) >= max(0, min a0 + (min a1) N)` since `N >= 0`. The replay's run time is
 /// non-decreasing in every ratio and cost ([`crate::trace::replay`], "Monotonicity"), so the relaxed
@@ -66,13 +71,15 @@ impl<'a> Bounds<'a> {
         let p = self.p;
         let n = p.n;
         let r = self.c.ranks;
-        let mut used = [false; 256];
+        // free cores of each node
+        let mut room = [0u32; 256];
+        room[..n].copy_from_slice(&p.cores);
         for &u in assign {
             if u != FREE {
-                used[u as usize] = true;
+                room[u as usize] = room[u as usize].saturating_sub(1);
             }
         }
-        let free: Vec<usize> = (0..n).filter(|&u| !used[u]).collect();
+        let free: Vec<usize> = (0..n).filter(|&u| room[u] > 0).collect();
         let mut min_ratio = f64::INFINITY;
         for &u in &free {
             min_ratio = min_ratio.min(p.ratio[u]);
@@ -106,6 +113,21 @@ impl<'a> Bounds<'a> {
         for &u in &free {
             ff0 = ff0.min(self.row0[u]);
             ff1 = ff1.min(self.row1[u]);
+            if room[u] >= 2 {
+                // two free ranks on one node
+                ff0 = ff0.min(p.a0[u * n + u]);
+                ff1 = ff1.min(p.a1[u * n + u]);
+            }
+        }
+        // a free rank may join a placed rank on its node when the node has a free core
+        for &u in &free {
+            if p.cores[u] > 1 && room[u] < p.cores[u] {
+                let d = u * n + u;
+                self.row0[u] = self.row0[u].min(p.a0[d]);
+                self.row1[u] = self.row1[u].min(p.a1[d]);
+                self.col0[u] = self.col0[u].min(p.a0[d]);
+                self.col1[u] = self.col1[u].min(p.a1[d]);
+            }
         }
         for &pr in &self.c.pairs {
             let (a, b) = (pr as usize / r, pr as usize % r);
