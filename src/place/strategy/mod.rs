@@ -27,6 +27,7 @@
 pub mod advanced;
 pub mod bisect;
 pub mod exhaustive;
+pub mod fold;
 pub mod identity;
 pub mod machine;
 pub mod mapped;
