@@ -481,7 +481,7 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         Shape::Tree { .. } => 250.0,
     };
     let sim = rounds * flows * diameter * 8.0 * flows.min(sharing);
-    // Mapped: its four starts and its bisection start, its searches (five on hop-bytes and one
+    // Mapped: its four starts, its fold and bisection starts, its searches (five on hop-bytes and one
     // wider, one on link loads, or one per finalist for `congestion`) and, for `time`, a
     // simulation per finalist
     let mapped = if s.strategies.contains(&StrategyId::Mapped) {
@@ -496,6 +496,12 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         // the bisection start: per level the partitioner (as Advanced's) and at most four
         // candidates of PASSES refinement passes over ordered sets
         let bisection = (40.0 + 4.0 * f64::from(PASSES) * 2.0 * log2p) * (p + 2.0 * e) * log2p;
+        // the fold start: the grid recognized (a few side triples), each candidate's points and
+        // hop-bytes, the least few laid on free blocks (Identity's search)
+        let fold = {
+            use super::strategy::fold::{MAX_CANDIDATES, MAX_LAID};
+            (8.0 + 4.0 * MAX_CANDIDATES as f64) * (p + 2.0 * e) + MAX_LAID as f64 * n * p / 8.0
+        };
         // a placement is simulated once per case: Mapped's starts that the scenario also runs
         // (the same placements unless the source's quirks change them) cost nothing more
         let shared = super::strategy::mapped::STARTS
@@ -510,6 +516,7 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         };
         4.0 * place
             + bisection
+            + fold
             + searches * STEPS_PER_SEARCH_UNIT * search_budget(processes, task_edges) as f64
             + (sims - 1.0) * sim
     } else {
