@@ -15,8 +15,8 @@
 //!    its own, or its host's, so none has less congestion either) and Advanced and the
 //!    bisection are not computed. With `hopBytes` Advanced is no start at all: the bisection
 //!    is its recursive partitioning with the machine's geometry and external gains (on the
-//!    mapping benchmark Advanced's searched start came out best on 4 of 37 cases, by at most
-//!    2.6 %, and cost as much as the bisection).
+//!    mapping benchmark Advanced's searched start came out best on 4 of 37 cases: under 1 %
+//!    better on three, 5 % on a binary tree on a torus; and it cost as much as the bisection).
 //! 2. Each start improved by the swap-based local search ([`super::swap`]) on hop-bytes (tasks
 //!    move to free hosts or swap with other tasks near their neighbours' hosts, so the job may
 //!    also change which nodes it occupies); none is searched when a start already lays every
@@ -92,6 +92,7 @@ pub const MAX_SEARCH_WORK: u64 = 60_000_000;
 pub struct Finalists {
     /// Distinct placements: the starts as they are first, then the improved ones.
     pub hosts: Vec<Vec<u32>>,
+    /// Their figures (with `hopBytes` only `hop_weight` is counted, the others are 0).
     pub profiles: Vec<Profile>,
     /// What the simulator judges with the objective `time`: every start, and the other
     /// finalists whose hop-bytes are allowed, fastest predicted first, [`MAX_FINALISTS`] in all;
