@@ -279,7 +279,13 @@ fn partition() -> Vec<Family> {
 }
 
 fn place() -> Vec<Family> {
-    let torus = |x: u64, y: u64, z: u64| json!({"kind": if z > 1 { "torus3d" } else { "torus2d" }, "x": x, "y": y, "z": z});
+    let torus = |x: u64, y: u64, z: u64| {
+        if z > 1 {
+            json!({"kind": "torus3d", "x": x, "y": y, "z": z})
+        } else {
+            json!({"kind": "torus2d", "x": x, "y": y})
+        }
+    };
     let full = |system: Value, strategies: Value| {
         move |p: u64| {
             json!({"version": 1, "engine": "place", "seed": 1, "system": system,

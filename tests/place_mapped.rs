@@ -1,7 +1,7 @@
 //! Mapped (ours), the placement engine's own mapper: an exhaustive oracle finds no mapping of
 //! lower hop-bytes on small jobs; it is never worse than the strategies it starts from, in
 //! hop-bytes with that objective and in simulated time with the default one; it
-//! finds the exact embeddings of matching shapes; its congestion objective lowers the most
+//! finds the exact embeddings of matching shapes and folds a long grid onto a square torus; its congestion objective lowers the most
 //! loaded link, recounted from the simulator's routes; busy nodes stay untouched; the same seed
 //! gives the same mapping.
 
@@ -243,7 +243,9 @@ proptest! {
         let h = mapped(shape, &net, &busy, &job, Objective::HopBytes);
         check_valid(&h, &busy, n);
         let ours = route_hop_weight(&net, &job, &h);
-        for s in [StrategyId::Simple, StrategyId::Optimal, StrategyId::Advanced, StrategyId::Identity] {
+        // with `hopBytes` the bisection stands for Advanced (mapped.rs): Advanced's placement is
+        // no start there, so no bound
+        for s in [StrategyId::Simple, StrategyId::Optimal, StrategyId::Identity] {
             let opts = Options { seed: 7, ..Options::default() };
             if let Placement::Placed(other) = place(s, shape, &net, &busy, &job, opts) {
                 prop_assert!(ours <= route_hop_weight(&net, &job, &other), "{:?} beats mapped", s);
@@ -415,7 +417,7 @@ fn grid_job(x: u32, y: u32) -> TaskGraph {
 }
 
 #[test]
-fn a_32x8_grid_on_a_16x16_torus_comes_near_an_explicit_fold() {
+fn a_32x8_grid_on_a_16x16_torus_is_folded_at_one_hop_but_across_the_fold() {
     let shape = Shape::Grid {
         dims: [16, 16, 1],
         wrap: true,
@@ -442,10 +444,13 @@ fn a_32x8_grid_on_a_16x16_torus_comes_near_an_explicit_fold() {
     let b = bisect(&shape, &busy, &job.graph, 7);
     check_valid(&b, &busy, 256);
     let h = mapped(&shape, &net, &busy, &job, Objective::HopBytes);
+    check_valid(&h, &busy, 256);
     let ours = route_hop_weight(&net, &job, &h);
-    // without the bisection start Mapped stayed at 704, 42 % above the fold; with it, within a
-    // fifth of the fold (584 on this seed, 552 on most; Scotch's gmap: 520): the fold itself is
-    // not found
-    assert!(ours * 5 <= folded * 6, "{ours} against the fold's {folded}");
+    // without the bisection start Mapped stayed at 704, with it 552 (Scotch's gmap: 520); the
+    // fold start finds the fold: at most 496, below Scotch's
+    assert!(ours <= folded, "{ours} against the fold's {folded}");
     assert!(ours <= route_hop_weight(&net, &job, &b));
+    // the same with the objective `time` (the fold is one of the starts it judges)
+    let t = mapped(&shape, &net, &busy, &job, Objective::Time);
+    check_valid(&t, &busy, 256);
 }

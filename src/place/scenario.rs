@@ -443,7 +443,8 @@ pub fn validate_system(s: &SystemSpec) -> Result<System> {
 /// simulating [`simulation_ns`] per round simulated (1 without a background: every round is the
 /// same). A simulation stops at its budget of recomputed flows and a run's simulations at
 /// their shared one ([`super::run::SIM_BUDGET`], [`super::run::RUN_SIM_BUDGET`]), so the
-/// simulations are counted at most at what those budgets cost ([`SIM_NS`], [`RUN_SIM_NS`]).
+/// recomputations are counted at most at what those budgets cost ([`SIM_NS`], [`RUN_SIM_NS`]);
+/// the flows' starts and first solves, which no budget stops, always in full.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     pub steps: f64,
@@ -533,6 +534,11 @@ fn strategy_factor(st: StrategyId) -> f64 {
     }
 }
 
+/// The latency term's placement factor for a compact placement of a job other than FULL, a
+/// file or a message list: measured, Simple's 1-byte simulation of a CUBE of 4,096 tasks on the
+/// 64x64 torus takes 0.04 s where a scattered FULL job of as many flows would take 0.5 s.
+const COMPACT_SPARSE_LATENCY: f64 = 0.1;
+
 /// Native nanoseconds one simulation takes at most: its budget of recomputed flows
 /// ([`super::run::SIM_BUDGET`]) at 1.5 us each (measured: 1.1 to 1.7 us per recomputed flow on
 /// scattered FULL jobs of 1 MB messages, where the budget binds).
@@ -544,12 +550,35 @@ pub const RUN_SIM_NS: f64 = super::run::RUN_SIM_BUDGET as f64 * 1200.0;
 /// `bytes`-byte messages, with the job's and the placement's factors (see
 /// [`RECOMPUTED_PER_FLOW`]; the placement's also scales the latency term: a compact placement's
 /// flows start together in fewer components).
-pub fn simulation_ns(shape: &Shape, flows: f64, bytes: f64, kind: f64, placement: f64) -> f64 {
+pub fn simulation_ns(
+    shape: &Shape,
+    flows: f64,
+    bytes: f64,
+    kind: f64,
+    placement: f64,
+) -> SimulationNs {
     let h = mean_random_hops(shape);
     let phi = (bytes / OVERLAP_BYTES).min(1.0);
     let f15 = flows * flows.sqrt();
     let recomputed = phi * kind * placement * shape_factor(shape) * RECOMPUTED_PER_FLOW * f15;
-    placement * f15 * h * LATENCY_NS + recomputed * (FLOW_NS + HOP_NS * h)
+    // a compact placement of a sparse job starts its flows in many small components
+    let latency = if placement < 1.0 && kind < 1.0 {
+        COMPACT_SPARSE_LATENCY
+    } else {
+        placement
+    };
+    SimulationNs {
+        latency: latency * f15 * h * LATENCY_NS,
+        recomputed: recomputed * (FLOW_NS + HOP_NS * h),
+    }
+}
+
+/// [`simulation_ns`]'s two terms: the flows' starts, routes and first solves, which no budget
+/// stops, and the recomputations while they overlap, which the simulation budgets stop.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimulationNs {
+    pub latency: f64,
+    pub recomputed: f64,
 }
 
 /// Task edges of a case, at most: FULL `P (P - 1) / 2`, GRID `2 P`, CUBE `3 P`, STAR and TREE
@@ -609,7 +638,7 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         sims.push(strategy_factor(StrategyId::Mapped));
     }
     let mut steps = 0.0;
-    let mut sim_ns = 0.0;
+    let (mut fixed_ns, mut sim_ns) = (0.0, 0.0);
     for c in &cases(s) {
         // a graph file's tasks are the scenario's, at most
         let tasks = if c.kind.is_file() {
@@ -644,9 +673,17 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
             // candidates of PASSES refinement passes over ordered sets
             let bisection =
                 (40.0 + 4.0 * f64::from(PASSES) * 2.0 * log2p) * (p + 2.0 * edges) * log2p;
+            // the fold start: the grid recognized (a few side triples), each candidate's points
+            // and hop-bytes, the least few laid on free blocks (Identity's search)
+            let fold = {
+                use super::strategy::fold::{MAX_CANDIDATES, MAX_LAID};
+                (8.0 + 4.0 * MAX_CANDIDATES as f64) * (p + 2.0 * edges)
+                    + MAX_LAID as f64 * n * p / 8.0
+            };
             steps += 4.0 * place
                 + advanced
                 + bisection
+                + fold
                 + searches * STEPS_PER_SEARCH_UNIT * search_budget(tasks, edges as u64) as f64;
         }
         let (job_flows, bytes) = if c.kind == JobKind::Messages {
@@ -657,12 +694,13 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         let flows = job_flows + bg_flows;
         let kind = (job_flows * kind_factor(c.kind) + bg_flows * 0.5) / flows.max(1.0);
         for &k in &sims {
-            let one = rounds * simulation_ns(&sys.shape, flows, bytes, kind, k);
-            sim_ns += one.min(SIM_NS);
+            let one = simulation_ns(&sys.shape, flows, bytes, kind, k);
+            fixed_ns += rounds * one.latency;
+            sim_ns += (rounds * one.recomputed).min(SIM_NS);
         }
     }
     Estimate {
-        steps: steps + sim_ns.min(RUN_SIM_NS) / NS_PER_STEP,
+        steps: steps + (fixed_ns + sim_ns.min(RUN_SIM_NS)) / NS_PER_STEP,
     }
 }
 

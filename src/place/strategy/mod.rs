@@ -16,9 +16,10 @@
 //! - [`identity`]: a GRID or CUBE job laid on a free block of the machine's own shape;
 //! - `given`: the scenario's `placement`, as it is (the run checks it against the busy
 //!   nodes; [`place`] itself has no placement to give and says so);
-//! - [`mapped`] (ours): the best of the others' placements and a dual recursive bipartitioning
-//!   ([`bisect`]), improved by a swap-based local search ([`swap`]) on hop-bytes or link
-//!   congestion, exact on small jobs ([`exhaustive`]).
+//! - [`mapped`] (ours): the best of the others' placements, a fold of a task grid onto the
+//!   machine's sides ([`fold`]) and a dual recursive bipartitioning ([`bisect`]), improved by a
+//!   swap-based local search ([`swap`]) on hop-bytes or link congestion, exact on small jobs
+//!   ([`exhaustive`]).
 //!
 //! The source's quirks ([`Options::source_quirks`]): Simple and grid-Optimal shuffle the first
 //! half of their chosen nodes before giving them to tasks in order, and 3D grids are ordered by
@@ -27,6 +28,7 @@
 pub mod advanced;
 pub mod bisect;
 pub mod exhaustive;
+pub mod fold;
 pub mod identity;
 pub mod machine;
 pub mod mapped;
