@@ -1,7 +1,7 @@
 //! The dispatcher: scenario text in, report JSON out. The CLI and the wasm boundary both call
 //! these functions and nothing else, so one scenario gives byte-identical reports in both.
 
-use crate::engines::{engine_ids, ENGINES};
+use crate::engines::{engine_ids, Prepared, ENGINES};
 use crate::error::Result;
 use crate::progress::Progress;
 use crate::scenario::parse_envelope;
@@ -35,11 +35,25 @@ pub fn run_captured(
     want: &crate::study::metrics::Want,
 ) -> Result<serde_json::Value> {
     let env = parse_envelope(text, &engine_ids())?;
+    let seed = env.meta.seed;
+    Ok(prepare_envelope(env)?.run_captured(seed, progress, want))
+}
+
+/// Parses and validates a scenario once for runs under any seed ([`Prepared`]): a study's
+/// replicates of one combination share it.
+///
+/// # Errors
+/// Those of [`check`].
+pub fn prepare(text: &str) -> Result<Box<dyn Prepared>> {
+    prepare_envelope(parse_envelope(text, &engine_ids())?)
+}
+
+fn prepare_envelope(env: crate::scenario::Envelope) -> Result<Box<dyn Prepared>> {
     let entry = ENGINES
         .iter()
         .find(|e| e.id == env.meta.engine)
         .expect("engine checked by parser");
-    (entry.run_captured)(env, progress, want)
+    (entry.prepare)(env)
 }
 
 /// Runs a scenario for a live preview: [`run`], then the engine's [`crate::engines::Engine::preview`]

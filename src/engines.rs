@@ -21,10 +21,8 @@ pub struct EngineEntry {
     pub params: fn() -> Vec<Param>,
     /// Parses, validates and runs; returns the report JSON.
     pub run: fn(Envelope, &mut dyn Progress) -> Result<String>,
-    /// Parses, validates and runs; returns the parts of the report document a study's metrics
-    /// read ([`crate::study::capture`]), the report never written as text.
-    pub run_captured:
-        fn(Envelope, &mut dyn Progress, &crate::study::metrics::Want) -> Result<serde_json::Value>,
+    /// Parses and validates, once, for runs that differ only in their seed ([`Prepared`]).
+    pub prepare: fn(Envelope) -> Result<Box<dyn Prepared>>,
     /// The same, reduced by [`Engine::preview`]; the envelope says `"preview": true` when it was.
     pub run_preview: fn(Envelope, &mut dyn Progress) -> Result<String>,
     /// Parses and validates only.
@@ -83,17 +81,46 @@ fn report_json<E: Engine>(meta: &Meta, report: &E::Report, preview: bool) -> Str
     serde_json::to_string(&report_doc::<E>(meta, report, preview)).expect("reports serialize")
 }
 
-fn run_captured_entry<E: Engine>(
-    env: Envelope,
-    progress: &mut dyn Progress,
-    want: &crate::study::metrics::Want,
-) -> Result<serde_json::Value> {
-    let (meta, scenario) = admit::<E>(env)?;
-    let report = E::run(&scenario, &meta, progress);
-    Ok(
+/// A scenario parsed and validated once, to be run under any seed: a study's replicates differ
+/// only in their seed, which no engine's parsing or validation reads (it is the run's, in
+/// [`Meta`], not a field), so a run of a prepared scenario under seed `s` is the run of its
+/// text with `"seed": s`, report for report.
+pub trait Prepared {
+    /// Runs under `seed`; returns the parts of the report document a study's metrics read
+    /// ([`crate::study::capture`]), the report never written as text.
+    fn run_captured(
+        &self,
+        seed: u64,
+        progress: &mut dyn Progress,
+        want: &crate::study::metrics::Want,
+    ) -> serde_json::Value;
+}
+
+struct PreparedOf<E: Engine> {
+    meta: Meta,
+    scenario: E::Scenario,
+}
+
+impl<E: Engine> Prepared for PreparedOf<E> {
+    fn run_captured(
+        &self,
+        seed: u64,
+        progress: &mut dyn Progress,
+        want: &crate::study::metrics::Want,
+    ) -> serde_json::Value {
+        let meta = Meta {
+            seed,
+            ..self.meta.clone()
+        };
+        let report = E::run(&self.scenario, &meta, progress);
         crate::study::capture::capture(&report_doc::<E>(&meta, &report, false), want)
-            .expect("reports serialize"),
-    )
+            .expect("reports serialize")
+    }
+}
+
+fn prepare_entry<E: Engine + 'static>(env: Envelope) -> Result<Box<dyn Prepared>> {
+    let (meta, scenario) = admit::<E>(env)?;
+    Ok(Box::new(PreparedOf::<E> { meta, scenario }))
 }
 
 fn run_entry<E: Engine, const PREVIEW: bool>(
@@ -159,7 +186,7 @@ pub const fn entry<E: Engine + 'static>() -> EngineEntry {
         title: E::TITLE,
         params: E::params,
         run: run_entry::<E, false>,
-        run_captured: run_captured_entry::<E>,
+        prepare: prepare_entry::<E>,
         run_preview: run_entry::<E, true>,
         check: check_entry::<E>,
         estimate: estimate_entry::<E>,

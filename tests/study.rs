@@ -624,3 +624,35 @@ fn a_captured_report_equals_the_projection_of_its_text_on_every_sample() {
         }
     }
 }
+
+/// A study parses and validates a combination once and runs each replicate under its own seed
+/// (`api::prepare`): on every sample scenario and a few seeds (the largest included), the run of
+/// the prepared scenario is the projection of the report of the text with that seed, and one
+/// prepared scenario gives the same figures however many runs came before it.
+#[test]
+fn a_prepared_scenario_under_a_seed_is_its_text_with_that_seed_on_every_sample() {
+    use study::metrics::{headline_metrics, parse_metric, project, Want};
+    for text in placelab::api::sample_scenarios() {
+        let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let engine = doc["engine"].as_str().unwrap().to_string();
+        let mut set: Vec<String> = headline_metrics(&engine)
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        set.push("seed".into());
+        let metrics: Vec<_> = set.iter().map(|m| parse_metric(m, "m").unwrap()).collect();
+        let want = Want::of(&metrics);
+        let prepared = placelab::api::prepare(&text).unwrap();
+        for seed in [3u64, u64::MAX, 3] {
+            doc["seed"] = serde_json::Value::from(seed);
+            let report =
+                placelab::api::run(&doc.to_string(), &mut placelab::progress::NoProgress).unwrap();
+            let projected = project(&report, &metrics).unwrap();
+            let captured = prepared.run_captured(seed, &mut placelab::progress::NoProgress, &want);
+            assert!(
+                same(&captured, &projected),
+                "{engine} seed {seed}: prepared {captured} text {projected}"
+            );
+        }
+    }
+}

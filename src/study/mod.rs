@@ -594,11 +594,36 @@ pub enum Outcome {
 
 /// Runs point `i` and extracts its rows; a refused scenario is an [`Outcome::Error`].
 pub fn run_point(study: &Study, i: u64) -> Outcome {
-    let text = point_scenario(study, i);
-    match crate::api::run_captured(&text, &mut crate::progress::NoProgress, &study.want) {
-        Err(e) => Outcome::Error(e.to_string()),
-        Ok(doc) => Outcome::Ok(metrics::extract(&doc, &study.metrics)),
+    // The replicates of a combination differ only in their seed: the scenario is parsed and
+    // validated once per combination (per thread) and run under each point's seed, which gives
+    // the report of the point's own text ([`crate::engines::Prepared`]).
+    type Cached = (
+        u64,
+        u64,
+        std::result::Result<Box<dyn crate::engines::Prepared>, String>,
+    );
+    thread_local! {
+        static PREPARED: std::cell::RefCell<Option<Cached>> = const { std::cell::RefCell::new(None) };
     }
+    let c = study.combination_of(i);
+    PREPARED.with_borrow_mut(|cache| {
+        if !matches!(cache, Some((h, cc, _)) if *h == study.hash && *cc == c) {
+            let prepared =
+                crate::api::prepare(&point_scenario(study, i)).map_err(|e| e.to_string());
+            *cache = Some((study.hash, c, prepared));
+        }
+        match &cache.as_ref().expect("just filled").2 {
+            Err(e) => Outcome::Error(e.clone()),
+            Ok(p) => {
+                let doc = p.run_captured(
+                    study.seed_of(i),
+                    &mut crate::progress::NoProgress,
+                    &study.want,
+                );
+                Outcome::Ok(metrics::extract(&doc, &study.metrics))
+            }
+        }
+    })
 }
 
 /// The admission of a study: how many points, which ones the engine refuses.
