@@ -278,17 +278,9 @@ pub fn fold(shape: &Shape, busy: &[bool], job: &TaskGraph, metric: &Metric) -> O
 /// the box axis along machine axis `k` (`3` and up: none), and the box's side along each
 /// machine axis.
 fn fits(d: &[u32], m: [u32; 3]) -> Vec<([usize; 3], [u32; 3])> {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [1, 0, 2],
-        [0, 2, 1],
-        [2, 0, 1],
-        [1, 2, 0],
-        [2, 1, 0],
-    ];
     let side_of = |a: usize| d.get(a).copied().unwrap_or(1);
     let mut out: Vec<([usize; 3], [u32; 3])> = Vec::new();
-    for p in PERMS {
+    for p in super::machine::AXIS_PERMS {
         let side = [side_of(p[0]), side_of(p[1]), side_of(p[2])];
         if (0..3).all(|k| side[k] <= m[k]) && !out.iter().any(|o| o.1 == side) {
             out.push((p, side));

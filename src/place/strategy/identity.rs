@@ -23,15 +23,7 @@ pub fn identity(shape: &Shape, busy: &[bool], job: &TaskGraph) -> Result<Vec<u32
     let Some(s) = job.shape else {
         return Err("Identity needs a GRID or CUBE job".into());
     };
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [1, 0, 2],
-        [0, 2, 1],
-        [2, 0, 1],
-        [1, 2, 0],
-        [2, 1, 0],
-    ];
-    let fits: Vec<[usize; 3]> = PERMS
+    let fits: Vec<[usize; 3]> = super::machine::AXIS_PERMS
         .into_iter()
         .filter(|p| (0..3).all(|k| s[p[k]] <= dims[k]))
         .collect();

@@ -1,6 +1,17 @@
 //! What every strategy reads: the machine's [`Shape`], its curve ([`curve_rank`]) and the
 //! [`Options`] they share.
 
+/// The six orders of three axes: which job axis lies along each machine axis (Identity's block
+/// and the fold start try each).
+pub const AXIS_PERMS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [1, 0, 2],
+    [0, 2, 1],
+    [2, 0, 1],
+    [1, 2, 0],
+    [2, 1, 0],
+];
+
 /// The machine as the strategies see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shape {
