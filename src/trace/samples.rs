@@ -141,5 +141,24 @@ pub fn sample_scenarios() -> Vec<String> {
             .to_string(),
         );
     }
+    // several ranks per node: 6 ranks on nodes of 2, 3 and 2 cores, one with its own intra
+    // link, every search within capacity
+    for (i, method) in ["exhaustive", "branchAndBound", "localSearch"]
+        .iter()
+        .enumerate()
+    {
+        let protocol = ["rendezvous", "eager", "size"][i];
+        let program = ["himeno", "luUneven", "matmul"][i];
+        out.push(
+            json!({"version": 1, "engine": "trace", "seed": 3 + i as u64,
+            "protocol": protocol,
+            "generate": {"program": program, "size": 60, "ranks": 6, "iterations": 2},
+            "nodes": [{"name": "a", "ratio": 1, "cores": 2, "intra": {"a0": 2e-6, "a1": 5e-10}},
+                      {"name": "b", "ratio": 2, "cores": 3}, {"name": "c", "ratio": 1, "cores": 2}],
+            "defaultLink": {"a0": 5e-5, "a1": 2e-8}, "intraLink": {"a0": 1e-6, "a1": 1e-10},
+            "search": {"method": method, "top": 8, "budget": 200000, "restarts": 3}})
+            .to_string(),
+        );
+    }
     out
 }

@@ -170,7 +170,7 @@ export function table(host, envelope) {
   const nodeRows = report.nodes || [];
   if (nodeRows.some((n) => (n.cores ?? 1) > 1)) {
     host.append(mk('trace-nodes-table', ['Node', 'Ratio', 'Cores', 'Intra-node a0 (s)', 'Intra-node a1 (s/byte)', 'Identical-node class'],
-      nodeRows.map((n) => [n.name, formatValue(n.ratio), n.cores ?? 1, n.intra ? formatValue(n.intra.a0) : '—', n.intra ? Number(n.intra.a1.toPrecision(4)) : '—', n.class])));
+      nodeRows.map((n) => [n.name, formatValue(n.ratio), n.cores ?? 1, n.intra ? Number(n.intra.a0.toPrecision(4)) : '—', n.intra ? Number(n.intra.a1.toPrecision(4)) : '—', n.class])));
   } else {
     host.append(mk('trace-nodes-table', ['Node', 'Ratio', 'Identical-node class'], nodeRows.map((n) => [n.name, formatValue(n.ratio), n.class])));
   }
