@@ -13,7 +13,7 @@ use placelab::api;
 use placelab::progress::NoProgress;
 use placelab::rng::Rng;
 use placelab::trace::replay::{compile, Compiled, Platform, Protocol};
-use placelab::trace::search::{self, order, Bounds, Problem, Ranked, Stats, Stop, TopList};
+use placelab::trace::search::{self, order, Bounds, Problem, Ranked, Stats, TopList};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -21,8 +21,11 @@ use serde_json::{json, Value};
 mod trace_oracle;
 #[path = "support/trace_platform.rs"]
 mod trace_platform;
+#[path = "support/trace_searches.rs"]
+mod trace_searches;
 use trace_oracle::{oracle, random_trace};
 use trace_platform::random_platform;
+use trace_searches::searches_give_the_ranking;
 
 /// A random platform of `n` nodes (few kinds, so that identical nodes happen) with random core
 /// counts (1 to 3, the same for nodes of one kind) and intra-node links, holding `ranks` ranks.
@@ -120,25 +123,13 @@ proptest! {
         let mut c = compile(&t).unwrap();
         c.set_protocol(if eager { Protocol::Eager } else { Protocol::Rendezvous }, 0.0);
         let (want, count) = brute(&c, &p);
-        let k = top.min(want.len());
         let mut prob = Problem::new(&c, &p);
         prop_assert_eq!(prob.assignments(), count as f64);
         prop_assert_eq!(prob.distinct(), want.len() as f64);
         let total: f64 = want.iter().map(|r| search::equivalents(&r.assign, &prob.class)).sum();
         prop_assert_eq!(total, count as f64);
-        let ex = search::exhaustive(&prob, top);
-        prop_assert_eq!(&ex.top.rows[..], &want[..k]);
-        let plain = search::exhaustive_with(&prob, top, false, &mut |_| {});
-        prop_assert_eq!(&plain.top.rows[..], &want[..k]);
         // branch and bound, even when asked for the bounds without replay (not used here)
-        for cheap in [false, true] {
-            prob.cheap_bounds = cheap;
-            let bb = search::branch_and_bound(&prob, top, u64::MAX);
-            prop_assert_eq!(bb.stop, Stop::Complete);
-            prop_assert!(bb.proven);
-            prop_assert_eq!(&bb.top.rows[..], &want[..k]);
-            prop_assert_eq!(bb.lower_bound, want[0].time);
-        }
+        searches_give_the_ranking(&mut prob, top, &want)?;
         let mut b = Bounds::new(&c, &p);
         prop_assert!(b.partial(&vec![search::FREE; ranks]) <= want[0].time);
         // every partial assignment's bound is at most each of its completions' times

@@ -7,7 +7,7 @@
 use placelab::rng::Rng;
 use placelab::trace::model::{Coll, CollKind, Op};
 use placelab::trace::replay::{compile, Compiled, Platform, Protocol, Tables};
-use placelab::trace::search::{self, order, Bounds, Problem, Ranked, Stop};
+use placelab::trace::search::{self, order, Bounds, Problem, Ranked};
 use placelab::trace::ti;
 use proptest::prelude::*;
 
@@ -15,8 +15,11 @@ use proptest::prelude::*;
 mod trace_oracle;
 #[path = "support/trace_platform.rs"]
 mod trace_platform;
+#[path = "support/trace_searches.rs"]
+mod trace_searches;
 use trace_oracle::{oracle, random_trace};
 use trace_platform::random_platform;
+use trace_searches::searches_give_the_ranking;
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
@@ -116,19 +119,8 @@ proptest! {
         let mut c = compile(&t).unwrap();
         c.set_protocol(if eager { Protocol::Eager } else { Protocol::Rendezvous }, 0.0);
         let want = brute(&c, &p);
-        let k = top.min(want.len());
         let mut prob = Problem::new(&c, &p);
-        let ex = search::exhaustive(&prob, top);
-        prop_assert_eq!(&ex.top.rows[..], &want[..k]);
-        let plain = search::exhaustive_with(&prob, top, false, &mut |_| {});
-        prop_assert_eq!(&plain.top.rows[..], &want[..k]);
-        for cheap in [false, true] {
-            prob.cheap_bounds = cheap;
-            let bb = search::branch_and_bound(&prob, top, u64::MAX);
-            prop_assert_eq!(bb.stop, Stop::Complete);
-            prop_assert_eq!(&bb.top.rows[..], &want[..k]);
-            prop_assert_eq!(bb.lower_bound, want[0].time);
-        }
+        searches_give_the_ranking(&mut prob, top, &want)?;
         // the bound of the empty assignment is below the best
         let mut b = Bounds::new(&c, &p);
         prop_assert!(b.partial(&vec![search::FREE; ranks]) <= want[0].time);

@@ -13,7 +13,10 @@ use proptest::prelude::*;
 
 #[path = "support/trace_platform.rs"]
 mod trace_platform;
+#[path = "support/trace_searches.rs"]
+mod trace_searches;
 use trace_platform::random_platform;
+use trace_searches::searches_give_the_ranking;
 
 /// A random deadlock-free trace: messages appended to both ranks in one global order, random
 /// computes between them.
@@ -113,23 +116,10 @@ proptest! {
         let n = ranks + extra;
         let (c, p) = case(seed, ranks, n, kinds, messages);
         let want = brute(&c, &p);
-        let prob = Problem::new(&c, &p);
-        let k = top.min(want.len());
-        let ex = search::exhaustive(&prob, top);
-        prop_assert_eq!(&ex.top.rows[..], &want[..k]);
-        let plain = search::exhaustive_with(&prob, top, false, &mut |_| {});
-        prop_assert_eq!(&plain.top.rows[..], &want[..k]);
-        prop_assert_eq!(plain.stats, ex.stats);
+        let mut prob = Problem::new(&c, &p);
         // with and without the bounds that need no replay (short traces skip them by default)
-        let mut prob = prob;
-        for cheap in [false, true] {
-            prob.cheap_bounds = cheap;
-            let bb = search::branch_and_bound(&prob, top, u64::MAX);
-            prop_assert_eq!(bb.stop, Stop::Complete);
-            prop_assert!(bb.proven);
-            prop_assert_eq!(&bb.top.rows[..], &want[..k]);
-            prop_assert_eq!(bb.lower_bound, want[0].time);
-        }
+        let (ex, plain) = searches_give_the_ranking(&mut prob, top, &want)?;
+        prop_assert_eq!(plain.stats, ex.stats);
         // with every row listed, the rows stand for every assignment exactly once
         if top >= want.len() {
             let total: f64 = want.iter().map(|r| search::equivalents(&r.assign, &prob.class)).sum();
