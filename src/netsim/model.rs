@@ -24,6 +24,11 @@ pub enum System {
         y: u32,
         z: u32,
     },
+    /// A torus of any number of sides (SimGrid's `TorusZone`, e.g. the 5 of a Blue Gene/Q or
+    /// the 6 of Fugaku's Tofu): the numbering, links and routes of the 2D and 3D ones.
+    Torus {
+        dims: Vec<u32>,
+    },
     /// Fat or thin tree (thin when some `up < down`).
     FatTree(FatTreeSpec),
     /// Read from a SimGrid platform file ([`super::Platform::from_simgrid`]); only that

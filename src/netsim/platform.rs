@@ -119,6 +119,8 @@ impl Platform {
             System::Torus3d { x, y, z } => (vec![*x, *y, *z], true),
             System::Mesh2d { x, y } => (vec![*x, *y], false),
             System::Mesh3d { x, y, z } => (vec![*x, *y, *z], false),
+            System::Torus { dims } if !dims.is_empty() => (dims.clone(), true),
+            System::Torus { .. } => return Err("a torus needs at least one side".to_string()),
             System::FatTree(spec) => return Self::build_tree(sys, spec, link, shared),
             System::Imported { .. } => {
                 return Err("an imported platform is made by Platform::from_simgrid".to_string())
@@ -437,13 +439,13 @@ impl Platform {
     }
 
     /// Coordinates `[x, y, z]` of host `h` on a torus or mesh (`z = 0` in 2D); `None` on a
-    /// tree or for a non-host.
+    /// tree, a torus of more than 3 sides, or for a non-host.
     pub fn host_coords(&self, h: u32) -> Option<[u32; 3]> {
         if h >= self.hosts {
             return None;
         }
         match &self.kind {
-            Kind::Grid { dims, .. } => {
+            Kind::Grid { dims, .. } if dims.len() <= 3 => {
                 let mut c = [0u32; 3];
                 let mut r = h;
                 for (j, &d) in dims.iter().enumerate() {
@@ -452,11 +454,12 @@ impl Platform {
                 }
                 Some(c)
             }
-            Kind::Tree(_) | Kind::Routed(_) => None,
+            Kind::Grid { .. } | Kind::Tree(_) | Kind::Routed(_) => None,
         }
     }
 
-    /// Sides of a torus or mesh (2 or 3 values); `None` on a tree.
+    /// Sides of a torus or mesh (2 or 3 values, any number for [`System::Torus`]); `None` on
+    /// a tree.
     pub fn dims(&self) -> Option<&[u32]> {
         match &self.kind {
             Kind::Grid { dims, .. } => Some(dims),

@@ -540,13 +540,7 @@ impl Routed {
                             y: d[1],
                             z: d[2],
                         },
-                        Routing::Torus(d) => {
-                            return Err(format!(
-                                "torus cluster {:?}: {} dimensions, only 2 or 3 are supported",
-                                z.name,
-                                d.len()
-                            ))
-                        }
+                        Routing::Torus(d) => System::Torus { dims: d.clone() },
                         Routing::FatTree(s) => System::FatTree(s.clone()),
                         _ => unreachable!(),
                     };

@@ -104,15 +104,24 @@ pub fn averages(
 pub struct SystemInfo {
     pub kind: &'static str,
     pub hosts: u32,
-    /// Sides `[x, y, z]` of a torus or mesh (`z = 1` in 2D).
+    /// Sides `[x, y, z]` of a torus or mesh (`z = 1` in 2D); every side of a torus of kind
+    /// `torus`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dims: Option<[u32; 3]>,
-    /// SimGrid's `FAT_TREE` parameters of a tree.
+    pub dims: Option<Vec<u32>>,
+    /// SimGrid's `FAT_TREE` parameters of a tree, its `DRAGONFLY` parameters of a dragonfly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simgrid: Option<String>,
     /// Children of a switch per level, leaf switches first (trees).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub down: Option<Vec<u32>>,
+    /// A network seen through its routes (kinds `torus`, `dragonfly`, `simgrid`): its groups of
+    /// consecutive hosts, the lowest first (a dragonfly's nodes per router, routers per chassis,
+    /// chassis per group, groups; a torus's sides; a file's one group of every host).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<u32>>,
+    /// A platform file's host names, in host order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_names: Option<Vec<String>>,
     pub bandwidth: f64,
     pub latency: f64,
     pub speed: f64,
@@ -121,7 +130,8 @@ pub struct SystemInfo {
     /// Switches (trees), 0 on tori and meshes.
     pub switches: u32,
     /// Link endpoints `a0, b0, a1, b1, ...` (vertex `< hosts` a host, else switch
-    /// `vertex - hosts`), in link order, for the heat map.
+    /// `vertex - hosts`), in link order, for the heat map; empty for a dragonfly or a platform
+    /// file (their routers are not drawn).
     pub link_ends: Vec<u32>,
     /// Level of each switch (0 = leaf switches), for drawing trees by levels.
     pub switch_level: Vec<u32>,

@@ -18,7 +18,7 @@ use super::report::{
     self, BackgroundInfo, BackgroundJob, CaseReport, Omitted, PlaceReport, RunReport, SystemInfo,
     MAX_DRAWN_EDGES,
 };
-use super::scenario::{self, PlaceScenario, System};
+use super::scenario::{self, PlaceScenario, System, SystemKind};
 use super::strategy::{self, mapped, Objective, Options, Placement, Shape, StrategyId};
 use crate::netsim::{
     simulate_rounds_within, static_metrics, Flow, JobTraffic, LinkParams, Message, Model, Platform,
@@ -259,7 +259,9 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         bandwidth: s.system.bandwidth,
         latency: s.system.latency,
     };
-    let p = Platform::build(&sys.net, link).expect("validated platform");
+    let p = sys.platform(link).expect("validated platform");
+    // a network seen through its routes: every host pair's route length, once
+    let shape = sys.shape.with_routes(&p);
     let model: Model = s.model;
     let quirks = s.source_quirks;
     let cases = scenario::cases(s);
@@ -271,7 +273,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     let bg = s
         .background
         .as_ref()
-        .map(|b| background(&sys.shape, &p, b.fill, b.processes as u32, seed, quirks));
+        .map(|b| background(&shape, &p, b.fill, b.processes as u32, seed, quirks));
     let busy = bg
         .as_ref()
         .map_or_else(|| vec![false; p.hosts() as usize], |b| b.busy.clone());
@@ -320,7 +322,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
             // Mapped with the objective `time`: its finalists judged by this simulation
             let mut judged_time = None;
             let placement = if st == StrategyId::Mapped && s.objective == Objective::Time {
-                let f = mapped::finalists(&sys.shape, &p, &busy, &job, opts);
+                let f = mapped::finalists(&shape, &p, &busy, &job, opts);
                 let share = units_per_run / f.judged.len().max(1) as u64;
                 let mut results = Vec::with_capacity(f.judged.len());
                 for (k, &i) in f.judged.iter().enumerate() {
@@ -356,7 +358,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
             } else if st == StrategyId::Given {
                 given(s.placement.as_deref().unwrap_or(&[]), &busy)
             } else {
-                strategy::place(st, &sys.shape, &p, &busy, &job, opts)
+                strategy::place(st, &shape, &p, &busy, &job, opts)
             };
             let source_ratio = report::source_ratio(
                 experiment,
@@ -498,10 +500,12 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     );
 
     let mut link_ends = Vec::with_capacity(links * 2);
-    for l in 0..p.links() {
-        let i = p.link_info(l);
-        link_ends.push(i.from);
-        link_ends.push(i.to);
+    if p.routed().is_none() {
+        for l in 0..p.links() {
+            let i = p.link_info(l);
+            link_ends.push(i.from);
+            link_ends.push(i.to);
+        }
     }
     let switch_level = (p.hosts()..p.vertices())
         .map(|v| p.tree_vertex(v).map_or(0, |(l, _)| l.saturating_sub(1)))
@@ -511,12 +515,28 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         system: SystemInfo {
             kind: sys.kind.id(),
             hosts: p.hosts(),
-            dims: match &sys.shape {
-                Shape::Grid { dims, .. } => Some(*dims),
+            dims: match &shape {
+                Shape::Grid { dims, .. } => Some(dims.to_vec()),
                 Shape::Tree { .. } => None,
+                Shape::Net { .. } => p.dims().map(<[u32]>::to_vec),
             },
-            simgrid: tree.map(|t| t.to_simgrid_string()),
+            simgrid: match sys.kind {
+                SystemKind::Dragonfly => s.system.simgrid.as_ref().map(|x| x.trim().to_string()),
+                _ => tree.map(|t| t.to_simgrid_string()),
+            },
             down: tree.map(|t| t.down.clone()),
+            groups: match &shape {
+                Shape::Net { down, .. } => Some(down.clone()),
+                _ => None,
+            },
+            host_names: match (sys.kind, p.routed()) {
+                (SystemKind::Simgrid, Some(r)) => Some(
+                    (0..p.hosts())
+                        .map(|h| r.description().host_name(h).to_string())
+                        .collect(),
+                ),
+                _ => None,
+            },
             bandwidth: s.system.bandwidth,
             latency: s.system.latency,
             speed: s.system.speed,

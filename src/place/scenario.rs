@@ -11,7 +11,7 @@
 use super::jobs::{self, JobKind, MessageSpec, TaskGraph};
 use super::strategy::{Objective, Shape, StrategyId};
 use crate::error::{check_range, Result, ScenarioError};
-use crate::netsim::{parse_fat_tree, FatTreeSpec, System as NetSystem};
+use crate::netsim::{parse_fat_tree, FatTreeSpec, LinkParams, Platform, System as NetSystem};
 use crate::params::{choices, static_table, table_defaults, Param};
 use serde::Deserialize;
 use serde_json::json;
@@ -91,6 +91,9 @@ choices! {
         Mesh3d = ("mesh3d", "3D mesh"),
         FatTree = ("fatTree", "Fat tree (k:k-ary n-tree)"),
         ThinTree = ("thinTree", "Thin tree (k:k'-ary n-tree, k' < k)"),
+        Torus = ("torus", "Torus of any dimension (sides)"),
+        Dragonfly = ("dragonfly", "Dragonfly (SimGrid DRAGONFLY)"),
+        Simgrid = ("simgrid", "SimGrid platform file (XML)"),
     }
 }
 
@@ -101,11 +104,27 @@ impl SystemKind {
     pub fn is_3d(self) -> bool {
         matches!(self, SystemKind::Torus3d | SystemKind::Mesh3d)
     }
+    /// A network the strategies see through its routes ([`Shape::Net`]).
+    pub fn is_net(self) -> bool {
+        matches!(
+            self,
+            SystemKind::Torus | SystemKind::Dragonfly | SystemKind::Simgrid
+        )
+    }
 }
 
+/// Most hosts of a torus of any dimension, a dragonfly or a platform file: the strategies keep
+/// the route length of every host pair ([`crate::place::strategy::machine::HopTable`], 32 MiB
+/// at this size).
+pub const MAX_NET_HOSTS: u64 = 4096;
+/// Most sides of a torus of kind `torus`.
+pub const MAX_TORUS_DIMS: usize = 6;
+
 /// The machine: a torus or mesh of sides `x, y[, z]`, or a k:k'-ary n-tree (`levels`, `down`,
-/// `up`) or SimGrid's `FAT_TREE` string `levels;down;up;parallel` (`simgrid`); links of
-/// `bandwidth` bytes/s and `latency` s; hosts of `speed` flop/s.
+/// `up`) or SimGrid's `FAT_TREE` string `levels;down;up;parallel` (`simgrid`), a torus of any
+/// dimension (`dims`), a dragonfly (`simgrid`: SimGrid's `DRAGONFLY` parameters), or a SimGrid
+/// platform file's text (`platform`); links of `bandwidth` bytes/s and `latency` s (a platform
+/// file has its own); hosts of `speed` flop/s.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SystemSpec {
@@ -117,6 +136,10 @@ pub struct SystemSpec {
     pub down: Option<u64>,
     pub up: Option<u64>,
     pub simgrid: Option<String>,
+    /// Kind `torus`: the sides.
+    pub dims: Option<Vec<u64>>,
+    /// Kind `simgrid`: the platform file's text (SimGrid XML, version 4.1).
+    pub platform: Option<String>,
     #[serde(default = "d::bandwidth")]
     pub bandwidth: f64,
     #[serde(default = "d::latency")]
@@ -154,12 +177,100 @@ pub struct System {
     pub shape: Shape,
     /// The network simulator's description of the same machine.
     pub net: NetSystem,
+    /// A dragonfly or a platform file: the machine as SimGrid XML, which the simulator's
+    /// importer routes ([`crate::netsim::Platform::from_simgrid`]).
+    pub xml: Option<std::sync::Arc<str>>,
+    /// A network the strategies see through its routes: the mean route length over a fixed
+    /// sample of host pairs (the admission estimate's), 0 until the platform is built
+    /// ([`validate_system`]).
+    pub mean_hops: f64,
+}
+
+impl System {
+    /// The simulator's platform of this machine, its links of `link` (a platform file has its
+    /// own).
+    ///
+    /// # Errors
+    /// What the simulator refuses (sizes, routes).
+    pub fn platform(&self, link: LinkParams) -> std::result::Result<Platform, String> {
+        match &self.xml {
+            Some(xml) => {
+                let sg = crate::formats::simgrid::parse(xml, "platform")?;
+                Platform::from_simgrid(sg)
+            }
+            None => Platform::build(&self.net, link),
+        }
+    }
+
+    /// Mean hops between two hosts drawn at random ([`mean_random_hops`]; on a network seen
+    /// through its routes, the sample's mean).
+    pub fn mean_hops(&self) -> f64 {
+        match self.shape {
+            Shape::Net { .. } => self.mean_hops.max(1.0),
+            _ => mean_random_hops(&self.shape),
+        }
+    }
+}
+
+/// Mean route length over a fixed sample of host pairs (every pair up to 64 hosts, else 4,096
+/// pairs drawn from a fixed seed).
+pub fn sample_mean_hops(p: &Platform) -> f64 {
+    let n = p.hosts();
+    if n < 2 {
+        return 1.0;
+    }
+    let mut route = Vec::new();
+    let (mut sum, mut count) = (0u64, 0u64);
+    let mut add = |a: u32, b: u32| {
+        route.clear();
+        p.route(a, b, &mut route);
+        sum += route.len() as u64;
+        count += 1;
+    };
+    if n <= 64 {
+        for a in 0..n {
+            for b in 0..n {
+                if a != b {
+                    add(a, b);
+                }
+            }
+        }
+    } else {
+        let mut rng = crate::rng::Rng::seeded(0x6d65_616e_686f_7073);
+        for _ in 0..4096 {
+            let a = rng.below(u64::from(n)) as u32;
+            let b = (a + 1 + rng.below(u64::from(n) - 1) as u32) % n;
+            add(a, b);
+        }
+    }
+    sum as f64 / count as f64
+}
+
+/// The host groups of a platform file: a file whose hosts are all in one torus, fat-tree or
+/// dragonfly cluster has its levels (rings, switches, routers); any other, one group of all its
+/// hosts.
+fn file_groups(sg: &crate::formats::simgrid::SgPlatform) -> Vec<u32> {
+    use crate::formats::simgrid::Routing;
+    let n = sg.hosts.len() as u32;
+    let mut structured = sg.zones.iter().filter_map(|z| match &z.routing {
+        Routing::Torus(d) => Some(d.clone()),
+        Routing::FatTree(t) => Some(t.down.clone()),
+        Routing::Dragonfly(d) => Some(vec![d[6], d[4], d[2], d[0]]),
+        _ => None,
+    });
+    match (structured.next(), structured.next()) {
+        (Some(g), None) if g.iter().map(|&x| u64::from(x)).product::<u64>() == u64::from(n) => g,
+        _ => vec![n],
+    }
 }
 
 impl SystemSpec {
     /// The machine, for a spec that passed [`validate_system`].
     pub fn resolve(&self) -> std::result::Result<System, ScenarioError> {
         let kind = self.kind;
+        if kind.is_net() {
+            return self.resolve_net();
+        }
         if kind.is_tree() {
             let tree = if let Some(t) = &self.simgrid {
                 guard_tree_size(t).map_err(|m| ScenarioError::at("system.simgrid", m))?;
@@ -213,6 +324,8 @@ impl SystemSpec {
                     down: tree.down.clone(),
                 },
                 net: NetSystem::FatTree(tree),
+                xml: None,
+                mean_hops: 0.0,
             });
         }
         let side = |name: &str, v: Option<u64>| -> Result<u32> {
@@ -252,6 +365,117 @@ impl SystemSpec {
                 SystemKind::Mesh2d => NetSystem::Mesh2d { x, y },
                 _ => NetSystem::Mesh3d { x, y, z },
             },
+            xml: None,
+            mean_hops: 0.0,
+        })
+    }
+
+    /// A torus of any dimension, a dragonfly or a platform file.
+    fn resolve_net(&self) -> std::result::Result<System, ScenarioError> {
+        let too_big = |hosts: u64| {
+            format!("{hosts} hosts; the limit for a {} is {MAX_NET_HOSTS}", self.kind.id())
+        };
+        let (down, net, xml) = match self.kind {
+            SystemKind::Torus => {
+                let Some(dims) = &self.dims else {
+                    return Err(ScenarioError::at(
+                        "system.dims",
+                        "missing: the sides of the torus, e.g. [4, 4, 4, 4, 2]",
+                    ));
+                };
+                if dims.is_empty() || dims.len() > MAX_TORUS_DIMS {
+                    return Err(ScenarioError::at(
+                        "system.dims",
+                        format!("give 1 to {MAX_TORUS_DIMS} sides, got {}", dims.len()),
+                    ));
+                }
+                for (i, &d) in dims.iter().enumerate() {
+                    check_range(&format!("system.dims[{i}]"), d, 1, MAX_NET_HOSTS)?;
+                }
+                let hosts = dims.iter().try_fold(1u64, |a, &d| {
+                    Some(a * d).filter(|&h| h <= MAX_NET_HOSTS)
+                });
+                if hosts.is_none() {
+                    let shown: Vec<String> = dims.iter().map(u64::to_string).collect();
+                    return Err(ScenarioError::at(
+                        "system.dims",
+                        format!("{} is over {MAX_NET_HOSTS} hosts, the limit", shown.join(" x ")),
+                    ));
+                }
+                let dims: Vec<u32> = dims.iter().map(|&d| d as u32).collect();
+                (dims.clone(), NetSystem::Torus { dims }, None)
+            }
+            SystemKind::Dragonfly => {
+                let Some(params) = &self.simgrid else {
+                    return Err(ScenarioError::at(
+                        "system.simgrid",
+                        "missing: SimGrid's DRAGONFLY parameters groups,blue;chassis,black;routers,green;nodes, e.g. 3,4;4,3;5,1;2",
+                    ));
+                };
+                let a = crate::formats::simgrid::read::dragonfly_params(params)
+                    .map_err(|m| ScenarioError::at("system.simgrid", m))?;
+                let hosts = [a[0], a[2], a[4], a[6]]
+                    .iter()
+                    .map(|&x| u64::from(x))
+                    .product::<u64>();
+                if hosts > MAX_NET_HOSTS {
+                    return Err(ScenarioError::at("system.simgrid", too_big(hosts)));
+                }
+                let xml = format!(
+                    "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <cluster id=\"dragonfly\" \
+                     prefix=\"node-\" suffix=\"\" radical=\"0-{}\" speed=\"{}f\" bw=\"{}Bps\" \
+                     lat=\"{}s\" topology=\"DRAGONFLY\" topo_parameters=\"{}\"/>\n</platform>\n",
+                    hosts - 1,
+                    self.speed,
+                    self.bandwidth,
+                    self.latency,
+                    params.trim()
+                );
+                (
+                    vec![a[6], a[4], a[2], a[0]],
+                    NetSystem::Imported {
+                        hosts: hosts as u32,
+                    },
+                    Some(xml.into()),
+                )
+            }
+            _ => {
+                let Some(text) = &self.platform else {
+                    return Err(ScenarioError::at(
+                        "system.platform",
+                        "missing: the SimGrid platform file's text (XML, version 4.1)",
+                    ));
+                };
+                let sg = crate::formats::simgrid::parse(text, "platform")
+                    .map_err(|m| ScenarioError::at("system.platform", m))?;
+                let hosts = sg.hosts.len() as u64;
+                if hosts == 0 {
+                    return Err(ScenarioError::at(
+                        "system.platform",
+                        "the platform has no host",
+                    ));
+                }
+                if hosts > MAX_NET_HOSTS {
+                    return Err(ScenarioError::at("system.platform", too_big(hosts)));
+                }
+                (
+                    file_groups(&sg),
+                    NetSystem::Imported {
+                        hosts: hosts as u32,
+                    },
+                    Some(text.as_str().into()),
+                )
+            }
+        };
+        Ok(System {
+            kind: self.kind,
+            shape: Shape::Net {
+                down,
+                hops: Default::default(),
+            },
+            net,
+            xml,
+            mean_hops: 0.0,
         })
     }
 }
@@ -395,6 +619,48 @@ fn build_graph(s: &PlaceScenario, c: &Case) -> Result<TaskGraph> {
 
 /// Checks the system's fields.
 pub fn validate_system(s: &SystemSpec) -> Result<System> {
+    // the fields of the other kinds
+    let own: &[&str] = match s.kind {
+        SystemKind::Torus => &["dims"],
+        SystemKind::Dragonfly => &["simgrid"],
+        SystemKind::Simgrid => &["platform"],
+        _ => &[],
+    };
+    let given = [
+        ("x", s.x.is_some()),
+        ("y", s.y.is_some()),
+        ("z", s.z.is_some()),
+        ("levels", s.levels.is_some()),
+        ("down", s.down.is_some()),
+        ("up", s.up.is_some()),
+        ("simgrid", s.simgrid.is_some()),
+        ("dims", s.dims.is_some()),
+        ("platform", s.platform.is_some()),
+    ];
+    if s.kind.is_net() {
+        if let Some((name, _)) = given.iter().find(|(n, g)| *g && !own.contains(n)) {
+            return Err(ScenarioError::at(
+                format!("system.{name}"),
+                format!(
+                    "a {} is given by {} alone, not {name}",
+                    s.kind.id(),
+                    own[0]
+                ),
+            ));
+        }
+        return s.resolve();
+    }
+    for name in ["dims", "platform"] {
+        if given.iter().any(|(n, g)| *g && *n == name) {
+            return Err(ScenarioError::at(
+                format!("system.{name}"),
+                format!(
+                    "{name} belongs to kind {}",
+                    if name == "dims" { "torus" } else { "simgrid" }
+                ),
+            ));
+        }
+    }
     if s.kind.is_tree() {
         for (name, v) in [("x", s.x), ("y", s.y), ("z", s.z)] {
             if v.is_some() {
@@ -472,6 +738,8 @@ pub fn mean_random_hops(shape: &Shape) -> f64 {
             .sum::<f64>()
             .max(1.0),
         Shape::Tree { down } => 2.0 * down.len() as f64,
+        // a stand-in: the estimate takes a network's sampled mean ([`System::mean_hops`])
+        Shape::Net { down, .. } => 2.0 * down.len() as f64,
     }
 }
 
@@ -515,10 +783,11 @@ fn kind_factor(kind: JobKind) -> f64 {
 }
 
 /// The machine's factor in [`simulation_ns`]: tori and meshes 1; trees 0.25 (measured on the
-/// 16,384-host fat tree, random placements: FULL 0.09 of the tori's, GRID 0.18 to 1.2).
+/// 16,384-host fat tree, random placements: FULL 0.09 of the tori's, GRID 0.18 to 1.2); other
+/// networks 1, as tori.
 fn shape_factor(shape: &Shape) -> f64 {
     match shape {
-        Shape::Grid { .. } => 1.0,
+        Shape::Grid { .. } | Shape::Net { .. } => 1.0,
         Shape::Tree { .. } => 0.25,
     }
 }
@@ -551,13 +820,14 @@ pub const RUN_SIM_NS: f64 = super::run::RUN_SIM_BUDGET as f64 * 1200.0;
 /// [`RECOMPUTED_PER_FLOW`]; the placement's also scales the latency term: a compact placement's
 /// flows start together in fewer components).
 pub fn simulation_ns(
-    shape: &Shape,
+    sys: &System,
     flows: f64,
     bytes: f64,
     kind: f64,
     placement: f64,
 ) -> SimulationNs {
-    let h = mean_random_hops(shape);
+    let shape = &sys.shape;
+    let h = sys.mean_hops();
     let phi = (bytes / OVERLAP_BYTES).min(1.0);
     let f15 = flows * flows.sqrt();
     let recomputed = phi * kind * placement * shape_factor(shape) * RECOMPUTED_PER_FLOW * f15;
@@ -652,7 +922,7 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         let place = 20.0 * n + 40.0 * (p + 2.0 * edges) * log2p + n * p / 8.0;
         // Advanced's recursive partitioning, run by Advanced and by Mapped as one of its starts
         let advanced = match sys.shape {
-            Shape::Grid { .. } => ADVANCED_STEPS_GRID,
+            Shape::Grid { .. } | Shape::Net { .. } => ADVANCED_STEPS_GRID,
             Shape::Tree { .. } => ADVANCED_STEPS_TREE,
         } * (p + 2.0 * edges)
             * log2p;
@@ -694,15 +964,28 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         let flows = job_flows + bg_flows;
         let kind = (job_flows * kind_factor(c.kind) + bg_flows * 0.5) / flows.max(1.0);
         for &k in &sims {
-            let one = simulation_ns(&sys.shape, flows, bytes, kind, k);
+            let one = simulation_ns(sys, flows, bytes, kind, k);
             fixed_ns += rounds * one.latency;
             sim_ns += (rounds * one.recomputed).min(SIM_NS);
+        }
+    }
+    if let Shape::Net { .. } = sys.shape {
+        // the route table, and Mapped's nearest hosts per case
+        steps += n * n * STEPS_PER_ROUTE;
+        if with_mapped {
+            steps += cases(s).len() as f64 * n * n * STEPS_PER_NEAR;
         }
     }
     Estimate {
         steps: steps + (fixed_ns + sim_ns.min(RUN_SIM_NS)) / NS_PER_STEP,
     }
 }
+
+/// Steps per host pair of a network's route table ([`crate::place::strategy::machine::HopTable`]):
+/// one route each.
+const STEPS_PER_ROUTE: f64 = 400.0;
+/// Steps per host pair of Mapped's nearest hosts on such a network (a row scan and selection).
+const STEPS_PER_NEAR: f64 = 20.0;
 
 /// Steps per task-graph edge (`P + 2E`) and bisection level (`log2 P`) of Advanced's recursive
 /// partitioning onto the machine's halves (tori and meshes) or switch groups (trees), besides
@@ -761,13 +1044,26 @@ pub fn engine_estimate(s: &PlaceScenario) -> Result<crate::engine::Estimate> {
 /// Checks every field and rule, admission aside; returns the system, the most processes and
 /// the most task edges of a case.
 fn validate_fields(s: &PlaceScenario) -> Result<(System, u64, u64)> {
-    let sys = validate_system(&s.system)?;
-    // the simulator's own limits (tree sizes, links) are checked by building the platform
-    let link = crate::netsim::LinkParams {
+    let mut sys = validate_system(&s.system)?;
+    // the simulator's own limits (tree sizes, links, a file's routes) are checked by building
+    // the platform
+    let link = LinkParams {
         bandwidth: s.system.bandwidth,
         latency: s.system.latency,
     };
-    crate::netsim::Platform::build(&sys.net, link).map_err(|m| ScenarioError::at("system", m))?;
+    let p = sys.platform(link).map_err(|m| {
+        ScenarioError::at(
+            if sys.kind == SystemKind::Simgrid {
+                "system.platform"
+            } else {
+                "system"
+            },
+            m,
+        )
+    })?;
+    if let Shape::Net { .. } = sys.shape {
+        sys.mean_hops = sample_mean_hops(&p);
+    }
     let hosts = u64::from(sys.shape.hosts());
     let j = &s.job;
     if j.kind == JobKind::Messages {
@@ -977,6 +1273,10 @@ fn validate_messages(s: &PlaceScenario, hosts: u64) -> Result<()> {
 
 const GRIDS: &[&str] = &["torus2d", "torus3d", "mesh2d", "mesh3d"];
 const TREES: &[&str] = &["fatTree", "thinTree"];
+/// The kinds whose links are the scenario's (a platform file has its own).
+const BUILT: &[&str] = &[
+    "torus2d", "torus3d", "mesh2d", "mesh3d", "fatTree", "thinTree", "torus", "dragonfly",
+];
 
 /// The placement engine's field table: each field's path, label, kind, default, range and
 /// options, stated once (see [`crate::params`]).
@@ -1010,19 +1310,29 @@ fn build_table() -> Vec<Param> {
             .range(1.0, 64.0)
             .empty("k (fat), 2 (thin)")
             .show_if_any("system.kind", TREES),
-        Param::new("system.simgrid", "SimGrid FAT_TREE", "string", json!(null))
+        Param::new("system.simgrid", "SimGrid parameters", "string", json!(null))
             .empty("from n, k, k'")
-            .help("levels;down;up;parallel, e.g. 6;4,4,4,4,4,4;1,4,4,4,4,4;1,1,1,1,1,1")
-            .show_if_any("system.kind", TREES),
+            .help("a tree's FAT_TREE levels;down;up;parallel, e.g. 6;4,4,4,4,4,4;1,4,4,4,4,4;1,1,1,1,1,1; a dragonfly's DRAGONFLY groups,blue;chassis,black;routers,green;nodes, e.g. 3,4;4,3;5,1;2")
+            .show_if_any("system.kind", &["fatTree", "thinTree", "dragonfly"]),
+        Param::new("system.dims", "Sides", "string", json!(null))
+            .help("[4, 4, 4, 4, 2]: 1 to 6 sides (a Blue Gene/Q's 5, Tofu's 6), at most 4,096 hosts")
+            .show_if_any("system.kind", &["torus"]),
+        Param::rule("system.dims[]", "int").range(1.0, MAX_NET_HOSTS as f64),
+        Param::new("system.platform", "SimGrid platform (XML)", "string", json!(null))
+            .help("a SimGrid platform file (version 4.1): zones, clusters, hosts, links and routes; its links replace the bandwidth and latency below; at most 4,096 hosts")
+            .show_if_any("system.kind", &["simgrid"]),
         Param::new("system.bandwidth", "Link bandwidth", "number", json!(125e6))
             .range(1.0, 1e15)
-            .unit("B/s"),
+            .unit("B/s")
+            .show_if_any("system.kind", BUILT),
         Param::new("system.latency", "Link latency", "number", json!(50e-6))
             .range(0.0, 10.0)
-            .unit("s"),
+            .unit("s")
+            .show_if_any("system.kind", BUILT),
         Param::new("system.speed", "Node speed", "number", json!(1e9))
             .range(1.0, 1e18)
-            .unit("flop/s"),
+            .unit("flop/s")
+            .help("every node's, a platform file's too (its hosts' own speeds are not read)"),
         Param::new("job.kind", "Job", "enum", json!(null)).options(JobKind::options()),
         Param::new("job.processes", "Processes", "int", json!(64))
             .range(1.0, MAX_HOSTS as f64)

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 
 /// Usage text of `placelab netsim`.
 pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchronous job, print JSON
-      --system KIND          torus3d (default), torus2d, mesh3d, mesh2d, fattree
+      --system KIND          torus3d (default), torus2d, mesh3d, mesh2d, torus (any number
+                             of --dims, e.g. 4,4,4,4,2), fattree
       --dims X,Y[,Z]         sides of a torus or mesh (default 16,16,16)
       --tree SPEC            fat tree: SimGrid's 'levels;down;up;parallel' or 'k:k'-ary n-tree'
       --job KIND             cube (default: 3D nearest neighbour, 6 messages per task), grid
@@ -282,6 +283,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
                 System::Mesh2d { x, y }
             }
         }
+        "torus" => System::Torus { dims: dims.clone() },
         "fattree" => System::FatTree(parse_fat_tree(&tree).map_err(|e| format!("--tree: {e}"))?),
         s => return Err(format!("--system: unknown system '{s}'")),
     };

@@ -9,6 +9,43 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 use std::collections::HashMap;
 
+/// SimGrid's `DRAGONFLY` parameters `groups,blue;chassis,black;routers,green;nodes`: the
+/// groups, blue (global) links between two groups, chassis per group, black links between two
+/// chassis, routers per chassis, green links between two routers, nodes per router.
+///
+/// # Errors
+/// Another form, a zero, or more groups than routers per chassis (SimGrid's minimal routing goes
+/// through router number "target group" of a chassis, out of bounds there).
+pub fn dragonfly_params(params: &str) -> Result<[u32; 7], String> {
+    let bad = || {
+        format!(
+            "topo_parameters of a DRAGONFLY must be \"groups,blue;chassis,black;\
+             routers,green;nodes\" of positive numbers, got {params:?}"
+        )
+    };
+    let nums: Vec<u32> = params
+        .split([';', ','])
+        .map(|x| x.trim().parse::<u32>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    let shape = params
+        .split(';')
+        .map(|p| p.split(',').count())
+        .collect::<Vec<_>>();
+    if shape != [2, 2, 2, 1] || nums.contains(&0) {
+        return Err(bad());
+    }
+    if nums[0] > nums[4] {
+        return Err(format!(
+            "a dragonfly with more groups ({}) than routers per chassis ({}) cannot be routed \
+             (SimGrid's minimal routing goes through router number 'target group' of a chassis)",
+            nums[0], nums[4]
+        ));
+    }
+    let mut a = [0u32; 7];
+    a.copy_from_slice(&nums);
+    Ok(a)
+}
+
 /// Reads a SimGrid platform file's text; `file` names it in errors (`FILE:LINE:COL: ...`).
 ///
 /// # Errors
@@ -801,36 +838,9 @@ impl<'a> Parser<'a> {
                 crate::netsim::parse_fat_tree(params)
                     .map_err(|m| self.err(format!("topo_parameters of cluster {id}: {m}")))?,
             ),
-            "DRAGONFLY" => {
-                let bad = || {
-                    self.err(format!(
-                        "topo_parameters of a DRAGONFLY must be \"groups,blue;chassis,black;\
-                         routers,green;nodes\" of positive numbers, got {params:?}"
-                    ))
-                };
-                let nums: Vec<u32> = params
-                    .split([';', ','])
-                    .map(|x| x.trim().parse::<u32>().map_err(|_| bad()))
-                    .collect::<Result<_, _>>()?;
-                let shape = params
-                    .split(';')
-                    .map(|p| p.split(',').count())
-                    .collect::<Vec<_>>();
-                if shape != [2, 2, 2, 1] || nums.contains(&0) {
-                    return Err(bad());
-                }
-                if nums[0] > nums[4] {
-                    return Err(self.err(format!(
-                        "cluster {id}: a dragonfly with more groups ({}) than routers per chassis \
-                         ({}) cannot be routed (SimGrid's minimal routing goes through router \
-                         number 'target group' of a chassis)",
-                        nums[0], nums[4]
-                    )));
-                }
-                let mut a = [0u32; 7];
-                a.copy_from_slice(&nums);
-                Routing::Dragonfly(a)
-            }
+            "DRAGONFLY" => Routing::Dragonfly(
+                dragonfly_params(params).map_err(|m| self.err(format!("cluster {id}: {m}")))?,
+            ),
             o => {
                 return Err(self.err(format!(
                     "topology must be FLAT, TORUS, FAT_TREE or DRAGONFLY, got {o:?}"

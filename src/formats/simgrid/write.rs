@@ -71,6 +71,10 @@ pub fn platform(p: &Platform, zone: &str) -> Result<String, String> {
     match p.system() {
         System::Torus2d { x, y } => cluster(&mut s, "TORUS", &format!("{x},{y}")),
         System::Torus3d { x, y, z } => cluster(&mut s, "TORUS", &format!("{x},{y},{z}")),
+        System::Torus { dims } => {
+            let sides: Vec<String> = dims.iter().map(u32::to_string).collect();
+            cluster(&mut s, "TORUS", &sides.join(","))
+        }
         System::FatTree(spec) => {
             if p.is_shared() {
                 return Err(

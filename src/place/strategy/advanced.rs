@@ -1,7 +1,8 @@
 //! Advanced (system and task topology), the source's three steps:
 //! 1. the nodes Optimal chooses;
 //! 2. a nearest-neighbour tree over them with the nodes as leaves: on trees the switch hierarchy
-//!    itself (children = the switch groups below that hold chosen nodes); on grids recursive
+//!    itself (children = the switch groups below that hold chosen nodes; on other networks their
+//!    groups of hosts, [`Shape::Net`]); on grids recursive
 //!    halving of the node list sorted by Hilbert position (the best of the four constructions
 //!    the authors compared);
 //! 3. the task graph mapped onto that tree recursively: at a vertex with `k` children of `c_i`
@@ -35,15 +36,9 @@ pub fn advanced(shape: &Shape, busy: &[bool], job: &TaskGraph, opts: Options) ->
             leaves.sort_unstable_by_key(|&h| rank[h as usize]);
             Split::Halves
         }
-        Shape::Tree { down } => {
+        Shape::Tree { .. } | Shape::Net { .. } => {
             leaves.sort_unstable();
-            let mut size = Vec::new();
-            let mut s = 1u32;
-            for &d in down {
-                s *= d;
-                size.push(s);
-            }
-            Split::Groups(size)
+            Split::Groups(shape.group_sizes())
         }
     };
     let mut out = vec![0u32; n as usize];
@@ -58,6 +53,10 @@ pub fn advanced(shape: &Shape, busy: &[bool], job: &TaskGraph, opts: Options) ->
                 Some(Box::new(move |a, b| Shape::grid_hops(dims, wrap, a, b)))
             }
             Shape::Tree { .. } => None,
+            Shape::Net { hops, .. } => {
+                let (hops, hosts) = (hops.clone(), shape.hosts());
+                Some(Box::new(move |a, b| hops.get(hosts, a, b)))
+            }
         },
     };
     let tasks: Vec<u32> = (0..n).collect();
@@ -77,7 +76,7 @@ struct Mapper<'a> {
     seed: u64,
     /// Scratch: global task -> local index, `u32::MAX` outside the current subgraph.
     local: Vec<u32>,
-    /// Hops between two hosts, on grids (orientation of halves).
+    /// Hops between two hosts, on grids and other networks (orientation of halves).
     dist: Option<Box<dyn Fn(u32, u32) -> u32 + 'a>>,
 }
 
@@ -111,8 +110,8 @@ impl Mapper<'_> {
 
     /// Maps `tasks` onto `leaves` level by level (breadth first), so that when a vertex's two
     /// halves could go either way round, the orientation is chosen that puts each half nearer
-    /// the regions its outside neighbours already occupy (grids only: the children of a switch
-    /// are all alike seen from outside).
+    /// the regions its outside neighbours already occupy (not on trees: the children of a
+    /// switch are all alike seen from outside).
     fn map(&mut self, tasks: &[u32], leaves: &[u32], out: &mut [u32]) {
         let n = leaves.len();
         // the representative host of each task's current region (its middle leaf)

@@ -22,7 +22,9 @@
 //!    integer gains; the least cost is kept (ties to the first).
 //!
 //! Distances: on a grid in half hops between the centres of the halves' bounding boxes (the
-//! shorter way round a ring of a torus), on a tree the hops between the halves' first hosts.
+//! shorter way round a ring of a torus), on a tree the hops between the halves' first hosts, on
+//! another network ([`Shape::Net`], cut as a tree's groups) the route length between the
+//! halves' middle hosts.
 //!
 //! # Guarantees
 //! Deterministic: integer costs, ordered sets, the partitioner on the scenario's seed. Every
@@ -125,6 +127,12 @@ enum Geometry {
     Tree {
         size: Vec<u32>,
     },
+    /// Another network: cut as a tree's groups, distances its route lengths.
+    Net {
+        size: Vec<u32>,
+        hops: super::machine::HopTable,
+        hosts: u32,
+    },
 }
 
 impl Geometry {
@@ -134,15 +142,14 @@ impl Geometry {
                 dims: *dims,
                 wrap: *wrap,
             },
-            Shape::Tree { down } => {
-                let mut size = Vec::with_capacity(down.len());
-                let mut s = 1u32;
-                for &d in down {
-                    s *= d;
-                    size.push(s);
-                }
-                Geometry::Tree { size }
-            }
+            Shape::Tree { .. } => Geometry::Tree {
+                size: shape.group_sizes(),
+            },
+            Shape::Net { hops, .. } => Geometry::Net {
+                size: shape.group_sizes(),
+                hops: hops.clone(),
+                hosts: shape.hosts(),
+            },
         }
     }
 
@@ -165,6 +172,9 @@ impl Geometry {
                 }
                 2 * (l as i64 + 1)
             }
+            (Geometry::Net { hops, hosts, .. }, Rep::Host(x), Rep::Host(y)) => {
+                i64::from(hops.get(*hosts, x, y))
+            }
             _ => unreachable!("a part's place matches its machine"),
         }
     }
@@ -172,7 +182,7 @@ impl Geometry {
     /// Whether the hosts are all alike seen from outside (one leaf switch of a tree).
     fn alike(&self, hosts: &[u32]) -> bool {
         match self {
-            Geometry::Grid { .. } => false,
+            Geometry::Grid { .. } | Geometry::Net { .. } => false,
             Geometry::Tree { size } => hosts.iter().all(|&h| h / size[0] == hosts[0] / size[0]),
         }
     }
@@ -245,20 +255,30 @@ impl Geometry {
                 (k, centre(&hosts[..k]), centre(&hosts[k..]))
             }
             Geometry::Tree { size } => {
-                hosts.sort_unstable();
-                let len = hosts.len();
-                let mut k = len / 2;
-                for &s in size.iter().rev().skip(1) {
-                    let cuts = (1..len).filter(|&i| hosts[i] / s != hosts[i - 1] / s);
-                    if let Some(c) = cuts.min_by_key(|&i| (i.abs_diff(len / 2), i)) {
-                        k = c;
-                        break;
-                    }
-                }
+                let k = group_cut(size, hosts);
                 (k, Rep::Host(hosts[0]), Rep::Host(hosts[k]))
+            }
+            Geometry::Net { size, .. } => {
+                let k = group_cut(size, hosts);
+                let len = hosts.len();
+                (k, Rep::Host(hosts[k / 2]), Rep::Host(hosts[k + (len - k) / 2]))
             }
         }
     }
+}
+
+/// Sorts `hosts` and cuts them between the groups of the highest level they span, at the
+/// boundary nearest the middle (the middle when they lie in one lowest group).
+fn group_cut(size: &[u32], hosts: &mut [u32]) -> usize {
+    hosts.sort_unstable();
+    let len = hosts.len();
+    for &s in size.iter().rev().skip(1) {
+        let cuts = (1..len).filter(|&i| hosts[i] / s != hosts[i - 1] / s);
+        if let Some(c) = cuts.min_by_key(|&i| (i.abs_diff(len / 2), i)) {
+            return c;
+        }
+    }
+    len / 2
 }
 
 struct Bisector<'a> {

@@ -22,6 +22,51 @@ pub enum Shape {
     /// hosts `[j * B, (j + 1) * B)` lie under the same level-`l` switch group, `B` the product
     /// of `down[0..=l]`.
     Tree { down: Vec<u32> },
+    /// Any other network (a torus of more than 3 sides, a dragonfly, a SimGrid platform
+    /// file), seen through its routes: hosts numbered so that every `down[0]` consecutive hosts
+    /// form a group, every `down[1]` consecutive groups a group of the next level, and so on
+    /// (a dragonfly's routers, chassis and groups; a torus's rings, planes, ...; a file's hosts
+    /// one group), and the simulator's route length between every two hosts ([`HopTable`]).
+    Net { down: Vec<u32>, hops: HopTable },
+}
+
+/// Route lengths (links) between every ordered pair of hosts of a platform, `hosts^2` of them,
+/// saturating at `u16::MAX`; empty until [`HopTable::of`] fills it from the built platform (the
+/// scenario's checks do not need it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HopTable(std::sync::Arc<[u16]>);
+
+impl HopTable {
+    /// The route lengths of every host pair of `p`.
+    ///
+    /// # Complexity
+    /// `hosts^2` routes.
+    pub fn of(p: &crate::netsim::Platform) -> HopTable {
+        let n = p.hosts();
+        let mut t = Vec::with_capacity(n as usize * n as usize);
+        let mut route = Vec::new();
+        for a in 0..n {
+            for b in 0..n {
+                if a == b {
+                    t.push(0);
+                    continue;
+                }
+                route.clear();
+                p.route(a, b, &mut route);
+                t.push(u16::try_from(route.len()).unwrap_or(u16::MAX));
+            }
+        }
+        HopTable(t.into())
+    }
+    /// Links from `a` to `b` (0 when `a == b`).
+    #[inline]
+    pub fn get(&self, hosts: u32, a: u32, b: u32) -> u32 {
+        u32::from(self.0[(a * hosts + b) as usize])
+    }
+    /// Whether the table is filled.
+    pub fn is_filled(&self) -> bool {
+        !self.0.is_empty()
+    }
 }
 
 impl Shape {
@@ -29,7 +74,32 @@ impl Shape {
     pub fn hosts(&self) -> u32 {
         match self {
             Shape::Grid { dims, .. } => dims[0] * dims[1] * dims[2],
-            Shape::Tree { down } => down.iter().product(),
+            Shape::Tree { down } | Shape::Net { down, .. } => down.iter().product(),
+        }
+    }
+    /// The same machine with its route lengths from the built platform `p` (a [`Shape::Net`];
+    /// the others are returned as they are).
+    pub fn with_routes(&self, p: &crate::netsim::Platform) -> Shape {
+        match self {
+            Shape::Net { down, hops } if !hops.is_filled() => Shape::Net {
+                down: down.clone(),
+                hops: HopTable::of(p),
+            },
+            other => other.clone(),
+        }
+    }
+    /// Sizes of the host groups of each level of a tree or network (`size[l]` hosts under one
+    /// group of level `l`, the last the whole machine); empty on a grid.
+    pub fn group_sizes(&self) -> Vec<u32> {
+        match self {
+            Shape::Grid { .. } => Vec::new(),
+            Shape::Tree { down } | Shape::Net { down, .. } => down
+                .iter()
+                .scan(1u32, |s, &d| {
+                    *s *= d;
+                    Some(*s)
+                })
+                .collect(),
         }
     }
     /// Hops between hosts `a` and `b` of a grid by dimension-order routing (the shorter way
@@ -72,7 +142,8 @@ pub struct Options {
 }
 
 /// Positions of every host along the machine's curve: the generalized Hilbert curve on grids
-/// (or the source's power-of-two curve in 3D with `quirks`), the numbering on trees.
+/// (or the source's power-of-two curve in 3D with `quirks`), the numbering on trees and other
+/// networks.
 pub fn curve_rank(shape: &Shape, quirks: bool) -> Vec<u32> {
     match shape {
         Shape::Grid { dims, .. } if dims[2] == 1 => {
@@ -90,6 +161,6 @@ pub fn curve_rank(shape: &Shape, quirks: bool) -> Vec<u32> {
                 crate::topology::hilbert3d::hilbert3d_rank(dims[0], dims[1], dims[2])
             }
         }
-        Shape::Tree { .. } => (0..shape.hosts()).collect(),
+        Shape::Tree { .. } | Shape::Net { .. } => (0..shape.hosts()).collect(),
     }
 }

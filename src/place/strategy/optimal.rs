@@ -5,7 +5,7 @@
 //! `pos[j + n - 1] - pos[j]`, is shortest; ties go to the earliest window. On an empty machine
 //! this is the first `n` nodes of the curve, a compact blob.
 //!
-//! Trees: going up from the leaf switches, the first level with a switch group holding at least
+//! Trees, and other networks by their groups of hosts ([`Shape::Net`]): going up from the leaf switches, the first level with a switch group holding at least
 //! `n` free hosts; there, the group with the fewest free hosts that still fits (best fit, ties to
 //! the lowest number). Inside it, children are taken fullest first until one child can hold
 //! the remainder, which then goes to the child with the fewest free hosts that holds it, and so
@@ -21,7 +21,7 @@ use super::{curve_rank, Shape};
 pub fn optimal(shape: &Shape, busy: &[bool], n: u32, quirks: bool) -> Vec<u32> {
     match shape {
         Shape::Grid { .. } => grid(shape, busy, n, quirks),
-        Shape::Tree { down } => tree(down, busy, n),
+        Shape::Tree { down } | Shape::Net { down, .. } => tree(down, busy, n),
     }
 }
 

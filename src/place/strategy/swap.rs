@@ -55,7 +55,17 @@ enum MetricKind {
         /// `size[l]`: hosts under one group of level `l` (`size[0] = down[0]`).
         size: Vec<u32>,
     },
+    Net {
+        hops: super::machine::HopTable,
+        /// The fewest links between two distinct hosts.
+        least: u32,
+        /// Per host its [`NET_NEAR`] nearest hosts (fewest links, then lowest id).
+        near: Vec<u32>,
+    },
 }
+
+/// Hosts [`Metric::near`] gives on a [`Shape::Net`].
+pub const NET_NEAR: usize = 12;
 
 impl Metric {
     pub fn new(shape: &Shape) -> Metric {
@@ -71,14 +81,33 @@ impl Metric {
                     })
                     .collect(),
             },
-            Shape::Tree { down } => {
-                let mut size = Vec::with_capacity(down.len());
-                let mut s = 1u32;
-                for &d in down {
-                    s *= d;
-                    size.push(s);
+            Shape::Tree { .. } => MetricKind::Tree {
+                size: shape.group_sizes(),
+            },
+            Shape::Net { hops, .. } => {
+                let k = NET_NEAR.min(hosts.saturating_sub(1) as usize);
+                let mut near = Vec::with_capacity(hosts as usize * k);
+                let mut least = u32::MAX;
+                let mut row: Vec<(u32, u32)> = Vec::with_capacity(hosts as usize);
+                for h in 0..hosts {
+                    row.clear();
+                    row.extend(
+                        (0..hosts)
+                            .filter(|&x| x != h)
+                            .map(|x| (hops.get(hosts, h, x), x)),
+                    );
+                    if k > 0 {
+                        row.select_nth_unstable(k - 1);
+                        row[..k].sort_unstable();
+                        least = least.min(row[0].0);
+                    }
+                    near.extend(row[..k].iter().map(|&(_, x)| x));
                 }
-                MetricKind::Tree { size }
+                MetricKind::Net {
+                    hops: hops.clone(),
+                    least: if least == u32::MAX { 1 } else { least },
+                    near,
+                }
             }
         };
         Metric { kind, hosts }
@@ -112,20 +141,22 @@ impl Metric {
                 }
                 2 * (l as u32 + 1)
             }
+            MetricKind::Net { hops, .. } => hops.get(self.hosts, a, b),
         }
     }
 
     /// The fewest links between two distinct hosts: 1 on a grid, 2 on a tree (up to a leaf
-    /// switch and down), so `min_hops * total edge weight` bounds hop-bytes from below.
+    /// switch and down), the least in the route table on another network, so `min_hops * total edge weight` bounds hop-bytes from below.
     pub fn min_hops(&self) -> u32 {
         match &self.kind {
             MetricKind::Grid { .. } => 1,
             MetricKind::Tree { .. } => 2,
+            MetricKind::Net { least, .. } => *least,
         }
     }
 
     /// Appends the hosts near `h` (not `h` itself): its one-hop neighbours on a grid, the other
-    /// hosts of its leaf switch on a tree.
+    /// hosts of its leaf switch on a tree, its [`NET_NEAR`] nearest on another network.
     pub fn near(&self, h: u32, out: &mut Vec<u32>) {
         match &self.kind {
             MetricKind::Grid { dims, wrap, coords } => {
@@ -154,15 +185,20 @@ impl Metric {
                 let first = h / s * s;
                 out.extend((first..first + s).filter(|&x| x != h));
             }
+            MetricKind::Net { near, .. } => {
+                let k = near.len() / self.hosts as usize;
+                out.extend_from_slice(&near[h as usize * k..(h as usize + 1) * k]);
+            }
         }
     }
 
     /// Appends the hosts within `radius` of `h` (not `h` itself; some may repeat): on a grid
-    /// the hosts up to `radius` hops away, on a tree the other hosts under the same switch of
+    /// the hosts up to `radius` hops away (on another network the nearest of the nearest,
+    /// `radius` times), on a tree the other hosts under the same switch of
     /// level `radius - 1` (the leaf switch for 1).
     pub fn near_within(&self, h: u32, radius: u32, out: &mut Vec<u32>) {
         match &self.kind {
-            MetricKind::Grid { .. } => {
+            MetricKind::Grid { .. } | MetricKind::Net { .. } => {
                 let start = out.len();
                 self.near(h, out);
                 let mut layer = start..out.len();
