@@ -1,5 +1,6 @@
 //! Mapped (ours), the placement engine's own mapper: an exhaustive oracle finds no mapping of
-//! lower hop-bytes on small jobs; it is never worse than the strategies it starts from, in
+//! lower hop-bytes on small jobs (grids, trees, and networks seen through their routes: a 4D
+//! torus, a dragonfly, a SimGrid platform file); it is never worse than the strategies it starts from, in
 //! hop-bytes with that objective and in simulated time with the default one; it
 //! finds the exact embeddings of matching shapes and folds a long grid onto a square torus; its congestion objective lowers the most
 //! loaded link, recounted from the simulator's routes; busy nodes stay untouched; the same seed
@@ -13,7 +14,18 @@ use placelab::place::strategy::bisect::bisect;
 use placelab::place::strategy::{place, Objective, Options, Placement, Shape, StrategyId};
 use placelab::rng::Rng;
 use proptest::prelude::*;
-use support::net_of;
+use support::{net_machine, net_of};
+
+/// Small networks seen through their routes: a 4D torus, a dragonfly (2 groups of 1 chassis of
+/// 2 routers of 2 nodes) and SimGrid's small_platform (7 hosts, Full routing, unequal links).
+fn small_nets() -> Vec<(Shape, Platform)> {
+    let xml = include_str!("fixtures/simgrid-xml/small_platform.xml");
+    vec![
+        net_machine(r#"{"kind": "torus", "dims": [2, 2, 1, 2]}"#),
+        net_machine(r#"{"kind": "dragonfly", "simgrid": "2,1;1,1;2,1;2"}"#),
+        net_machine(&serde_json::json!({"kind": "simgrid", "platform": xml}).to_string()),
+    ]
+}
 
 /// Hop-bytes (edge-weight units, each edge once) recounted from the simulator's routes.
 fn route_hop_weight(net: &Platform, job: &TaskGraph, hosts: &[u32]) -> u64 {
@@ -152,8 +164,15 @@ fn no_mapping_of_a_small_job_has_lower_hop_bytes_than_mapped() {
         },
     ];
     let mut checked = 0;
-    for (i, shape) in shapes.iter().enumerate() {
-        let net = net_of(shape, false);
+    let machines: Vec<(Shape, Platform)> = shapes
+        .into_iter()
+        .map(|s| {
+            let net = net_of(&s, false);
+            (s, net)
+        })
+        .chain(small_nets())
+        .collect();
+    for (i, (shape, net)) in machines.iter().enumerate() {
         for seed in 0..6u64 {
             let mut rng = Rng::seeded(seed * 31 + i as u64);
             let hosts = shape.hosts();
@@ -165,18 +184,18 @@ fn no_mapping_of_a_small_job_has_lower_hop_bytes_than_mapped() {
             let free: Vec<u32> = (0..hosts).filter(|&h| !busy[h as usize]).collect();
             let n = (3 + rng.below(free.len() as u64 - 2) as u32).min(9);
             let job = random_graph(n, seed * 101 + i as u64);
-            let h = mapped(shape, &net, &busy, &job, Objective::HopBytes);
+            let h = mapped(shape, net, &busy, &job, Objective::HopBytes);
             check_valid(&h, &busy, job.graph.n());
-            let best = brute_force(&net, &job, &free);
+            let best = brute_force(net, &job, &free);
             assert_eq!(
-                route_hop_weight(&net, &job, &h),
+                route_hop_weight(net, &job, &h),
                 best,
                 "{shape:?} seed {seed}: {h:?}"
             );
             checked += 1;
         }
     }
-    assert_eq!(checked, 30);
+    assert_eq!(checked, 48);
 }
 
 #[test]
@@ -194,6 +213,22 @@ fn matching_shapes_are_embedded_at_one_hop_per_edge() {
         check_valid(&h, &busy, n);
         assert_eq!(route_hop_weight(&net, &job, &h), job.graph.m(), "{dims:?}");
     }
+}
+
+/// The machines of the property test: grids, trees and networks seen through their routes.
+fn machines() -> Vec<(Shape, Platform)> {
+    let mut out: Vec<(Shape, Platform)> = shapes()
+        .into_iter()
+        .map(|s| {
+            let net = net_of(&s, false);
+            (s, net)
+        })
+        .collect();
+    out.push(net_machine(r#"{"kind": "torus", "dims": [3, 2, 2, 2]}"#));
+    out.push(net_machine(
+        r#"{"kind": "dragonfly", "simgrid": "3,1;2,1;3,1;2"}"#,
+    ));
+    out
 }
 
 fn shapes() -> Vec<Shape> {
@@ -227,11 +262,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
     fn mapped_is_never_worse_than_its_starts_and_leaves_busy_nodes_alone(
-        which in 0usize..6, kind in 0usize..5, frac in 10u32..=100, seed in 0u64..1000,
+        which in 0usize..8, kind in 0usize..5, frac in 10u32..=100, seed in 0u64..1000,
         busy_pct in 0u64..40,
     ) {
-        let shape = &shapes()[which];
-        let net = net_of(shape, false);
+        let (shape, net) = &machines()[which];
+        let net = net.clone();
         let hosts = shape.hosts();
         let mut rng = Rng::seeded(seed);
         let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();
@@ -380,10 +415,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
     fn the_bisection_start_puts_each_task_on_its_own_free_host_the_same_way_each_time(
-        which in 0usize..6, kind in 0usize..5, frac in 10u32..=100, seed in 0u64..1000,
+        which in 0usize..8, kind in 0usize..5, frac in 10u32..=100, seed in 0u64..1000,
         busy_pct in 0u64..40,
     ) {
-        let shape = &shapes()[which];
+        let (shape, _) = &machines()[which];
         let hosts = shape.hosts();
         let mut rng = Rng::seeded(seed);
         let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();

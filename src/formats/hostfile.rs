@@ -133,7 +133,8 @@ pub struct Picked {
 /// The placement `pick` names in a report document (`placelab run`'s output: `engine` and
 /// `report`). Placement: the run's `hosts` (host index per task). Allocation: the job's nodes
 /// (`nodeRanges`), its tasks filled node by node, `coresPerNode` to a node, named by the
-/// machine's `nodeNames` when it has them (a Slurm topology.conf) and no prefix is asked. Trace: the
+/// machine's `nodeNames` when it has them (a Slurm topology.conf) and no prefix is asked; a
+/// placement on a SimGrid platform file its `hostNames` the same way. Trace: the
 /// assignment's `hosts` (node names per rank).
 ///
 /// # Errors
@@ -176,8 +177,19 @@ pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, S
                     .ok_or_else(|| format!("no strategy placed case {k}"))?,
             };
             let machine = r["system"]["hosts"].as_u64().unwrap_or(1) as u32;
+            let hosts = list(&run["hosts"]);
+            // a platform file's hosts have their own names, unless a prefix is asked for
+            let named: Option<Vec<&str>> = r["system"]["hostNames"]
+                .as_array()
+                .filter(|_| pick.prefix.is_none())
+                .map(|a| a.iter().map(|x| x.as_str().unwrap_or("")).collect());
             Ok(Picked {
-                hosts: names(&list(&run["hosts"]), prefix, machine),
+                hosts: match named {
+                    Some(n) if hosts.iter().all(|&h| (h as usize) < n.len()) => {
+                        hosts.iter().map(|&h| n[h as usize].to_string()).collect()
+                    }
+                    _ => names(&hosts, prefix, machine),
+                },
                 what: format!(
                     "case {k} ({} of {} tasks), strategy {}",
                     case["kind"].as_str().unwrap_or("?"),

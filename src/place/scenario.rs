@@ -373,7 +373,10 @@ impl SystemSpec {
     /// A torus of any dimension, a dragonfly or a platform file.
     fn resolve_net(&self) -> std::result::Result<System, ScenarioError> {
         let too_big = |hosts: u64| {
-            format!("{hosts} hosts; the limit for a {} is {MAX_NET_HOSTS}", self.kind.id())
+            format!(
+                "{hosts} hosts; the limit for a {} is {MAX_NET_HOSTS}",
+                self.kind.id()
+            )
         };
         let (down, net, xml) = match self.kind {
             SystemKind::Torus => {
@@ -392,14 +395,17 @@ impl SystemSpec {
                 for (i, &d) in dims.iter().enumerate() {
                     check_range(&format!("system.dims[{i}]"), d, 1, MAX_NET_HOSTS)?;
                 }
-                let hosts = dims.iter().try_fold(1u64, |a, &d| {
-                    Some(a * d).filter(|&h| h <= MAX_NET_HOSTS)
-                });
+                let hosts = dims
+                    .iter()
+                    .try_fold(1u64, |a, &d| Some(a * d).filter(|&h| h <= MAX_NET_HOSTS));
                 if hosts.is_none() {
                     let shown: Vec<String> = dims.iter().map(u64::to_string).collect();
                     return Err(ScenarioError::at(
                         "system.dims",
-                        format!("{} is over {MAX_NET_HOSTS} hosts, the limit", shown.join(" x ")),
+                        format!(
+                            "{} is over {MAX_NET_HOSTS} hosts, the limit",
+                            shown.join(" x ")
+                        ),
                     ));
                 }
                 let dims: Vec<u32> = dims.iter().map(|&d| d as u32).collect();
@@ -641,11 +647,7 @@ pub fn validate_system(s: &SystemSpec) -> Result<System> {
         if let Some((name, _)) = given.iter().find(|(n, g)| *g && !own.contains(n)) {
             return Err(ScenarioError::at(
                 format!("system.{name}"),
-                format!(
-                    "a {} is given by {} alone, not {name}",
-                    s.kind.id(),
-                    own[0]
-                ),
+                format!("a {} is given by {} alone, not {name}", s.kind.id(), own[0]),
             ));
         }
         return s.resolve();
@@ -1275,7 +1277,14 @@ const GRIDS: &[&str] = &["torus2d", "torus3d", "mesh2d", "mesh3d"];
 const TREES: &[&str] = &["fatTree", "thinTree"];
 /// The kinds whose links are the scenario's (a platform file has its own).
 const BUILT: &[&str] = &[
-    "torus2d", "torus3d", "mesh2d", "mesh3d", "fatTree", "thinTree", "torus", "dragonfly",
+    "torus2d",
+    "torus3d",
+    "mesh2d",
+    "mesh3d",
+    "fatTree",
+    "thinTree",
+    "torus",
+    "dragonfly",
 ];
 
 /// The placement engine's field table: each field's path, label, kind, default, range and

@@ -44,6 +44,23 @@ pub fn net_of(shape: &Shape, thin: bool) -> Platform {
             );
             System::FatTree(parse_fat_tree(&text).unwrap())
         }
+        Shape::Net { .. } => panic!("a network's platform comes with it (net_machine)"),
     };
     Platform::build(&sys, LinkParams::SOURCE).unwrap()
+}
+
+/// A network the strategies see through its routes (`{"kind": "torus" | "dragonfly" |
+/// "simgrid", ...}`, the placement scenario's `system`): its shape with the route table, and
+/// its platform, built as a run builds them.
+pub fn net_machine(system: &str) -> (Shape, Platform) {
+    use placelab::place::scenario::{validate_system, SystemSpec};
+    let spec: SystemSpec = serde_json::from_str(system).unwrap();
+    let sys = validate_system(&spec).unwrap();
+    let p = sys
+        .platform(LinkParams {
+            bandwidth: spec.bandwidth,
+            latency: spec.latency,
+        })
+        .unwrap();
+    (sys.shape.with_routes(&p), p)
 }

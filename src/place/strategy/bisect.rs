@@ -261,7 +261,11 @@ impl Geometry {
             Geometry::Net { size, .. } => {
                 let k = group_cut(size, hosts);
                 let len = hosts.len();
-                (k, Rep::Host(hosts[k / 2]), Rep::Host(hosts[k + (len - k) / 2]))
+                (
+                    k,
+                    Rep::Host(hosts[k / 2]),
+                    Rep::Host(hosts[k + (len - k) / 2]),
+                )
             }
         }
     }
