@@ -30,6 +30,7 @@ fn hops(shape: &Shape, a: u32, b: u32) -> u32 {
     match shape {
         Shape::Grid { dims, wrap } => Shape::grid_hops(*dims, *wrap, a, b),
         Shape::Tree { down } => tree_hops(down, a, b),
+        Shape::Net { hops, .. } => hops.get(shape.hosts(), a, b),
     }
 }
 

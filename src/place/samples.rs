@@ -1,6 +1,8 @@
 //! The placement engine's sample matrix: small scenarios that together use every system kind,
 //! job kind (METIS and edge-list files included), strategy, Mapped's objectives, model, the source
-//! quirks, the background of experiment 2, a `messages` job and strategy `given`, for several seeds (one above 2^53). The native tests pin their
+//! quirks, the background of experiment 2, a `messages` job and strategy `given`, networks seen
+//! through their routes (a 4D torus, a dragonfly, a SimGrid platform file), for several seeds
+//! (one above 2^53). The native tests pin their
 //! reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm
 //! reports with them.
 
@@ -105,5 +107,37 @@ pub fn sample_scenarios() -> Vec<String> {
                "strategies": ["given", "optimal"], "placement": [26, 25, 24, 23, 22, 21]})
         .to_string(),
     );
+    // networks seen through their routes: a 4D torus beside a background, a dragonfly, and a
+    // SimGrid platform file (a flat cluster with a backbone) with a message job
+    out.push(
+        json!({"version": 1, "engine": "place", "seed": SEEDS[0],
+               "system": {"kind": "torus", "dims": [3, 2, 2, 2]},
+               "job": {"kind": "GRID", "processes": 12, "rounds": 2, "messageBytes": 1e6, "wrap": true},
+               "background": {"fill": 0.3, "processes": 3},
+               "strategies": ["simple", "random", "optimal", "advanced", "identity", "mapped"],
+               "objective": "hopBytes"})
+        .to_string(),
+    );
+    out.push(
+        json!({"version": 1, "engine": "place", "seed": SEEDS[1],
+               "system": {"kind": "dragonfly", "simgrid": "3,2;2,1;3,1;2", "bandwidth": 1.25e9},
+               "job": {"kind": "CUBE", "processes": 27, "rounds": 3, "messageBytes": 1e5},
+               "model": "max-min",
+               "strategies": ["simple", "random", "optimal", "advanced", "mapped"]})
+        .to_string(),
+    );
+    out.push(
+        json!({"version": 1, "engine": "place", "seed": SEEDS[2],
+               "system": {"kind": "simgrid", "platform": SAMPLE_PLATFORM},
+               "job": {"kind": "messages", "rounds": 2, "messages": [
+                   {"src": 0, "dst": 1, "bytes": 1e6},
+                   {"src": 2, "dst": 0, "bytes": 5e5, "start": 0.001},
+                   {"src": 1, "dst": 3, "bytes": 2e6}]},
+               "strategies": ["given", "simple", "mapped"], "placement": [7, 0, 3, 4]})
+        .to_string(),
+    );
     out
 }
+
+/// A SimGrid platform file: a flat cluster of 8 hosts with a backbone.
+pub const SAMPLE_PLATFORM: &str = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <cluster id=\"c\" prefix=\"h-\" suffix=\".lab\" radical=\"0-7\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\" bb_bw=\"250MBps\" bb_lat=\"20us\"/>\n</platform>\n";

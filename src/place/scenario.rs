@@ -247,8 +247,8 @@ pub fn sample_mean_hops(p: &Platform) -> f64 {
 }
 
 /// The host groups of a platform file: a file whose hosts are all in one torus, fat-tree or
-/// dragonfly cluster has its levels (rings, switches, routers); any other, one group of all its
-/// hosts.
+/// dragonfly cluster has its levels (rings, switches, routers); one whose root zone holds zones
+/// of as many consecutive hosts each, those zones; any other, one group of all its hosts.
 fn file_groups(sg: &crate::formats::simgrid::SgPlatform) -> Vec<u32> {
     use crate::formats::simgrid::Routing;
     let n = sg.hosts.len() as u32;
@@ -258,9 +258,41 @@ fn file_groups(sg: &crate::formats::simgrid::SgPlatform) -> Vec<u32> {
         Routing::Dragonfly(d) => Some(vec![d[6], d[4], d[2], d[0]]),
         _ => None,
     });
-    match (structured.next(), structured.next()) {
-        (Some(g), None) if g.iter().map(|&x| u64::from(x)).product::<u64>() == u64::from(n) => g,
-        _ => vec![n],
+    if let (Some(g), None) = (structured.next(), structured.next()) {
+        if g.iter().map(|&x| u64::from(x)).product::<u64>() == u64::from(n) {
+            return g;
+        }
+    }
+    // the root's child zones, when each holds the same number of consecutive hosts
+    let child_of_root = |h: u32| -> u32 {
+        let mut z = sg.points[h as usize].zone;
+        while let Some(p) = sg.zones[z as usize].parent {
+            if p == 0 {
+                return z;
+            }
+            z = p;
+        }
+        z
+    };
+    let zones: Vec<u32> = sg.hosts.iter().map(|&h| child_of_root(h)).collect();
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &z in &zones {
+        match runs.last_mut() {
+            Some((last, len)) if *last == z => *len += 1,
+            _ => runs.push((z, 1)),
+        }
+    }
+    let distinct = {
+        let mut v: Vec<u32> = runs.iter().map(|r| r.0).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    };
+    let size = runs[0].1;
+    if runs.len() > 1 && distinct == runs.len() && runs.iter().all(|r| r.1 == size) {
+        vec![size, runs.len() as u32]
+    } else {
+        vec![n]
     }
 }
 

@@ -18,7 +18,10 @@ use super::Shape;
 /// The hosts of the tasks, or why the job cannot be laid as it is.
 pub fn identity(shape: &Shape, busy: &[bool], job: &TaskGraph) -> Result<Vec<u32>, String> {
     let Shape::Grid { dims, wrap } = shape else {
-        return Err("Identity needs a torus or mesh of 2 or 3 sides".into());
+        return Err(match shape {
+            Shape::Net { .. } => "Identity needs a torus or mesh of 2 or 3 sides".into(),
+            _ => "Identity needs a torus or mesh".into(),
+        });
     };
     let Some(s) = job.shape else {
         return Err("Identity needs a GRID or CUBE job".into());
