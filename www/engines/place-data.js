@@ -7,8 +7,8 @@ import { isMetisGraph } from './partition-data.js';
 
 /**
  * The bounded view: system.linkEnds (Uint32Array), switchLevel (Uint32Array); per case taskEdges
- * (Uint32Array); per run hosts (Uint32Array), edgeHops (Uint8Array, hops capped at 255) and
- * linkBytes (Float64Array); the background jobs' hosts as one Set-friendly Uint32Array.
+ * (Uint32Array); per run hosts (Uint32Array), edgeHops (Uint8Array, hops capped at 255),
+ * linkBytes and a messages job's messageEnds (Float64Array); the background jobs' hosts as one Set-friendly Uint32Array.
  */
 export function bound(envelope) {
   const transfer = [];
@@ -23,7 +23,10 @@ export function bound(envelope) {
       const edgeHops = Uint8Array.from(x.edgeHops, (h) => Math.min(255, h));
       const linkBytes = Float64Array.from(x.linkBytes);
       transfer.push(hosts.buffer, edgeHops.buffer, linkBytes.buffer);
-      return { ...x, hosts, edgeHops, linkBytes };
+      if (!x.messageEnds) return { ...x, hosts, edgeHops, linkBytes };
+      const messageEnds = Float64Array.from(x.messageEnds);
+      transfer.push(messageEnds.buffer);
+      return { ...x, hosts, edgeHops, linkBytes, messageEnds };
     });
     return { ...c, taskEdges, runs };
   });
