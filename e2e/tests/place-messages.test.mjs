@@ -2,7 +2,8 @@
 // each round ended, per strategy, with axes and a legend; the form edits the message list as a
 // table (from, to, bytes, start; rows added and removed) and the given placement, the edited
 // scenario runs as `placelab run` runs it, and a bad cell shows the engine's JSON path on that
-// cell while the last good drawing stays.
+// cell while the last good drawing stays; a messages CSV (as `placelab netsim --messages` reads
+// it) opened becomes the job.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
@@ -75,6 +76,31 @@ describe('a messages job in the page', () => {
     const given = (await page.evaluate(() => window.placelab.lastReport.report)).cases[0].runs.find((x) => x.strategy === 'given');
     assert.equal(Object.keys(given.messageEnds).length, 10);
     assert.deepEqual(Object.values(given.hosts), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('opens a messages CSV as the job, and names a bad line\'s line and column', async () => {
+    const page = await env.open();
+    await pickExample(page, 'place-messages-given.json');
+    const csv = 'src,dst,bytes,start\n# a ring of 4 and one late message\n0,1,1e6\n1,2,1e6\n2,3,1e6\n3,0,1e6\n0,2,500000,0.002\n';
+    const status = await runAfter(page, () => page.getByTestId('open-file').setInputFiles({ name: 'ring.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }));
+    assert.equal(status, 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const s = JSON.parse(await page.evaluate(() => window.placelab.scenarioText()));
+    assert.equal(s.job.kind, 'messages');
+    assert.deepEqual(s.job.messages.at(-1), { src: 0, dst: 2, bytes: 500000, start: 0.002 });
+    assert.equal(s.job.messages.length, 5);
+    assert.equal(s.placement, undefined, 'the given placement of 8 tasks goes');
+    assert.ok(!s.strategies.includes('given'));
+    assert.deepEqual(s.system, { kind: 'torus2d', x: 8, y: 8 }, 'the system is kept');
+    const want = cli(await page.evaluate(() => window.placelab.scenarioText()));
+    assert.equal(`${await page.evaluate(() => window.placelab.reportText())}\n`, want.stdout.toString());
+    assert.equal(await page.getByTestId('param-job.messages').locator('tbody tr').count(), 5);
+
+    await page.getByTestId('open-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('0,1,1e6\n1,x,5\n') });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=error-panel]').hidden);
+    assert.match(await page.getByTestId('error-text').textContent(), /^bad\.csv: line 2, column 3: task 'x' is not a whole number/);
+    assert.equal(JSON.parse(await page.evaluate(() => window.placelab.scenarioText())).job.messages.length, 5, 'the scenario stays');
     assert.deepEqual(page.problems, []);
     await page.close();
   });
