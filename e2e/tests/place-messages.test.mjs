@@ -7,7 +7,8 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
-import { buildCli, cli } from '../lib/cli.mjs';
+import { buildCli, cli, link } from '../lib/cli.mjs';
+import { observedPage, assertNoLongTask } from '../lib/longtasks.mjs';
 
 const env = useBrowser();
 before(buildCli);
@@ -101,6 +102,43 @@ describe('a messages job in the page', () => {
     await page.waitForFunction(() => !document.querySelector('[data-testid=error-panel]').hidden);
     assert.match(await page.getByTestId('error-text').textContent(), /^bad\.csv: line 2, column 3: task 'x' is not a whole number/);
     assert.equal(JSON.parse(await page.evaluate(() => window.placelab.scenarioText())).job.messages.length, 5, 'the scenario stays');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('2,500 messages: drawn as pixels, a redraw with no long main-thread task; the list is left to the raw JSON', async () => {
+    // a seeded generator, so that the scenario is the same at every run
+    let x = 1;
+    const next = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+    const messages = Array.from({ length: 2500 }, () => ({ src: next(64), dst: next(64), bytes: [1000, 10000, 100000][next(3)], start: next(10000) / 1e6 }));
+    // one message a line, as a person or a script would write it (a 150 kB single line is slow to lay out in any text box)
+    const text = JSON.stringify({ version: 1, engine: 'place', name: '2,500 messages', seed: 1, system: { kind: 'torus2d', x: 8, y: 8 },
+      job: { kind: 'messages', rounds: 1, messages: [] }, strategies: ['simple', 'advanced'] })
+      .replace('"messages":[]', `"messages": [\n${messages.map((m) => JSON.stringify(m)).join(',\n')}\n]`);
+    const page = await observedPage(env, link(text));
+    await page.waitForFunction(() => window.placelab && ['done', 'error'].includes(document.body.dataset.status) && window.placelab.runCount > 0, null, { timeout: 0 });
+    await waitSettled(page);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const drawn = await page.evaluate(() => window.placelab.view.ends());
+    assert.equal(drawn.messages.points.length, 5000);
+    // the plot holds both strategies' colours
+    const colours = await page.getByTestId('message-ends-chart').evaluate((c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set();
+      for (let i = 0; i < d.length; i += 4) if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
+      return seen.size;
+    });
+    assert.ok(colours >= 2, `${colours} colours in the message chart`);
+    // the view's drawing again (panels, charts, the 5,000 end times), watched alone: opening a
+    // 125 kB scenario (the raw JSON box) is the page's startup, not this drawing
+    await page.evaluate(() => { window.__longTasks.length = 0; });
+    const drawnBefore = await page.evaluate(() => Number(document.querySelector('[data-drawn]').dataset.drawn));
+    await page.evaluate(() => window.placelab.view.setCase(0));
+    await page.waitForFunction((n) => Number(document.querySelector('[data-drawn]').dataset.drawn) > n, drawnBefore, { timeout: 0 });
+    await page.evaluate(() => new Promise((r) => { requestAnimationFrame(() => setTimeout(r, 100)); }));
+    await assertNoLongTask(page, '2,500 messages drawn');
+    assert.equal(await page.getByTestId('param-job.messages').locator('tbody tr').count(), 0);
+    assert.match(await page.getByTestId('param-job.messages').textContent(), /More than 500 rows: edit this list in the raw JSON/);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

@@ -12,6 +12,7 @@ export const MAX_CELL = 28;     // px
 export const TITLE_H = 20;      // px
 export const TREE_H = 260;      // px
 export const MAX_EDGES_DRAWN = 20_000;
+export const DENSE_POINTS = 2000; // more points per series: written as pixels, not paths
 export const IDLE = '#E3E6EA';
 export const BUSY = '#8A939C';  // hosts of experiment 2's background jobs
 
@@ -292,7 +293,31 @@ export function drawEndTimes(canvas, { width, height, series, title, xLabel, xFr
   ctx.stroke();
   const points = [];
   const r = dots ? 2.5 : 3;
+  if (dots && n > DENSE_POINTS) {
+    // many messages (up to 100,000 per strategy): each a 2x2-device-pixel dot written into the
+    // plot's pixels, one pass over the points, later strategies over earlier ones
+    const dpr = window.devicePixelRatio || 1;
+    const [px0, py0] = [Math.floor(M.left * dpr), Math.floor(M.top * dpr)];
+    const [pw, ph] = [Math.max(1, Math.ceil(w * dpr)), Math.max(1, Math.ceil(h * dpr) + 2)];
+    const img = ctx.getImageData(px0, py0, pw, ph);
+    series.forEach((s, k) => {
+      const [cr, cg, cb] = [1, 3, 5].map((i) => parseInt(s.color.slice(i, i + 2), 16));
+      s.values.forEach((v, i) => {
+        const x = X(i + xFrom), y = Y(v * 1e3);
+        if (points.length < 10_000) points.push({ series: k, i, x, y });
+        const qx = Math.round(x * dpr) - px0 - 1, qy = Math.round(y * dpr) - py0 - 1;
+        for (let ddy = 0; ddy < 2; ddy++) for (let ddx = 0; ddx < 2; ddx++) {
+          const ax = qx + ddx, ay = qy + ddy;
+          if (ax < 0 || ay < 0 || ax >= pw || ay >= ph) continue;
+          const o = (ay * pw + ax) * 4;
+          img.data[o] = cr; img.data[o + 1] = cg; img.data[o + 2] = cb; img.data[o + 3] = 255;
+        }
+      });
+    });
+    ctx.putImageData(img, px0, py0);
+  }
   series.forEach((s, k) => {
+    if (dots && n > DENSE_POINTS) return;
     // strategies at the same x side by side, so that equal times stay visible
     const dx = series.length > 1 && n > 1 ? Math.min(3, w / n / (series.length + 1)) * (k - (series.length - 1) / 2) : 0;
     ctx.fillStyle = s.color; ctx.strokeStyle = s.color; ctx.lineWidth = 1.5;
@@ -304,8 +329,7 @@ export function drawEndTimes(canvas, { width, height, series, title, xLabel, xFr
     ctx.beginPath();
     s.values.forEach((v, i) => {
       const x = X(i + xFrom) + dx, y = Y(v * 1e3);
-      if (n > 2000) ctx.rect(x - 1, y - 1, 2, 2); // many messages: small squares, one path
-      else { ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
+      ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI);
       if (points.length < 10_000) points.push({ series: k, i, x, y });
     });
     ctx.fill();
