@@ -47,6 +47,7 @@ function shown(param, get) {
   if (!cond) return true;
   const v = get(cond.path);
   if (cond.present) return v !== undefined && v !== null;
+  if ('includes' in cond) return Array.isArray(v) && v.includes(cond.includes);
   if (Array.isArray(cond.equals)) return cond.equals.includes(v);
   if ('equals' in cond) return v === cond.equals;
   if ('notEquals' in cond) return v !== cond.notEquals;
@@ -463,7 +464,7 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
     fieldError({ path, message }) {
       clearFieldErrors();
       const at = String(path ?? '').replace(/^\$\.?/, '');
-      const c = controls.find((x) => !x.row.hidden && (at === x.param.path || (x.locate && at.startsWith(`${x.param.path}[`))));
+      const c = controls.find((x) => !x.row.hidden && (at === x.param.path || at.startsWith(`${x.param.path}[`)));
       if (!c) return false;
       showFieldError(c, `${at}: ${message}`, at.slice(c.param.path.length));
       return true;

@@ -143,6 +143,33 @@ describe('a messages job in the page', () => {
     await page.close();
   });
 
+  it('shows the given placement field with strategy given, and its errors under it', async () => {
+    const page = await env.open();
+    await pickExample(page, 'place-messages-given.json');
+    const field = page.getByTestId('param-placement');
+    const given = page.getByTestId('param-strategies').locator('input[value="given"]');
+    assert.ok(await field.isVisible());
+    await given.uncheck();
+    assert.ok(!(await field.isVisible()));
+    assert.equal(JSON.parse(await page.evaluate(() => window.placelab.scenarioText())).placement, undefined, 'no placement without strategy given');
+    await given.check();
+    assert.ok(await field.isVisible());
+    assert.equal(await runAfter(page, () => page.getByTestId('run').click()), 'error');
+    assert.match(await page.getByTestId('param-placement-error').textContent(), /^placement: missing: strategy given needs the host of each task/);
+    await field.fill('[0, 1, 2, 3, 4, 5, 6, 64]');
+    await field.press('Tab');
+    assert.equal(await runAfter(page, () => page.getByTestId('run').click()), 'error');
+    assert.match(await page.getByTestId('param-placement-error').textContent(), /^placement\[7\]: host 64: the system's hosts are 0 to 63/);
+    await field.fill('[0, 1, 2, 3, 4, 5, 6, 63]');
+    await field.press('Tab');
+    assert.equal(await runAfter(page, () => page.getByTestId('run').click()), 'done');
+    assert.ok(!(await page.getByTestId('param-placement-error').isVisible()));
+    const want = cli(await page.evaluate(() => window.placelab.scenarioText()));
+    assert.equal(`${await page.evaluate(() => window.placelab.reportText())}\n`, want.stdout.toString());
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('shows a bad cell\'s JSON path on that cell and keeps the last good drawing', async () => {
     const page = await env.open();
     await pickExample(page, 'place-messages-given.json');

@@ -22,7 +22,7 @@ export const FORM_EXTRAS = [
   { path: 'job.messages', label: 'Messages (one way, each round)', kind: 'rows', default: null, showIf: { path: 'job.kind', equals: 'messages' },
     help: 'from and to: tasks from 0; bytes; start: seconds after the round begins (empty: 0). A task to itself is a free loopback.',
     columns: [{ key: 'src', label: 'from' }, { key: 'dst', label: 'to' }, { key: 'bytes', label: 'bytes' }, { key: 'start', label: 'start (s)', optional: true, empty: '0' }] },
-  { path: 'placement', label: 'Given placement', kind: 'string', default: null, showIf: { path: 'placement', present: true },
+  { path: 'placement', label: 'Given placement', kind: 'string', default: null, showIf: { path: 'strategies', includes: 'given' },
     help: 'strategy given: the host of each task, in task order, e.g. [0, 9, 18]' },
 ];
 
