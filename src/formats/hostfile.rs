@@ -432,7 +432,7 @@ pub fn simgrid_of_report(
     let engine = doc["engine"].as_str().unwrap_or("");
     if engine != "place" {
         return Err(format!(
-            "SimGrid files come from placement reports, not a {engine:?} report"
+            "SimGrid files come from placement reports; this report is of the {engine:?} engine"
         ));
     }
     let r = &doc["report"];

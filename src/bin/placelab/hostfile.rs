@@ -122,6 +122,24 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(w) => w,
         Err(e) => return fail(format!("{file}: {e}"), 1),
     };
+    if format == "simgrid-platform" {
+        eprintln!("placelab hostfile: {}, {}", w.picked.what, w.label);
+    } else {
+        report_ranks(&w);
+    }
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, w.text) {
+                return fail(format!("{path}: {e}"), 2);
+            }
+        }
+        None => print!("{}", w.text),
+    }
+    ExitCode::SUCCESS
+}
+
+/// Says on stderr what was written: ranks, hosts, and whether the format keeps the rank order.
+fn report_ranks(w: &hostfile::Written) {
     let order = if w.keeps_order {
         "rank order kept"
     } else {
@@ -138,14 +156,4 @@ pub fn main(args: &[String]) -> ExitCode {
             .len(),
         w.label
     );
-    let body = w.text;
-    match out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, body) {
-                return fail(format!("{path}: {e}"), 2);
-            }
-        }
-        None => print!("{body}"),
-    }
-    ExitCode::SUCCESS
 }
