@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh build
 cargo build --lib --release --target wasm32-unknown-unknown
 wasm-bindgen --target web --no-typescript --out-dir www/pkg --out-name placelab \
-  target/wasm32-unknown-unknown/release/placelab.wasm
+  "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/placelab.wasm"
 python3 scripts/examples_index.py
 python3 scripts/dist.py
 echo "[build] www/pkg/placelab_bg.wasm: $(wc -c < www/pkg/placelab_bg.wasm) bytes, $(gzip -9c www/pkg/placelab_bg.wasm | wc -c) gzipped" >&2

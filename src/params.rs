@@ -22,10 +22,11 @@ pub struct Param {
     /// Dotted path of the field inside the scenario, e.g. `system.width`.
     pub path: &'static str,
     pub label: &'static str,
-    /// `int`, `number`, `enum`, `bool`, `multi` (several of `options`), `string`, or `uint64`: a
-    /// whole number from 0 to 2^64-1 (a seed) that the form edits as text and writes into the
-    /// scenario as the digits typed, a JSON number, never through a JavaScript number (exact
-    /// only up to 2^53); it has no `min`/`max`.
+    /// `int`, `number`, `enum`, `bool`, `multi` (several of `options`), `string`, `text` (a
+    /// file's text of many lines: the page edits it in a text box it can also fill from a
+    /// file), or `uint64`: a whole number from 0 to 2^64-1 (a seed) that the form edits as text
+    /// and writes into the scenario as the digits typed, a JSON number, never through a
+    /// JavaScript number (exact only up to 2^53); it has no `min`/`max`.
     pub kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min: Option<f64>,

@@ -272,10 +272,11 @@ impl StudyHost {
     }
 }
 
-/// A placement out of a report's text as a launcher's file (`placelab hostfile`'s formats):
-/// the JSON text of `{text, what, ranks, hosts, keepsOrder, label}`; `case`, `strategy` (a
-/// placement's strategy or an allocation's policy) and `job` as the CLI's options (unset: case 0,
-/// the fastest strategy or the first policy, job 0).
+/// A placement out of a report's text as a launcher's file or a SimGrid file (`placelab
+/// hostfile`'s formats, [`crate::formats::hostfile::file_from_report_text`]): the JSON text of
+/// `{text, what, ranks, hosts, keepsOrder, label}`; `case`, `strategy` (a placement's strategy or
+/// an allocation's policy) and `job` as the CLI's options (unset: case 0, the fastest strategy or
+/// the first policy, job 0).
 #[wasm_bindgen]
 pub fn hostfile(
     report: &str,
@@ -284,32 +285,27 @@ pub fn hostfile(
     strategy: Option<String>,
     job: Option<u32>,
 ) -> Result<String, JsError> {
-    use crate::formats::hostfile::{from_report_text, keeps_rank_order, Format, Pick};
-    let f = Format::from_id(format).ok_or_else(|| {
-        JsError::new(&format!(
-            "{format:?} is not one of {}",
-            Format::IDS.join(", ")
-        ))
-    })?;
+    use crate::formats::hostfile::{file_from_report_text, Pick};
     let pick = Pick {
         case: case.map(|c| c as usize),
         strategy,
         job: job.map(|j| j as usize),
         ..Pick::default()
     };
-    let (text, picked) = from_report_text(report, f, &pick).map_err(|e| JsError::new(&e))?;
-    let hosts = picked
+    let w = file_from_report_text(report, format, &pick).map_err(|e| JsError::new(&e))?;
+    let hosts = w
+        .picked
         .hosts
         .iter()
         .collect::<std::collections::BTreeSet<_>>()
         .len();
     let out = serde_json::json!({
-        "text": text,
-        "what": picked.what,
-        "ranks": picked.hosts.len(),
+        "text": w.text,
+        "what": w.picked.what,
+        "ranks": w.picked.hosts.len(),
         "hosts": hosts,
-        "keepsOrder": keeps_rank_order(f, &picked.hosts),
-        "label": f.label(),
+        "keepsOrder": w.keeps_order,
+        "label": w.label,
     });
     Ok(out.to_string())
 }

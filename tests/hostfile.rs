@@ -292,3 +292,95 @@ fn an_allocation_job_runs_on_exactly_its_nodes() {
         }
     }
 }
+
+/// `placelab netsim` with `args` writing its platform and deployment; the two files' text.
+fn netsim_files(args: &[&str], placement: &[u64]) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!("placelab-hostfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (p, d, f) = (dir.join("p.xml"), dir.join("d.xml"), dir.join("hosts.txt"));
+    let lines: Vec<String> = placement.iter().map(|h| h.to_string()).collect();
+    std::fs::write(&f, lines.join("\n") + "\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_placelab"))
+        .arg("netsim")
+        .args(args)
+        .args(["--placement-file", f.to_str().unwrap()])
+        .args(["--write-platform", p.to_str().unwrap()])
+        .args(["--write-deployment", d.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = (
+        std::fs::read_to_string(&p).unwrap(),
+        std::fs::read_to_string(&d).unwrap(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    files
+}
+
+/// A placement report's SimGrid files are byte for byte what `placelab netsim` writes for the
+/// same machine (links included) and the same placement; other reports are refused.
+#[test]
+fn simgrid_files_of_a_placement_report_are_the_ones_netsim_writes() {
+    for (example, strategy, case) in [
+        ("place-messages-given", "given", 0),
+        ("place-thintree", "simple", 1),
+    ] {
+        let doc = report(example);
+        let text = doc.to_string();
+        let pick = Pick {
+            case: Some(case),
+            strategy: Some(strategy.into()),
+            ..Pick::default()
+        };
+        let sys = &doc["report"]["system"];
+        let run = doc["report"]["cases"][case]["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["strategy"] == strategy)
+            .unwrap();
+        let placement: Vec<u64> = run["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap())
+            .collect();
+        let (bw, lat) = (sys["bandwidth"].to_string(), sys["latency"].to_string());
+        let shape: Vec<String> = match sys["kind"].as_str().unwrap() {
+            "torus2d" => {
+                let d = &sys["dims"];
+                vec![
+                    "--system".into(),
+                    "torus2d".into(),
+                    "--dims".into(),
+                    format!("{},{}", d[0], d[1]),
+                ]
+            }
+            _ => vec![
+                "--system".into(),
+                "fattree".into(),
+                "--tree".into(),
+                sys["simgrid"].as_str().unwrap().into(),
+            ],
+        };
+        let mut args: Vec<&str> = shape.iter().map(String::as_str).collect();
+        args.extend(["--bandwidth", &bw, "--latency", &lat]);
+        let (platform, deployment) = netsim_files(&args, &placement);
+        let p = hostfile::file_from_report_text(&text, "simgrid-platform", &pick).unwrap();
+        assert_eq!(p.text, platform, "{example}: platform");
+        assert_eq!(p.picked.hosts.len() as u64, sys["hosts"].as_u64().unwrap());
+        let d = hostfile::file_from_report_text(&text, "simgrid-deployment", &pick).unwrap();
+        assert_eq!(d.text, deployment, "{example}: deployment");
+        assert_eq!(d.text.matches("<actor ").count(), placement.len());
+        assert!(d.picked.what.contains(strategy));
+    }
+    let alloc = report("fig1-4x4").to_string();
+    let e = hostfile::file_from_report_text(&alloc, "simgrid-platform", &Pick::default());
+    assert!(e.unwrap_err().contains("placement reports"));
+    let e = hostfile::file_from_report_text(&alloc, "simgrid", &Pick::default());
+    assert!(e.unwrap_err().contains("simgrid-deployment"));
+}

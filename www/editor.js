@@ -10,6 +10,8 @@ import { NUMBER_LITERAL, literalAt, valueAt, setLiteral, unfold, JsonTextError }
 const RAW_DEBOUNCE_MS = 250;
 const LARGE_RAW_CHARS = 200_000; // raw text longer than this is folded off the main thread
 const MAX_FIELD_CHARS = 10_000;  // a form field never shows more than this
+const MAX_TEXT_CHARS = 1_000_000; // a text box (a file's text) never shows more than this
+const MAX_TABLE_ROWS = 500;       // a list edited as a table (e.g. messages) has at most this many rows
 const EDITED = ' (edited)';
 const INVALID = Symbol('invalid');
 
@@ -45,6 +47,7 @@ function shown(param, get) {
   if (!cond) return true;
   const v = get(cond.path);
   if (cond.present) return v !== undefined && v !== null;
+  if ('includes' in cond) return Array.isArray(v) && v.includes(cond.includes);
   if (Array.isArray(cond.equals)) return cond.equals.includes(v);
   if ('equals' in cond) return v === cond.equals;
   if ('notEquals' in cond) return v !== cond.notEquals;
@@ -82,7 +85,7 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
     const id = `param-${param.path.replace(/[^A-Za-z0-9]/g, '-')}`;
     const common = { id, 'data-testid': `param-${param.path}`, dataset: { path: param.path } };
     const parse = (lit) => { try { return lit === undefined ? undefined : JSON.parse(lit); } catch { return undefined; } };
-    let input, read, write;
+    let input, read, write, locate = null, extra = [];
     switch (param.kind) {
       case 'enum': {
         const options = param.options || [];
@@ -120,6 +123,94 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
         write = (lit) => { input.value = lit === undefined || lit === 'null' ? '' : lit.length > MAX_FIELD_CHARS ? '' : lit; };
         break;
       }
+      case 'text': {
+        // A file's text (e.g. a Slurm topology.conf): a text box, and Open file… to fill it from a file.
+        input = el('textarea', { ...common, rows: '8', spellcheck: 'false', autocomplete: 'off', class: 'field-text' });
+        read = () => JSON.stringify(input.value);
+        write = (lit) => {
+          const v = lit === undefined || lit.length > MAX_TEXT_CHARS ? undefined : parse(lit);
+          input.value = typeof v === 'string' ? v : '';
+          input.placeholder = lit !== undefined && lit.length > MAX_TEXT_CHARS ? 'too long to show here: edit it in the raw JSON' : '';
+        };
+        const file = el('input', { type: 'file', hidden: true, 'data-testid': `param-${param.path}-file`, 'aria-label': `${param.label} from a file` });
+        const open = el('button', { type: 'button', class: 'secondary', text: 'Open file…', title: `fill ${param.label} from a file` });
+        open.addEventListener('click', () => file.click());
+        file.addEventListener('change', async () => {
+          const f = file.files?.[0];
+          file.value = '';
+          if (!f) return;
+          if (f.size > MAX_TEXT_CHARS) { showFieldError(c, `${f.name} is ${f.size} bytes; this field takes at most ${MAX_TEXT_CHARS}`); return; }
+          input.value = await f.text();
+          handleFormChange(c, read());
+        });
+        extra = [open, file];
+        break;
+      }
+      case 'rows': {
+        // A list of objects (e.g. a job's messages) as a table: a row per item, a cell per column;
+        // numbers are kept as their literal text, an empty optional cell leaves its key out.
+        const cols = param.columns;
+        const body = el('tbody');
+        let lastLit = null;
+        const addRow = (item = {}) => {
+          const cells = cols.map((col) => el('input', { type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', dataset: { key: col.key },
+            'aria-label': col.label, placeholder: col.optional ? String(col.empty ?? '') : '', value: item[col.key] === undefined ? '' : String(item[col.key]) }));
+          const remove = el('button', { type: 'button', class: 'secondary row-remove', text: '×', title: 'remove this row', 'aria-label': 'remove this row' });
+          const tr = el('tr', {}, cells.map((x) => el('td', {}, x)), el('td', {}, remove));
+          remove.addEventListener('click', () => { tr.remove(); handleFormChange(c, read()); });
+          for (const x of cells) {
+            x.addEventListener('input', () => handleFormChange(c, read(), true));
+            x.addEventListener('change', () => handleFormChange(c, read()));
+          }
+          body.append(tr);
+        };
+        const add = el('button', { type: 'button', class: 'secondary', text: 'Add row', 'data-testid': `param-${param.path}-add` });
+        add.addEventListener('click', () => {
+          const last = body.lastElementChild;
+          addRow(last ? Object.fromEntries([...last.querySelectorAll('input')].map((x) => [x.dataset.key, x.value])) : {});
+          handleFormChange(c, read());
+        });
+        const tooMany = el('p', { class: 'help', hidden: true });
+        input = el('div', { ...common, class: 'rows' },
+          el('table', { class: 'rows-table' }, el('thead', {}, el('tr', {}, cols.map((col) => el('th', { scope: 'col', text: col.label, title: col.help || '' })), el('th'))), body), tooMany, add);
+        read = () => {
+          const items = [];
+          for (const tr of body.children) {
+            const parts = [];
+            for (const x of tr.querySelectorAll('input')) {
+              const t = x.value.trim();
+              if (t === '') continue; // the engine names a missing value by its path
+              if (!NUMBER_LITERAL.test(t)) return INVALID;
+              parts.push(`${JSON.stringify(x.dataset.key)}: ${t}`);
+            }
+            items.push(`{${parts.join(', ')}}`);
+          }
+          lastLit = items.length ? `[\n${items.map((i) => `    ${i}`).join(',\n')}\n  ]` : '[]';
+          return lastLit;
+        };
+        write = (lit) => {
+          if (lit === lastLit) return; // the table wrote it: keep the rows (and the focus)
+          lastLit = lit ?? null;
+          body.replaceChildren();
+          const v = lit === undefined || lit.length > MAX_TEXT_CHARS ? undefined : parse(lit);
+          // a long list stays in the raw JSON: a table of thousands of rows would hold up the page
+          const many = lit !== undefined && (!Array.isArray(v) ? lit.length > MAX_TEXT_CHARS : v.length > MAX_TABLE_ROWS);
+          tooMany.hidden = !many;
+          tooMany.textContent = many ? `More than ${MAX_TABLE_ROWS} rows: edit this list in the raw JSON.` : '';
+          add.hidden = many;
+          if (!Array.isArray(v) || many) return;
+          // each number as JavaScript prints it: the same double the engine reads from the literal
+          for (const item of v) addRow(item && typeof item === 'object' ? item : {});
+        };
+        // an error at `[i].key` marks that cell
+        locate = (rest) => {
+          const m = /^\[(\d+)\](?:\.(\w+))?/.exec(rest);
+          const tr = m ? body.children[Number(m[1])] : null;
+          if (!tr) return null;
+          return (m[2] && tr.querySelector(`input[data-key="${m[2]}"]`)) || tr.querySelector('input');
+        };
+        break;
+      }
       default:
         input = el('input', { ...common, type: 'text' });
         // Structured values (e.g. tree arities [2, 2, 8]) are edited as JSON text, kept as typed.
@@ -135,14 +226,46 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
     }
     const label = el('label', { for: id, text: param.label, title: param.help || '' });
     const row = el('div', { class: `field field-${param.kind}` }, label, el('div', { class: 'control' }, input,
-      param.unit ? el('span', { class: 'unit', text: param.unit }) : null));
+      param.unit ? el('span', { class: 'unit', text: param.unit }) : null, ...extra));
     if (param.help) row.append(el('p', { class: 'help', text: param.help }));
+    const error = el('p', { class: 'field-error', 'data-testid': `param-${param.path}-error`, role: 'alert', hidden: true });
+    row.append(error);
     input.addEventListener('change', () => handleFormChange(c, read()));
-    if (param.kind === 'int' || param.kind === 'uint64' || param.kind === 'number' || param.kind === 'string' || !param.kind) {
+    if (['int', 'uint64', 'number', 'string', 'text'].includes(param.kind) || !param.kind) {
       input.addEventListener('input', () => handleFormChange(c, read(), true));
     }
-    const c = { param, row, input, read, write };
+    const c = { param, row, input, read, write, error, locate };
     return c;
+  }
+
+  /** Shows `message` under a control (the engine's error at its path); a text box selects the line and column it names. */
+  function showFieldError(c, message, rest = '') {
+    c.flagged = true;
+    c.error.textContent = message;
+    c.error.hidden = false;
+    c.input.setAttribute('aria-invalid', 'true');
+    const cell = c.locate?.(rest);
+    if (cell) { cell.setAttribute('aria-invalid', 'true'); c.marked = cell; }
+    const at = /line (\d+), column (\d+)/.exec(message);
+    if (at && c.input.tagName === 'TEXTAREA') {
+      const lines = c.input.value.split('\n');
+      const line = Math.min(Number(at[1]), lines.length);
+      const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+      const col = Math.min(Number(at[2]) - 1, lines[line - 1].length);
+      c.input.setSelectionRange(start + col, start + lines[line - 1].length);
+    }
+  }
+
+  function clearFieldErrors() {
+    for (const c of controls) {
+      if (!c.flagged) continue;
+      c.flagged = false;
+      c.error.hidden = true;
+      c.error.textContent = '';
+      c.input.removeAttribute('aria-invalid');
+      c.marked?.removeAttribute('aria-invalid');
+      c.marked = null;
+    }
   }
 
   function reflectForm() {
@@ -196,11 +319,14 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
     if (literal === INVALID) {
       control.input.setAttribute('aria-invalid', 'true');
       const kept = literalAt(shownText, param.path);
-      rawError.textContent = `${param.label}: "${control.input.value.trim().slice(0, 40)}" is not a number; the scenario keeps ${kept === undefined ? 'no value' : kept}`;
+      // a table's cell: the one being edited
+      const typed = String(control.input.value ?? document.activeElement?.value ?? '');
+      rawError.textContent = `${param.label}: "${typed.trim().slice(0, 40)}" is not a number; the scenario keeps ${kept === undefined ? 'no value' : kept.length > 80 ? 'its value' : kept}`;
       rawError.hidden = false;
       return;
     }
     if (control.input.hasAttribute('aria-invalid')) { control.input.removeAttribute('aria-invalid'); if (rawValid) rawError.hidden = true; }
+    control.error.hidden = true; // the run's error was about the value just replaced
     if (!rawValid) rawError.hidden = true; // the form was edited while the raw text was broken: the form wins
     try {
       shownText = setLiteral(shownText, param.path, literal);
@@ -284,12 +410,15 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
   raw.addEventListener('blur', () => { if (rawTimer) parseRaw(); });
 
   return {
-    /** Builds the form for an engine description from engines(). */
-    setEngine(desc) {
+    /**
+     * Builds the form for an engine description from engines(), then the `extras` its view adds
+     * (controls for fields the table states as rules on list items, e.g. a table of messages).
+     */
+    setEngine(desc, extras = []) {
       engine = desc;
       controls.length = 0;
       form.replaceChildren();
-      for (const param of desc?.params || []) {
+      for (const param of [...(desc?.params || []), ...extras]) {
         const c = controlFor(param);
         controls.push(c);
         form.append(c.row);
@@ -328,6 +457,19 @@ export function createEditor({ form, raw, rawError, onChange, fold }) {
       if (changed) { writeRaw(); reflectForm(); }
       return changed;
     },
+    /**
+     * Shows a run's error `{path, message}` under the control of its path (e.g. a topology.conf's
+     * line and column under its text box); false when no control shown edits that path.
+     */
+    fieldError({ path, message }) {
+      clearFieldErrors();
+      const at = String(path ?? '').replace(/^\$\.?/, '');
+      const c = controls.find((x) => !x.row.hidden && (at === x.param.path || at.startsWith(`${x.param.path}[`)));
+      if (!c) return false;
+      showFieldError(c, `${at}: ${message}`, at.slice(c.param.path.length));
+      return true;
+    },
+    clearFieldErrors,
     /** A value of the scenario (parsed; for small values such as the name or the engine). */
     valueAt: (path) => get(path),
     /** Whether the scenario differs from the one loaded. */

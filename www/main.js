@@ -194,6 +194,7 @@ async function handleResult({ view: envelope, blob, bytes, sha256, text: reportT
   state.lastReport = envelope;
   state.lastError = null;
   clearError();
+  editor.clearFieldErrors();
   const view = drawReport(envelope);
   // A live preview redraws only the figures: the tables (hundreds of rows) wait, dimmed, for the
   // complete report, so each keystroke costs one drawing.
@@ -228,6 +229,7 @@ function handleRunError(error) {
   // and keeps the engine's error as it came in state.lastError.
   const shown = refused ? { ...err, message: err.message.replace(/^refused before running: /, '') } : err;
   showError(shown, { prefix: refused ? 'refused before running: ' : '' });
+  editor.fieldError(err);
   state.lastError = err;
   setStatus('error');
   // A panic may leave the wasm instance unusable: start a fresh one.
@@ -322,7 +324,7 @@ function applyScenario(scenario, exampleFile = '') {
     state.engineId = desc.id;
     ui.engine.value = desc.id;
   }
-  editor.setEngine(desc);
+  editor.setEngine(desc, viewFor(desc?.id).FORM_EXTRAS);
   ui.example.value = exampleFile;
   reflectDescription();
   if (desc) study.setEngine(desc.id);
@@ -379,7 +381,7 @@ function handleEditorChange({ engineChanged } = {}) {
   if (location.hash) saveLinkHash('');
   if (engineChanged) {
     const desc = engineDesc(editor.valueAt('engine'));
-    if (desc) { state.engineId = desc.id; ui.engine.value = desc.id; editor.setEngine(desc); }
+    if (desc) { state.engineId = desc.id; ui.engine.value = desc.id; editor.setEngine(desc, viewFor(desc?.id).FORM_EXTRAS); }
   }
   study.setEngine(editor.valueAt('engine'));
   study.scenarioChanged();
@@ -525,7 +527,8 @@ async function handleExport(kind, detail = {}) {
     else if (kind === 'hostfile') {
       const f = await text.call('hostfile', { report: state.lastResult.blob, format: detail.format, case: detail.case, strategy: detail.strategy, job: detail.job });
       exportBlob(new Blob([f.text], { type: 'text/plain' }), `${baseName()}.${detail.suffix}`);
-      showNotice(`${f.label}: ${f.what}, ${f.ranks} ranks on ${f.hosts} hosts${f.keepsOrder ? '' : ' (this format does not keep the rank order: use the machinefile, rankfile or SLURM_HOSTFILE)'}.`);
+      if (detail.format === 'simgrid-platform') showNotice(`${f.label}: ${f.what}.`);
+      else showNotice(`${f.label}: ${f.what}, ${f.ranks} ranks on ${f.hosts} hosts${f.keepsOrder ? '' : ' (this format does not keep the rank order: use the machinefile, rankfile or SLURM_HOSTFILE)'}.`);
     }
     else if (kind === 'json') exportBlob(state.lastResult.blob, `${baseName()}.report.json`);
     else {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { REPO } from './server.mjs';
 
-export const CLI = path.join(REPO, 'target', 'release', 'placelab');
+export const CLI = path.join(path.resolve(REPO, process.env.CARGO_TARGET_DIR || 'target'), 'release', 'placelab');
 
 export function buildCli() {
   execFileSync('cargo', ['build', '--release', '--bin', 'placelab'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -1,7 +1,8 @@
 // The placement engine's page: the "Zhdanov & Korkhov, experiment 1" example shows one
 // panel per strategy with the nodes coloured by task position, the ratio table beside the
 // source's figures and the bar chart; the full 4,096-node example runs and draws without a long
-// main-thread task; the launcher files of the case shown equal `placelab hostfile`'s; a METIS task
+// main-thread task; the launcher files of the case shown equal `placelab hostfile`'s, its SimGrid
+// platform and deployment `placelab netsim`'s; a METIS task
 // graph opened from a file becomes the job and runs.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -148,6 +149,42 @@ describe('place page', () => {
       const want = execFileSync(CLI, args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
       assert.equal(await fs.readFile(file, 'utf8'), want, `${format} ${strategy}`);
     }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('downloads the machine and a placement as the SimGrid files placelab netsim writes', async () => {
+    buildCli();
+    const page = await readyPage(env);
+    await pickExample(page, 'place-messages-given.json');
+    const report = artifact('place-messages.report.json');
+    await fs.writeFile(report, await page.evaluate(() => window.placelab.reportText()));
+    const r = await page.evaluate(() => window.placelab.lastReport.report);
+    const got = {};
+    for (const [format, strategy] of [['simgrid-platform', ''], ['simgrid-deployment', 'given'], ['simgrid-deployment', 'mapped']]) {
+      await page.getByTestId('hostfile-format').selectOption(format);
+      await page.getByTestId('hostfile-strategy').selectOption(strategy);
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-hostfile').click()]);
+      assert.ok(dl.suggestedFilename().endsWith(format === 'simgrid-platform' ? '.platform.xml' : '.deployment.xml'), dl.suggestedFilename());
+      const file = artifact(`download-${strategy}-${dl.suggestedFilename()}`);
+      await dl.saveAs(file);
+      got[`${format} ${strategy}`] = await fs.readFile(file, 'utf8');
+      const args = ['hostfile', report, '--format', format, ...(strategy ? ['--strategy', strategy] : [])];
+      assert.equal(got[`${format} ${strategy}`], execFileSync(CLI, args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString(), `${format} ${strategy}`);
+    }
+    // the same files from the network simulator's own writer, for the same machine and placement
+    for (const strategy of ['given', 'mapped']) {
+      const run = r.cases[0].runs.find((x) => x.strategy === strategy);
+      const hostsFile = artifact(`place-messages-${strategy}.hosts`);
+      await fs.writeFile(hostsFile, `${run.hosts.join('\n')}\n`);
+      const [platform, deployment] = [artifact(`netsim-${strategy}.platform.xml`), artifact(`netsim-${strategy}.deployment.xml`)];
+      execFileSync(CLI, ['netsim', '--system', 'torus2d', '--dims', r.system.dims.slice(0, 2).join(','), '--bandwidth', String(r.system.bandwidth),
+        '--latency', String(r.system.latency), '--placement-file', hostsFile, '--write-platform', platform, '--write-deployment', deployment]);
+      assert.equal(got['simgrid-platform '], await fs.readFile(platform, 'utf8'), 'platform');
+      assert.equal(got[`simgrid-deployment ${strategy}`], await fs.readFile(deployment, 'utf8'), `deployment ${strategy}`);
+      assert.equal(got[`simgrid-deployment ${strategy}`].match(/<actor /g).length, run.hosts.length);
+    }
+    assert.match(await page.getByTestId('notice').textContent(), /SimGrid deployment \(XML\): case 0 .*strategy mapped, 8 ranks/);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

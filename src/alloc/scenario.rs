@@ -781,8 +781,14 @@ fn build_table() -> Vec<Param> {
         )
         .help("one arity per level, e.g. [2, 2, 8]: root -> 2 -> 2 -> 8 nodes")
         .show_if("system.kind", "tree"),
-        // the text of a Slurm topology.conf: multi-line, edited in the scenario's JSON text
-        Param::rule("system.topologyConf", "string"),
+        Param::new(
+            "system.topologyConf",
+            "Slurm topology.conf",
+            "text",
+            json!(null),
+        )
+        .help("the file's text: one SwitchName= line per switch (Nodes= for a leaf switch, Switches= above); paste it or open the file")
+        .show_if("system.kind", "slurmTopology"),
         Param::rule("system.arities[]", "int").range(2.0, 1024.0),
         Param::rule("system.arity", "int").range(2.0, 1024.0),
         Param::rule("system.levels", "int").range(1.0, 8.0),

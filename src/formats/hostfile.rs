@@ -10,8 +10,13 @@
 //! | `slurm-hostfile` | one host per line per rank: `SLURM_HOSTFILE=FILE srun --distribution=arbitrary` | yes |
 //! | `nodelist` | the distinct hosts as one Slurm hostlist expression (`sbatch --nodelist=...`) | no: a set |
 //!
+//! A placement report also gives SimGrid's two files ([`SimgridFile`]): its machine as a
+//! platform and a run's placement as a deployment, exactly as `placelab netsim --write-platform`
+//! and `--write-deployment` write them ([`super::simgrid::write`]; hosts `node-0 ..`).
+//!
 //! # Complexity
-//! `O(R)` for `R` ranks (`nodelist`: `O(R log R)`).
+//! `O(R)` for `R` ranks (`nodelist`: `O(R log R)`); a SimGrid platform `O(links)` (a mesh:
+//! `O(hosts^2)` routes).
 
 use super::hostlist;
 use std::fmt::Write;
@@ -26,6 +31,17 @@ crate::params::choices! {
         Nodelist = ("nodelist", "Slurm nodelist"),
     }
 }
+
+crate::params::choices! {
+    /// A SimGrid file of a placement report.
+    pub enum SimgridFile {
+        Platform = ("simgrid-platform", "SimGrid platform (XML)"),
+        Deployment = ("simgrid-deployment", "SimGrid deployment (XML)"),
+    }
+}
+
+/// The cluster or zone name of a written platform (`placelab netsim --zone`'s default).
+pub const SIMGRID_ZONE: &str = "placelab";
 
 /// Whether the file of `format` runs rank `r` on `hosts[r]` for every `r`.
 pub fn keeps_rank_order(format: Format, hosts: &[String]) -> bool {
@@ -130,6 +146,58 @@ pub struct Picked {
     pub what: String,
 }
 
+/// The placement report's run `pick` names (case, strategy: default the fastest placed run of
+/// case 0), and what was picked, in words.
+fn place_run<'a>(
+    r: &'a serde_json::Value,
+    pick: &Pick,
+) -> Result<(&'a serde_json::Value, String), String> {
+    use serde_json::Value;
+    let k = pick.case.unwrap_or(0);
+    let cases = r["cases"].as_array().map_or(0, Vec::len);
+    let case = r["cases"].get(k).ok_or_else(|| {
+        format!(
+            "case {k}: the report has {cases} cases (0 to {})",
+            cases.max(1) - 1
+        )
+    })?;
+    let runs: &[Value] = case["runs"].as_array().map_or(&[], Vec::as_slice);
+    let placed: Vec<&Value> = runs.iter().filter(|x| x["placed"] == true).collect();
+    let run = match &pick.strategy {
+        Some(s) => *placed
+            .iter()
+            .find(|x| x["strategy"] == s.as_str())
+            .ok_or_else(|| {
+                let ids: Vec<&str> = placed
+                    .iter()
+                    .filter_map(|x| x["strategy"].as_str())
+                    .collect();
+                format!(
+                    "strategy {s:?} placed nothing in case {k}; placed: {}",
+                    ids.join(", ")
+                )
+            })?,
+        None => *placed
+            .iter()
+            .filter(|x| x["time"].is_number())
+            .min_by(|a, b| {
+                a["time"]
+                    .as_f64()
+                    .unwrap()
+                    .total_cmp(&b["time"].as_f64().unwrap())
+            })
+            .or(placed.first())
+            .ok_or_else(|| format!("no strategy placed case {k}"))?,
+    };
+    let what = format!(
+        "case {k} ({} of {} tasks), strategy {}",
+        case["kind"].as_str().unwrap_or("?"),
+        case["processes"],
+        run["strategy"].as_str().unwrap_or("?")
+    );
+    Ok((run, what))
+}
+
 /// The placement `pick` names in a report document (`placelab run`'s output: `engine` and
 /// `report`). Placement: the run's `hosts` (host index per task). Allocation: the job's nodes
 /// (`nodeRanges`), its tasks filled node by node, `coresPerNode` to a node, named by the
@@ -157,25 +225,7 @@ pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, S
     };
     match engine {
         "place" => {
-            let k = pick.case.unwrap_or(0);
-            let cases = r["cases"].as_array().map_or(0, Vec::len);
-            let case = r["cases"]
-                .get(k)
-                .ok_or_else(|| format!("case {k}: the report has {cases} cases (0 to {})", cases.max(1) - 1))?;
-            let runs = case["runs"].as_array().cloned().unwrap_or_default();
-            let placed: Vec<&Value> = runs.iter().filter(|x| x["placed"] == true).collect();
-            let run = match &pick.strategy {
-                Some(s) => *placed.iter().find(|x| x["strategy"] == s.as_str()).ok_or_else(|| {
-                    let ids: Vec<&str> = placed.iter().filter_map(|x| x["strategy"].as_str()).collect();
-                    format!("strategy {s:?} placed nothing in case {k}; placed: {}", ids.join(", "))
-                })?,
-                None => *placed
-                    .iter()
-                    .filter(|x| x["time"].is_number())
-                    .min_by(|a, b| a["time"].as_f64().unwrap().total_cmp(&b["time"].as_f64().unwrap()))
-                    .or(placed.first())
-                    .ok_or_else(|| format!("no strategy placed case {k}"))?,
-            };
+            let (run, what) = place_run(r, pick)?;
             let machine = r["system"]["hosts"].as_u64().unwrap_or(1) as u32;
             let hosts = list(&run["hosts"]);
             // a platform file's hosts have their own names, unless a prefix is asked for
@@ -190,12 +240,7 @@ pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, S
                     }
                     _ => names(&hosts, prefix, machine),
                 },
-                what: format!(
-                    "case {k} ({} of {} tasks), strategy {}",
-                    case["kind"].as_str().unwrap_or("?"),
-                    case["processes"],
-                    run["strategy"].as_str().unwrap_or("?")
-                ),
+                what,
             })
         }
         "allocation" => {
@@ -329,4 +374,185 @@ pub fn from_report_text(
     }
     let picked = hosts_of_report(&doc, pick)?;
     Ok((write(format, &picked.hosts), picked))
+}
+
+/// Every `--format` id: the launcher files ([`Format`]), then SimGrid's ([`SimgridFile`]).
+pub fn format_ids() -> Vec<&'static str> {
+    Format::IDS
+        .iter()
+        .chain(SimgridFile::IDS)
+        .copied()
+        .collect()
+}
+
+/// A file written from a report ([`file_from_report_text`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    pub text: String,
+    pub picked: Picked,
+    /// The format's label.
+    pub label: &'static str,
+    /// Whether the file runs rank `r` on `picked.hosts[r]` for every `r`.
+    pub keeps_order: bool,
+}
+
+/// The file of format `id` (any of [`format_ids`]) for what `pick` names in a report's text:
+/// `placelab hostfile --format` and the page's "Launcher file" downloads both come here.
+///
+/// # Errors
+/// An unknown format; what [`from_report_text`] and [`simgrid_of_report`] refuse.
+pub fn file_from_report_text(text: &str, id: &str, pick: &Pick) -> Result<Written, String> {
+    if let Some(f) = Format::from_id(id) {
+        let (text, picked) = from_report_text(text, f, pick)?;
+        let keeps_order = keeps_rank_order(f, &picked.hosts);
+        return Ok(Written {
+            text,
+            picked,
+            label: f.label(),
+            keeps_order,
+        });
+    }
+    let file = SimgridFile::from_id(id)
+        .ok_or_else(|| format!("{id:?} is not one of {}", format_ids().join(", ")))?;
+    let doc: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not a report's JSON: {e}"))?;
+    let (text, picked) = simgrid_of_report(&doc, file, pick)?;
+    Ok(Written {
+        text,
+        picked,
+        label: file.label(),
+        keeps_order: true,
+    })
+}
+
+/// SimGrid's platform (the machine of a placement report, zone [`SIMGRID_ZONE`]) or deployment
+/// (the run `pick` names: one actor `rank` per task on its host `node-H`, the task as its
+/// argument), byte for byte what `placelab netsim --write-platform` / `--write-deployment`
+/// write for the same machine and placement. `pick.prefix` does not apply (SimGrid's hosts are
+/// `node-0 ..`).
+///
+/// # Errors
+/// A report of another engine; what [`place_run`] refuses (deployment); a machine the platform
+/// writer refuses (a mesh over [`super::simgrid::write::MAX_FULL_HOSTS`] hosts).
+pub fn simgrid_of_report(
+    doc: &serde_json::Value,
+    file: SimgridFile,
+    pick: &Pick,
+) -> Result<(String, Picked), String> {
+    use super::simgrid::write;
+    use crate::netsim::{parse_fat_tree, LinkParams, Platform, System};
+    let engine = doc["engine"].as_str().unwrap_or("");
+    if engine != "place" {
+        return Err(format!(
+            "SimGrid files come from placement reports; this report is of the {engine:?} engine"
+        ));
+    }
+    let r = &doc["report"];
+    // SimGrid's host names: `node-H`, a platform file's own
+    let file_names = r["system"]["hostNames"].as_array();
+    let sg_names = |hosts: &[u32]| -> Vec<String> {
+        hosts
+            .iter()
+            .map(|&h| match file_names.and_then(|n| n.get(h as usize)?.as_str()) {
+                Some(name) => name.to_string(),
+                None => format!("node-{h}"),
+            })
+            .collect()
+    };
+    match file {
+        SimgridFile::Platform => {
+            let s = &r["system"];
+            let kind = s["kind"].as_str().unwrap_or("");
+            let d: Vec<u32> = s["dims"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_u64())
+                        .map(|x| x as u32)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let side = |i: usize| d.get(i).copied().ok_or("the report's system has no dims");
+            let system = match kind {
+                "torus2d" => System::Torus2d {
+                    x: side(0)?,
+                    y: side(1)?,
+                },
+                "torus3d" => System::Torus3d {
+                    x: side(0)?,
+                    y: side(1)?,
+                    z: side(2)?,
+                },
+                "mesh2d" => System::Mesh2d {
+                    x: side(0)?,
+                    y: side(1)?,
+                },
+                "mesh3d" => System::Mesh3d {
+                    x: side(0)?,
+                    y: side(1)?,
+                    z: side(2)?,
+                },
+                "fatTree" | "thinTree" => System::FatTree(parse_fat_tree(
+                    s["simgrid"]
+                        .as_str()
+                        .ok_or("the report's tree has no simgrid parameters")?,
+                )?),
+                "torus" => System::Torus { dims: d.clone() },
+                "dragonfly" | "simgrid" => System::Imported { hosts: 0 },
+                other => return Err(format!("the report's system {other:?} is not a machine")),
+            };
+            let link = LinkParams {
+                bandwidth: s["bandwidth"]
+                    .as_f64()
+                    .ok_or("the report's system has no bandwidth")?,
+                latency: s["latency"]
+                    .as_f64()
+                    .ok_or("the report's system has no latency")?,
+            };
+            let hosts = s["hosts"].as_u64().unwrap_or(0) as u32;
+            let text = match kind {
+                "dragonfly" => write::dragonfly(
+                    SIMGRID_ZONE,
+                    s["simgrid"]
+                        .as_str()
+                        .ok_or("the report's dragonfly has no simgrid parameters")?,
+                    hosts,
+                    link,
+                    s["speed"].as_f64().unwrap_or(1e9),
+                ),
+                "simgrid" => {
+                    return Err("the machine came from a SimGrid platform file: that file is \
+                                its platform (the scenario's system.platform)"
+                        .into())
+                }
+                _ => write::platform(&Platform::build(&system, link)?, SIMGRID_ZONE)?,
+            };
+            let all: Vec<u32> = (0..hosts).collect();
+            let what = format!("the machine ({kind}, {hosts} hosts, zone {SIMGRID_ZONE:?})");
+            Ok((
+                text,
+                Picked {
+                    hosts: sg_names(&all),
+                    what,
+                },
+            ))
+        }
+        SimgridFile::Deployment => {
+            let (run, what) = place_run(r, pick)?;
+            let hosts: Vec<u32> = run["hosts"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_u64())
+                        .map(|x| x as u32)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let names = sg_names(&hosts);
+            Ok((
+                write::deployment_on(&names, "rank")?,
+                Picked { hosts: names, what },
+            ))
+        }
+    }
 }

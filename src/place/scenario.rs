@@ -459,15 +459,15 @@ impl SystemSpec {
                 if hosts > MAX_NET_HOSTS {
                     return Err(ScenarioError::at("system.simgrid", too_big(hosts)));
                 }
-                let xml = format!(
-                    "<?xml version='1.0'?>\n<platform version=\"4.1\">\n  <cluster id=\"dragonfly\" \
-                     prefix=\"node-\" suffix=\"\" radical=\"0-{}\" speed=\"{}f\" bw=\"{}Bps\" \
-                     lat=\"{}s\" topology=\"DRAGONFLY\" topo_parameters=\"{}\"/>\n</platform>\n",
-                    hosts - 1,
+                let xml = crate::formats::simgrid::write::dragonfly(
+                    crate::formats::hostfile::SIMGRID_ZONE,
+                    params,
+                    hosts as u32,
+                    LinkParams {
+                        bandwidth: self.bandwidth,
+                        latency: self.latency,
+                    },
                     self.speed,
-                    self.bandwidth,
-                    self.latency,
-                    params.trim()
                 );
                 (
                     vec![a[6], a[4], a[2], a[0]],

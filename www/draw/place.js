@@ -1,6 +1,7 @@
 // Drawing of the placement engine: the machine (tori and meshes as grids, 3D as z-slices side by
 // side; trees by levels, hosts at the bottom), each host coloured by the position of the task it
-// runs, task-graph edges coloured by hop count, a heat map of link load, and the ratio bar chart.
+// runs, task-graph edges coloured by hop count, a heat map of link load, the ratio bar chart, and
+// a messages job's end times (each message's, each round's).
 // Grids with small cells are written pixel by pixel into one ImageData (a 4,096-node map is one
 // pass over its pixels), then links and edges as one path per colour.
 import { PALETTE, setupCanvas, drawTitle, drawAxis, ticks, jobColor, FONT_SMALL } from './common.js';
@@ -11,6 +12,7 @@ export const MAX_CELL = 28;     // px
 export const TITLE_H = 20;      // px
 export const TREE_H = 260;      // px
 export const MAX_EDGES_DRAWN = 20_000;
+export const DENSE_POINTS = 2000; // more points per series: written as pixels, not paths
 export const IDLE = '#E3E6EA';
 export const BUSY = '#8A939C';  // hosts of experiment 2's background jobs
 
@@ -264,4 +266,75 @@ export function drawRatioBars(canvas, { width, height, rows, strategies, labels 
   ctx.moveTo(M.left, Math.round(Y(1)) + 0.5); ctx.lineTo(M.left + w, Math.round(Y(1)) + 0.5); ctx.stroke(); ctx.setLineDash([]);
   drawAxis(ctx, { side: 'left', at: M.left, from: M.top, to: M.top + h, values: yt, pos: Y, label: 'ratio', labelAt: 12 });
   return { bars };
+}
+
+/**
+ * End times (s) by index: each series one strategy's `values` (value i at x = i + xFrom), drawn
+ * as dots (`dots`: a message's end, no order between messages) or as a line with markers (rounds).
+ * The time axis is in ms from the job's start. Returns {points: [{series, i, x, y}]} (a sample,
+ * for tests).
+ */
+export function drawEndTimes(canvas, { width, height, series, title, xLabel, xFrom = 0, dots = false }) {
+  const ctx = setupCanvas(canvas, width, height);
+  const M = { left: 56, right: 14, top: 26, bottom: 40 };
+  const w = width - M.left - M.right, h = height - M.top - M.bottom;
+  drawTitle(ctx, title, M.left, 4, w);
+  const n = Math.max(1, ...series.map((s) => s.values.length));
+  let yMax = 0;
+  for (const s of series) for (const v of s.values) if (v > yMax) yMax = v;
+  yMax = (yMax > 0 ? yMax : 1e-3) * 1e3 * 1.05; // ms
+  const xMin = xFrom, xMax = xFrom + n - 1;
+  // half a step of room at both ends, so that the first and last points clear the axes
+  const X = (v) => M.left + ((v - xMin + 0.5) / (xMax - xMin + 1)) * w;
+  const Y = (ms) => M.top + h - (ms / yMax) * h;
+  const yt = ticks(0, yMax, 5);
+  ctx.strokeStyle = '#EEF0F2'; ctx.lineWidth = 1; ctx.beginPath();
+  for (const v of yt) { const p = Math.round(Y(v)) + 0.5; ctx.moveTo(M.left, p); ctx.lineTo(M.left + w, p); }
+  ctx.stroke();
+  const points = [];
+  const r = dots ? 2.5 : 3;
+  if (dots && n > DENSE_POINTS) {
+    // many messages (up to 100,000 per strategy): each a 2x2-device-pixel dot written into the
+    // plot's pixels, one pass over the points, later strategies over earlier ones
+    const dpr = window.devicePixelRatio || 1;
+    const [px0, py0] = [Math.floor(M.left * dpr), Math.floor(M.top * dpr)];
+    const [pw, ph] = [Math.max(1, Math.ceil(w * dpr)), Math.max(1, Math.ceil(h * dpr) + 2)];
+    const img = ctx.getImageData(px0, py0, pw, ph);
+    series.forEach((s, k) => {
+      const [cr, cg, cb] = [1, 3, 5].map((i) => parseInt(s.color.slice(i, i + 2), 16));
+      s.values.forEach((v, i) => {
+        const x = X(i + xFrom), y = Y(v * 1e3);
+        if (points.length < 10_000) points.push({ series: k, i, x, y });
+        const qx = Math.round(x * dpr) - px0 - 1, qy = Math.round(y * dpr) - py0 - 1;
+        for (let ddy = 0; ddy < 2; ddy++) for (let ddx = 0; ddx < 2; ddx++) {
+          const ax = qx + ddx, ay = qy + ddy;
+          if (ax < 0 || ay < 0 || ax >= pw || ay >= ph) continue;
+          const o = (ay * pw + ax) * 4;
+          img.data[o] = cr; img.data[o + 1] = cg; img.data[o + 2] = cb; img.data[o + 3] = 255;
+        }
+      });
+    });
+    ctx.putImageData(img, px0, py0);
+  }
+  series.forEach((s, k) => {
+    if (dots && n > DENSE_POINTS) return;
+    // strategies at the same x side by side, so that equal times stay visible
+    const dx = series.length > 1 && n > 1 ? Math.min(3, w / n / (series.length + 1)) * (k - (series.length - 1) / 2) : 0;
+    ctx.fillStyle = s.color; ctx.strokeStyle = s.color; ctx.lineWidth = 1.5;
+    if (!dots) {
+      ctx.beginPath();
+      s.values.forEach((v, i) => { const x = X(i + xFrom) + dx, y = Y(v * 1e3); if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
+      ctx.stroke();
+    }
+    ctx.beginPath();
+    s.values.forEach((v, i) => {
+      const x = X(i + xFrom) + dx, y = Y(v * 1e3);
+      ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI);
+      if (points.length < 10_000) points.push({ series: k, i, x, y });
+    });
+    ctx.fill();
+  });
+  drawAxis(ctx, { side: 'left', at: M.left, from: M.top, to: M.top + h, values: yt, pos: Y, label: 'end time (ms)', labelAt: 12 });
+  drawAxis(ctx, { side: 'bottom', at: M.top + h, from: M.left, to: M.left + w, values: ticks(xMin, xMax, Math.min(10, n), true), pos: X, label: xLabel });
+  return { points };
 }

@@ -188,12 +188,29 @@ export function csv(envelope) {
 }
 
 /**
- * Files this engine imports (see engines/data.js): a Standard Workload Format log replays as the
+ * Files this engine imports (see engines/data.js): a Slurm topology.conf becomes the current
+ * scenario's machine; a Standard Workload Format log replays as the
  * current allocation scenario's workload (its machine kept), FCFS with EASY backfilling. A small
  * log travels inside the scenario (`swf`, so a link carries it); a large one is attached
  * (`swfFile` and its fingerprint `swfDigest`: a link then needs the same file chosen again).
  */
 export const importers = [{
+  id: 'topology-conf',
+  label: 'Slurm topology.conf',
+  extensions: ['.conf'],
+  /** Slurm's topology/tree file: every line that is not blank or a comment starts with SwitchName=. */
+  sniff(text) {
+    const lines = text.split('\n', 200).map((l) => l.split('#')[0].trim()).filter(Boolean);
+    return lines.length > 0 && lines.every((l) => /^switchname\s*=/i.test(l));
+  },
+  /** The machine becomes the file's tree (system kind slurmTopology); policies and workload stay. */
+  scenario(base, conf, fileName) {
+    if (base === null) throw new Error('a topology.conf is the machine of an allocation scenario: pick an allocation example first');
+    let text = setLiteral(base, 'name', JSON.stringify(`${fileName} (Slurm topology.conf)`));
+    text = setLiteral(text, 'description', JSON.stringify(`The machine of ${fileName}, a Slurm topology.conf (its switches and named nodes); the policies and workload of the scenario it was opened into.`));
+    return setLiteral(text, 'system', JSON.stringify({ kind: 'slurmTopology', topologyConf: conf }));
+  },
+}, {
   id: 'swf',
   label: 'SWF workload log',
   extensions: ['.swf'],

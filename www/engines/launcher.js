@@ -11,17 +11,22 @@ export const LAUNCHER_FORMATS = [
   ['nodelist', 'Slurm nodelist', 'nodelist'],
 ];
 
+/** A placement's SimGrid files (`placelab hostfile --format`, as `placelab netsim` writes them). */
+export const SIMGRID_FORMATS = [
+  ['simgrid-platform', 'SimGrid platform (XML)', 'platform.xml'], ['simgrid-deployment', 'SimGrid deployment (XML)', 'deployment.xml'],
+];
+
 /**
- * The row: `pickers` (elements the view made, e.g. a strategy select), a format select and the
- * button; `pick()` gives the export's {case, strategy, job} at the click; `title` says what is
- * downloaded.
+ * The row: `pickers` (elements the view made, e.g. a strategy select), a format select (of
+ * `formats`) and the button; `pick()` gives the export's {case, strategy, job} at the click;
+ * `title` says what is downloaded.
  */
-export function launcherRow({ pickers, pick, title }) {
+export function launcherRow({ pickers, pick, title, formats = LAUNCHER_FORMATS }) {
   const format = el('select', { 'data-testid': 'hostfile-format', 'aria-label': 'launcher file format' },
-    LAUNCHER_FORMATS.map(([id, label]) => el('option', { value: id, text: label })));
+    formats.map(([id, label]) => el('option', { value: id, text: label })));
   const button = el('button', { type: 'button', class: 'secondary', text: 'Download', 'data-testid': 'export-hostfile', title });
   button.addEventListener('click', () => {
-    const [, , suffix] = LAUNCHER_FORMATS.find(([id]) => id === format.value);
+    const [, , suffix] = formats.find(([id]) => id === format.value);
     button.dispatchEvent(new CustomEvent('export', { bubbles: true, detail: { name: 'hostfile', format: format.value, suffix, ...pick() } }));
   });
   return el('div', { class: 'layers' }, el('span', { class: 'muted', text: 'Launcher file' }), ...pickers, format, button);

@@ -1,14 +1,15 @@
 // The placement report as data, without the DOM (it runs in the workers): the bounded view the page
 // draws from (long lists as transferred typed arrays), the CSV exports built from the complete
-// report, and the task graphs this engine imports (METIS files, edge lists).
+// report, and what this engine imports: task graphs (METIS files, edge lists) and a job's
+// messages (CSV, as `placelab netsim --messages` reads it).
 import { csvLine } from '../dom.js';
-import { setLiteral, valueAt } from '../jsontext.js';
+import { setLiteral, valueAt, NUMBER_LITERAL } from '../jsontext.js';
 import { isMetisGraph } from './partition-data.js';
 
 /**
  * The bounded view: system.linkEnds (Uint32Array), switchLevel (Uint32Array); per case taskEdges
- * (Uint32Array); per run hosts (Uint32Array), edgeHops (Uint8Array, hops capped at 255) and
- * linkBytes (Float64Array); the background jobs' hosts as one Set-friendly Uint32Array.
+ * (Uint32Array); per run hosts (Uint32Array), edgeHops (Uint8Array, hops capped at 255),
+ * linkBytes and a messages job's messageEnds (Float64Array); the background jobs' hosts as one Set-friendly Uint32Array.
  */
 export function bound(envelope) {
   const transfer = [];
@@ -23,7 +24,10 @@ export function bound(envelope) {
       const edgeHops = Uint8Array.from(x.edgeHops, (h) => Math.min(255, h));
       const linkBytes = Float64Array.from(x.linkBytes);
       transfer.push(hosts.buffer, edgeHops.buffer, linkBytes.buffer);
-      return { ...x, hosts, edgeHops, linkBytes };
+      if (!x.messageEnds) return { ...x, hosts, edgeHops, linkBytes };
+      const messageEnds = Float64Array.from(x.messageEnds);
+      transfer.push(messageEnds.buffer);
+      return { ...x, hosts, edgeHops, linkBytes, messageEnds };
     });
     return { ...c, taskEdges, runs };
   });
@@ -90,7 +94,80 @@ function withTaskGraph(base, name, kind, text) {
 }
 
 
+/**
+ * A job's messages from CSV lines `src,dst,bytes[,start]` (tasks from 0; bytes; start: seconds
+ * after the round begins), read as `placelab netsim --messages` reads them: `#` comments and blank
+ * lines skipped, a first line starting with `src` a header. Returns {literal (the JSON list, each
+ * number as written), tasks}; throws `line L, column C: ...` (the page prefixes the file's name).
+ */
+export function messagesFromCsv(text) {
+  const items = [];
+  let tasks = 0;
+  const lines = text.split('\n');
+  for (let ln = 0; ln < lines.length; ln++) {
+    const body = lines[ln].replace(/\r$/, '').split('#')[0];
+    if (body.trim() === '' || (items.length === 0 && body.trimStart().startsWith('src'))) continue;
+    const at = (c) => `line ${ln + 1}, column ${c}`;
+    const fields = [];
+    let col = 1;
+    for (const f of body.split(',')) { fields.push([col + f.length - f.trimStart().length, f.trim()]); col += f.length + 1; }
+    if (fields.length < 3 || fields.length > 4) throw new Error(`${at(1)}: expected src,dst,bytes[,start], got ${fields.length} fields`);
+    const task = ([c, f]) => {
+      if (!/^\d+$/.test(f)) throw new Error(`${at(c)}: task '${f}' is not a whole number >= 0`);
+      tasks = Math.max(tasks, Number(f) + 1);
+      return f.replace(/^0+(?=\d)/, '');
+    };
+    const num = ([c, f], what) => {
+      if (!NUMBER_LITERAL.test(f) || !(Number(f) >= 0) || !Number.isFinite(Number(f))) throw new Error(`${at(c)}: ${what} '${f}' is not a finite number >= 0`);
+      return f;
+    };
+    const parts = [`"src": ${task(fields[0])}`, `"dst": ${task(fields[1])}`, `"bytes": ${num(fields[2], 'bytes')}`];
+    if (fields.length === 4) parts.push(`"start": ${num(fields[3], 'start')}`);
+    items.push(`{${parts.join(', ')}}`);
+  }
+  if (!items.length) throw new Error('no message: lines src,dst,bytes[,start]');
+  return { literal: `[\n    ${items.join(',\n    ')}\n  ]`, tasks };
+}
+
+/**
+ * The current placement scenario (its system, strategies, rounds and model kept; the sweep, the
+ * background and a built-in job's fields dropped) or a new one, with the job given as messages.
+ * A given placement of another number of tasks goes, and strategy `given` with it.
+ */
+function withMessages(base, name, literal, tasks) {
+  let t = base ?? `{\n  "version": 1,\n  "engine": "place",\n  "seed": 1,\n  "system": {"kind": "torus2d", "x": 16, "y": 16},\n  "job": {"kind": "messages", "rounds": 5},\n  "strategies": ["simple", "random", "advanced", "mapped"]\n}\n`;
+  t = setLiteral(t, 'name', JSON.stringify(name));
+  t = setLiteral(t, 'description', JSON.stringify(`The messages of ${name.replace(/ \(.*$/, '')} (${tasks} tasks), one way, each round.`));
+  for (const path of ['sweep', 'background', 'job.processes', 'job.wrap', 'job.graph', 'job.messageBytes']) t = setLiteral(t, path, undefined);
+  t = setLiteral(t, 'job.kind', '"messages"');
+  t = setLiteral(t, 'job.messages', literal);
+  const placement = valueAt(t, 'placement');
+  if (Array.isArray(placement) && placement.length !== tasks) {
+    t = setLiteral(t, 'placement', undefined);
+    const strategies = valueAt(t, 'strategies');
+    if (Array.isArray(strategies) && strategies.includes('given')) {
+      const left = strategies.filter((x) => x !== 'given');
+      t = setLiteral(t, 'strategies', JSON.stringify(left.length ? left : ['simple', 'advanced', 'mapped']));
+    }
+  }
+  return t;
+}
+
 export const importers = [
+  {
+    id: 'messagesCsv',
+    label: 'messages CSV (src,dst,bytes[,start])',
+    extensions: ['.csv'],
+    /** CSV lines of three or four numbers, or a header starting with src. */
+    sniff(text) {
+      const first = text.split('\n', 50).map((l) => l.split('#')[0].trim()).find(Boolean) ?? '';
+      return /^src\s*,\s*dst\s*,\s*bytes/i.test(first) || /^\d+\s*,\s*\d+\s*,\s*[\d.eE+]+\s*(,\s*[\d.eE+-]+\s*)?$/.test(first);
+    },
+    scenario(base, text, fileName) {
+      const { literal, tasks } = messagesFromCsv(text);
+      return withMessages(base, `${fileName} (messages)`, literal, tasks);
+    },
+  },
   {
     id: 'metisTaskGraph',
     label: 'METIS task graph',

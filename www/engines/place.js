@@ -1,16 +1,30 @@
 // The placement engine's view: one panel per strategy side by side for the chosen case (the nodes
 // coloured by task position, task-graph edges by hop count, a heat map of link load, switchable
-// layers), the ratio table beside the source's figures with a bar chart, and the runs table.
-import { launcherRow } from './launcher.js';
+// layers), the ratio table beside the source's figures with a bar chart, a messages job's end
+// times (each message's and each round's, per strategy), and the runs table.
+import { launcherRow, LAUNCHER_FORMATS, SIMGRID_FORMATS } from './launcher.js';
 import { el, formatValue, formatCount } from '../dom.js';
 import { drawLegend, jobColor, PALETTE } from '../draw/common.js';
-import { drawPlacement, drawRatioBars, HOP_BINS, LOAD_BINS, TASK_FIRST, TASK_LAST, BUSY, IDLE } from '../draw/place.js';
+import { drawPlacement, drawRatioBars, drawEndTimes, HOP_BINS, LOAD_BINS, TASK_FIRST, TASK_LAST, BUSY, IDLE } from '../draw/place.js';
 
 const MIN_FIGURE_W = 220;  // px, narrower panels wrap to the next row
 const MAX_FIGURE_W = 560;  // px
 const FIGURE_GAP = 20;     // px
 const CHART_H = 300;       // px
 const SYNC_HOST_PANELS = 20_000; // hosts x panels drawn in one task; more: one panel per frame
+
+/**
+ * Form controls for fields the engine's table states as rules on list items: a `messages` job's
+ * messages as a table (from, to, bytes, start), and strategy `given`'s placement (host of each
+ * task, as a JSON list).
+ */
+export const FORM_EXTRAS = [
+  { path: 'job.messages', label: 'Messages (one way, each round)', kind: 'rows', default: null, showIf: { path: 'job.kind', equals: 'messages' },
+    help: 'from and to: tasks from 0; bytes; start: seconds after the round begins (empty: 0). A task to itself is a free loopback.',
+    columns: [{ key: 'src', label: 'from' }, { key: 'dst', label: 'to' }, { key: 'bytes', label: 'bytes' }, { key: 'start', label: 'start (s)', optional: true, empty: '0' }] },
+  { path: 'placement', label: 'Given placement', kind: 'string', default: null, showIf: { path: 'strategies', includes: 'given' },
+    help: 'strategy given: the host of each task, in task order, e.g. [0, 9, 18]' },
+];
 
 /** The second CSV button exports every run. */
 export const SECOND_CSV = { label: 'Runs CSV', title: 'Every case and strategy with every figure' };
@@ -63,7 +77,8 @@ function launcherControls(r, caseShown) {
   return launcherRow({
     pickers: [strategy],
     pick: () => ({ case: caseShown(), strategy: strategy.value || null }),
-    title: 'the placement of the case shown, as the file an MPI launcher or Slurm takes (placelab hostfile)',
+    formats: [...LAUNCHER_FORMATS, ...SIMGRID_FORMATS],
+    title: 'the placement of the case shown, as the file an MPI launcher or Slurm takes, or the machine and the placement as SimGrid platform and deployment files (placelab hostfile)',
   });
 }
 
@@ -92,6 +107,17 @@ export function draw(host, envelope) {
   const chartLegend = el('canvas', { 'data-testid': 'ratio-legend', class: 'legend' });
   const notes = differences(r).map((t) => el('p', { class: 'note', 'data-testid': 'place-differences', text: t }));
   host.append(figuresRow, legendCanvas, el('h3', { text: 'Ratio to Advanced beside the source' }), chart, chartLegend, ...notes);
+  // a messages job: when each message of the first round ended, and each round, per strategy
+  const ends = {
+    box: el('div', { 'data-testid': 'message-ends', hidden: true }),
+    messages: el('canvas', { 'data-testid': 'message-ends-chart', class: 'util-chart' }),
+    rounds: el('canvas', { 'data-testid': 'round-ends-chart', class: 'util-chart' }),
+    legend: el('canvas', { 'data-testid': 'message-ends-legend', class: 'legend' }),
+    note: el('p', { class: 'note', 'data-testid': 'message-ends-note' }),
+    drawn: null,
+  };
+  ends.box.append(el('h3', { text: 'When the messages and rounds ended' }), ends.messages, ends.rounds, ends.legend, ends.note);
+  host.append(ends.box);
   const busy = new Set(r.background ? r.background.busy : []);
   let figs = [];
   let lastWidth = 0, rafId = 0;
@@ -134,7 +160,30 @@ export function draw(host, envelope) {
     drawLegend(chartLegend, [...r.strategies.map((st, k) => ({ label: names[st], color: jobColor(k) })),
       { label: 'the source\'s ratio', color: PALETTE.text, line: true }, { label: 'Advanced = 1', color: PALETTE.contended, line: true, lineWidth: 1 }],
     Math.min(avail, 1100));
+    drawEnds(avail);
     host.dataset.drawn = String((Number(host.dataset.drawn) || 0) + 1);
+  }
+  /** The end-time charts of the case shown, when its runs list them (a messages job). */
+  function drawEnds(avail) {
+    const c = r.cases[Number(caseSelect.value) || 0];
+    const runs = c.runs.map((x, k) => ({ x, k })).filter(({ x }) => x.placed && x.messageEnds);
+    ends.box.hidden = runs.length === 0;
+    ends.drawn = null;
+    if (!runs.length) return;
+    const names = strategyLabels(r);
+    const width = Math.min(avail, 1100);
+    const series = (key) => runs.map(({ x, k }) => ({ label: names[x.strategy], color: jobColor(k), values: x[key] ?? [] }));
+    const listed = Math.max(...runs.map(({ x }) => x.messageEnds.length));
+    ends.drawn = {
+      messages: drawEndTimes(ends.messages, { width, height: CHART_H, series: series('messageEnds'), dots: true,
+        title: `Each message of round 1: when it ended (${formatCount(listed)} listed)`, xLabel: 'message (in the job\'s order)' }),
+      rounds: drawEndTimes(ends.rounds, { width, height: Math.round(CHART_H * 0.8), series: series('roundEnds'), xFrom: 1,
+        title: 'Each round: when it ended', xLabel: 'round' }),
+    };
+    drawLegend(ends.legend, runs.map(({ x, k }) => ({ label: names[x.strategy], color: jobColor(k) })), width);
+    ends.legend.setAttribute('aria-label', `Legend: ${runs.map(({ x }) => names[x.strategy]).join('; ')}`);
+    const left = r.omitted.messageEnds ?? 0;
+    ends.note.textContent = `Times from the job's start, per strategy (placed runs only).${left ? ` The report lists the first ${formatCount(listed)} message end times of a run; ${formatCount(left)} more (summed over the runs) were left out to keep it within 32 MiB.` : ''}`;
   }
   function drawAll() {
     rafId = 0;
@@ -177,7 +226,10 @@ export function draw(host, envelope) {
   buildFigures();
   if (sync) drawAll(); else startPass();
   return {
-    canvases: () => [figs.map((f) => f.canvas), [legendCanvas], [chart], [chartLegend]],
+    canvases: () => [figs.map((f) => f.canvas), [legendCanvas], [chart], [chartLegend],
+      ...(ends.box.hidden ? [] : [[ends.messages], [ends.rounds], [ends.legend]])],
+    /** The end-time charts drawn for the case shown ({messages, rounds}: their points), or null. */
+    ends: () => ends.drawn,
     /** What panel `i` drew: {layout, edgesDrawn}. */
     drawn: (i) => figs[i]?.drawn ?? null,
     /** Shows case `i` (drawn at once, or one panel per frame on big machines). */

@@ -1,7 +1,7 @@
 //! `placelab hostfile FILE [options]`: a placement out of a report (or of a scenario, run
 //! first) as the file an MPI launcher or Slurm takes ([`placelab::formats::hostfile`]).
 
-use placelab::formats::hostfile::{self, Format, Pick};
+use placelab::formats::hostfile::{self, Pick};
 use std::process::ExitCode;
 
 pub const USAGE: &str =
@@ -11,7 +11,10 @@ pub const USAGE: &str =
                              output) or a scenario (run first) of the placement, allocation or
                              trace engine. F: mpich (machinefile, default), openmpi (hostfile),
                              rankfile (Open MPI), slurm-hostfile (SLURM_HOSTFILE for srun
-                             --distribution=arbitrary), nodelist (Slurm hostlist). Placement:
+                             --distribution=arbitrary), nodelist (Slurm hostlist); of a
+                             placement, simgrid-platform (its machine) or simgrid-deployment (one
+                             actor per task), as placelab netsim --write-platform and
+                             --write-deployment write them. Placement:
                              case K (default 0), strategy S (default the fastest); allocation:
                              policy S (default the first), job J (default 0); trace: ranking
                              position P (default the best). Hosts numbered by the engine are
@@ -25,7 +28,7 @@ fn fail(msg: impl std::fmt::Display, code: u8) -> ExitCode {
 pub fn main(args: &[String]) -> ExitCode {
     let mut file: Option<&str> = None;
     let mut out: Option<&str> = None;
-    let mut format = Format::Mpich;
+    let mut format = "mpich".to_string();
     let mut pick = Pick::default();
     let mut i = 0;
     while i < args.len() {
@@ -61,18 +64,16 @@ pub fn main(args: &[String]) -> ExitCode {
                 .map_err(|_| format!("{name} takes a whole number, got {v:?}"))
         };
         match name {
-            "--format" => match Format::from_id(&value) {
-                Some(f) => format = f,
-                None => {
-                    return fail(
-                        format!(
-                            "--format: {value:?} is not one of {}",
-                            Format::IDS.join(", ")
-                        ),
-                        2,
-                    )
-                }
-            },
+            "--format" if hostfile::format_ids().contains(&value.as_str()) => format = value,
+            "--format" => {
+                return fail(
+                    format!(
+                        "--format: {value:?} is not one of {}",
+                        hostfile::format_ids().join(", ")
+                    ),
+                    2,
+                )
+            }
             "--case" => match index(&value) {
                 Ok(k) => pick.case = Some(k),
                 Err(e) => return fail(e, 2),
@@ -117,33 +118,42 @@ pub fn main(args: &[String]) -> ExitCode {
     } else {
         text
     };
-    let (body, picked) = match hostfile::from_report_text(&report, format, &pick) {
-        Ok(p) => p,
+    let w = match hostfile::file_from_report_text(&report, &format, &pick) {
+        Ok(w) => w,
         Err(e) => return fail(format!("{file}: {e}"), 1),
     };
-    let order = if hostfile::keeps_rank_order(format, &picked.hosts) {
+    if format == "simgrid-platform" {
+        eprintln!("placelab hostfile: {}, {}", w.picked.what, w.label);
+    } else {
+        report_ranks(&w);
+    }
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, w.text) {
+                return fail(format!("{path}: {e}"), 2);
+            }
+        }
+        None => print!("{}", w.text),
+    }
+    ExitCode::SUCCESS
+}
+
+/// Says on stderr what was written: ranks, hosts, and whether the format keeps the rank order.
+fn report_ranks(w: &hostfile::Written) {
+    let order = if w.keeps_order {
         "rank order kept"
     } else {
         "rank order NOT kept by this format: use mpich, rankfile or slurm-hostfile"
     };
     eprintln!(
         "placelab hostfile: {}: {} ranks on {} hosts, {} ({order})",
-        picked.what,
-        picked.hosts.len(),
-        picked
+        w.picked.what,
+        w.picked.hosts.len(),
+        w.picked
             .hosts
             .iter()
             .collect::<std::collections::BTreeSet<_>>()
             .len(),
-        format.label()
+        w.label
     );
-    match out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, body) {
-                return fail(format!("{path}: {e}"), 2);
-            }
-        }
-        None => print!("{body}"),
-    }
-    ExitCode::SUCCESS
 }

@@ -143,6 +143,30 @@ pub fn platform(p: &Platform, zone: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// SimGrid platform XML of a dragonfly cluster: SimGrid's `DRAGONFLY` parameters `params`
+/// (`groups,blue;chassis,black;routers,green;nodes`, checked by
+/// [`super::read::dragonfly_params`]) of `hosts` hosts `node-0 ..`, every link of `link`, hosts
+/// of `speed` flop/s, split-duplex links as SimGrid's cluster default. The placement engine's
+/// dragonfly is this file, read back by [`super::parse`].
+pub fn dragonfly(
+    zone: &str,
+    params: &str,
+    hosts: u32,
+    link: crate::netsim::LinkParams,
+    speed: f64,
+) -> String {
+    format!(
+        "{HEAD}<platform version=\"4.1\">\n  <cluster id=\"{zone}\" prefix=\"node-\" suffix=\"\" \
+         radical=\"0-{}\" speed=\"{}\" bw=\"{}\" lat=\"{}\" topology=\"DRAGONFLY\" \
+         topo_parameters=\"{}\"/>\n</platform>\n",
+        hosts.saturating_sub(1),
+        num(speed, "f"),
+        num(link.bandwidth, "Bps"),
+        num(link.latency, "s"),
+        params.trim()
+    )
+}
+
 /// SimGrid deployment XML: rank `r` runs `function` on host `node-{hosts[r]}`, with argument
 /// `r`.
 ///
@@ -154,12 +178,32 @@ pub fn deployment(hosts: &[u32], function: &str) -> Result<String, String> {
             "function name {function:?} must be non-empty, without quotes or <>&"
         ));
     }
+    let names: Vec<String> = hosts.iter().map(|h| format!("node-{h}")).collect();
+    deployment_on(&names, function)
+}
+
+/// SimGrid deployment XML: rank `r` runs `function` on the host named `names[r]` (a platform
+/// file's own names, escaped for XML), with argument `r`.
+///
+/// # Errors
+/// A bad function name.
+pub fn deployment_on(names: &[String], function: &str) -> Result<String, String> {
+    if function.is_empty() || function.contains(['"', '<', '>', '&']) {
+        return Err(format!(
+            "function name {function:?} must be non-empty, without quotes or <>&"
+        ));
+    }
     let mut s = String::from(HEAD);
     s += "<platform version=\"4.1\">\n";
-    for (r, h) in hosts.iter().enumerate() {
+    for (r, h) in names.iter().enumerate() {
+        let h = h
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;");
         let _ = writeln!(
             s,
-            "  <actor host=\"node-{h}\" function=\"{function}\"><argument value=\"{r}\"/></actor>"
+            "  <actor host=\"{h}\" function=\"{function}\"><argument value=\"{r}\"/></actor>"
         );
     }
     s += "</platform>\n";
