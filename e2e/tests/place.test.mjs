@@ -54,6 +54,24 @@ describe('place page', () => {
     await page.close();
   });
 
+  it('networks seen through their routes are drawn by their groups: a 5D torus, a dragonfly, a platform file', async () => {
+    const page = await readyPage(env);
+    for (const [f, line] of [['place-torus5d-bgq.json', /torus 4 x 4 x 4 x 4 x 2: 512 hosts/],
+      ['place-dragonfly.json', /dragonfly SimGrid DRAGONFLY 5,2;4,2;6,1;4 \(groups of 96 nodes\): 480 hosts/],
+      ['place-simgrid-two-clusters.json', /simgrid platform file, 2 zones of 32 hosts: 64 hosts, \d+ links of the file's own bandwidths/]]) {
+      await pickExample(page, f);
+      assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', f);
+      assert.match(await page.getByTestId('place-info').textContent(), line);
+      // every strategy drew its panel, the placed ones with a caption of their time
+      const captions = await page.getByTestId('place-caption').allTextContents();
+      assert.ok(captions.length >= 5, `${f}: ${captions.length} panels`);
+      assert.ok(captions.filter((c) => /^time /.test(c)).length >= 4, `${f}: ${captions.join(' | ')}`);
+      await page.screenshot({ path: artifact(f.replace('.json', '.png')), fullPage: true });
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('experiment 1: strategies side by side, ratios beside the source, bar chart', async () => {
     const page = await readyPage(env);
     await pickExample(page, 'place-zk-exp1-torus3d.json');

@@ -81,6 +81,47 @@ export function gridLayout(dims, width) {
   };
 }
 
+/**
+ * Geometry of a network seen through its routes (`system.groups`: a dragonfly's nodes per router,
+ * routers per chassis, chassis per group, groups; a torus's sides; a file's zones), drawn as
+ * nested blocks: the levels alternate between x and y (the lowest along x), and the blocks of
+ * every level from the third up are set apart by a gap that grows with the level, so a
+ * dragonfly's groups are bands and its chassis blocks. One level alone is a near-square grid.
+ * Returns what gridLayout returns.
+ */
+export function netLayout(system, width) {
+  let g = system.groups.slice();
+  if (g.length === 1) { const c = Math.ceil(Math.sqrt(g[0])); g = [c, Math.ceil(g[0] / c)]; }
+  // per level: its axis, the cells of one block of it along each axis, and its gap
+  const axis = g.map((_, l) => l % 2);
+  const gap = g.map((_, l) => (l < 2 ? 0 : 2 * (l - 1)));
+  // size[l] = [w, h] in cells and gaps (px added later) of one block of level l
+  const cells = [[1, 1]];
+  const gaps = [[0, 0]];
+  for (let l = 0; l < g.length; l++) {
+    const [cw, ch] = cells[l], [gw, gh] = gaps[l];
+    if (axis[l] === 0) { cells.push([cw * g[l], ch]); gaps.push([gw * g[l] + gap[l] * (g[l] - 1), gh]); }
+    else { cells.push([cw, ch * g[l]]); gaps.push([gw, gh * g[l] + gap[l] * (g[l] - 1)]); }
+  }
+  const [W, H] = cells[g.length], [GW, GH] = gaps[g.length];
+  const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((width - GW) / W), Math.floor((width - GH) / H)));
+  const cellOf = (hh) => {
+    let px = 0, py = TITLE_H, r = hh;
+    for (let l = 0; l < g.length; l++) {
+      const k = r % g[l]; r = Math.floor(r / g[l]);
+      const [cw, ch] = cells[l], [gw, gh] = gaps[l];
+      if (axis[l] === 0) px += k * (cw * cell + gw + gap[l]);
+      else py += k * (ch * cell + gh + gap[l]);
+    }
+    return [px, py, 0];
+  };
+  return {
+    cell, cols: 1, rows: 1, width: W * cell + GW, height: TITLE_H + H * cell + GH,
+    cellOf,
+    center: (hh) => { const [px, py] = cellOf(hh); return [px + cell / 2, py + cell / 2]; },
+  };
+}
+
 /** Geometry of a tree drawn by levels: hosts on the bottom row, switches of each level above. */
 export function treeLayout(system, width) {
   const hosts = system.hosts;
@@ -106,8 +147,9 @@ export function treeLayout(system, width) {
  */
 export function drawPlacement(canvas, width, scene) {
   const sys = scene.system;
-  const grid = !!sys.dims;
-  const layout = grid ? gridLayout(sys.dims, width) : treeLayout(sys, width);
+  // a network seen through its routes is drawn as a grid of its groups
+  const grid = !!sys.dims || !!sys.groups;
+  const layout = sys.groups ? netLayout(sys, width) : grid ? gridLayout(sys.dims, width) : treeLayout(sys, width);
   const ctx = setupCanvas(canvas, Math.max(layout.width, 120), layout.height);
   drawTitle(ctx, scene.title, 0, 2, layout.width);
   const n = sys.hosts;
@@ -210,7 +252,7 @@ export function drawPlacement(canvas, width, scene) {
     HOP_BINS.forEach((b, i) => { ctx.strokeStyle = b.color; ctx.stroke(paths[i]); });
     ctx.globalAlpha = 1;
   }
-  if (grid && sys.dims[2] > 1 && layout.cell >= 6) {
+  if (grid && !sys.groups && sys.dims[2] > 1 && layout.cell >= 6) {
     ctx.fillStyle = PALETTE.muted; ctx.font = FONT_SMALL; ctx.textBaseline = 'top';
     for (let z = 0; z < sys.dims[2]; z++) {
       const [px, py] = layout.cellOf(z * sys.dims[0] * sys.dims[1]);

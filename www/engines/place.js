@@ -41,9 +41,11 @@ export function panelWidth(avail, n) {
 
 function systemLine(r) {
   const s = r.system;
-  const shape = s.dims ? (s.dims[2] > 1 ? `${s.dims.join(' x ')}` : `${s.dims[0]} x ${s.dims[1]}`) : `SimGrid FAT_TREE ${s.simgrid}`;
+  const shape = s.kind === 'dragonfly' ? `SimGrid DRAGONFLY ${s.simgrid} (groups of ${s.groups.slice(0, 3).reduce((a, b) => a * b, 1)} nodes)`
+    : s.kind === 'simgrid' ? `platform file, ${s.groups.length > 1 ? `${s.groups[1]} zones of ${s.groups[0]} hosts` : 'one zone'}`
+      : s.dims ? (s.dims.length > 3 || s.dims[2] > 1 ? `${s.dims.join(' x ')}` : `${s.dims[0]} x ${s.dims[1]}`) : `SimGrid FAT_TREE ${s.simgrid}`;
   const bg = r.background ? `; experiment 2: ${r.background.jobCount} background job(s) on ${formatCount(r.background.busyHosts)} nodes (${Math.round(r.background.fill * 100)} % asked)` : '; experiment 1: empty cluster';
-  return `${s.kind} ${shape}: ${formatCount(s.hosts)} hosts, ${formatCount(s.links)} directed links of ${formatValue(s.bandwidth / 1e6)} MB/s and ${formatValue(s.latency * 1e6)} µs; model ${r.model}${r.sourceQuirks ? '; the source\'s quirks on (half shuffle, power-of-two 3D Hilbert)' : ''}${bg}`;
+  return `${s.kind} ${shape}: ${formatCount(s.hosts)} hosts, ${s.kind === 'simgrid' ? `${formatCount(s.links)} links of the file's own bandwidths and latencies` : `${formatCount(s.links)} directed links of ${formatValue(s.bandwidth / 1e6)} MB/s and ${formatValue(s.latency * 1e6)} µs`}; model ${r.model}${r.sourceQuirks ? '; the source\'s quirks on (half shuffle, power-of-two 3D Hilbert)' : ''}${bg}`;
 }
 
 /** Where our figures differ from the source's, in words, from the averaged table. */
@@ -151,7 +153,7 @@ export function draw(host, envelope) {
     if (r.background) entries.push({ label: 'background jobs', color: BUSY });
     if (layers.edges) { entries.push({ label: 'task edge:', heading: true }); for (const b of HOP_BINS) entries.push({ label: b.label, color: b.color, line: true }); }
     if (layers.heat) { entries.push({ label: 'link load:', heading: true }); for (const b of LOAD_BINS) entries.push({ label: b.label, color: b.color, line: true }); }
-    if (!r.system.dims) entries.push({ label: 'switch', color: PALETTE.router });
+    if (!r.system.dims && !r.system.groups) entries.push({ label: 'switch', color: PALETTE.router });
     drawLegend(legendCanvas, entries, Math.min(avail, 1000));
     legendCanvas.setAttribute('aria-label', `Legend: ${entries.map((e) => e.label).join('; ')}`);
     const labels = r.averages.map((a) => `${a.kind} ${bytesLabel(a.messageBytes)}`);
