@@ -9,7 +9,17 @@ pub const MAX_NODES: u32 = 64;
 pub const MAX_RANKS: u32 = 1024;
 /// Most cores of one node (ranks it may hold).
 pub const MAX_CORES: u32 = 1024;
-/// Most events (compute, send and receive records) of a trace after parsing or generation.
-pub const MAX_EVENTS: u64 = 2_000_000;
+/// Most events (compute, send and receive records) of a trace after parsing or generation:
+/// readers stop as soon as a trace passes it. Memory, not time, sets it: at
+/// [`BYTES_PER_EVENT`] the largest trace holds under the memory budget
+/// ([`crate::engine::MAX_BYTES`]) with the search's own memory beside it, and reading,
+/// compiling and replaying ten million events natively takes seconds (`docs/benchmarks.md`).
+pub const MAX_EVENTS: u64 = 10_000_000;
+/// Peak bytes one event of a blocking point-to-point trace costs from reading to the report: 32
+/// in the trace's compact form ([`super::model::Event`]), and while it is compiled its message
+/// id (4) and its share of a message (two events: the matching's 24 bytes and the compiled
+/// instruction's 48, then the replay's 32-byte copy), rounded up. Admission counts it
+/// ([`super::scenario::estimate`]); `scripts/bench-trace-files.py` measures it.
+pub const BYTES_PER_EVENT: f64 = 72.0;
 /// Largest time, size, flop count or ratio accepted anywhere.
 pub const MAX_VALUE: f64 = 1e15;
