@@ -139,6 +139,8 @@ pub struct Compiled {
     pub pairs: Vec<u32>,
     /// Events of the trace (computes merged; a collective call counts once).
     pub events: u64,
+    /// Peak bytes an event of the trace costs ([`Trace::bytes_per_event`]).
+    pub bytes_per_event: f64,
     /// Messages (instructions [`Ins::Msg`]).
     pub messages: u64,
     /// Request slots (one per non-blocking call, collectives' included).
@@ -945,6 +947,7 @@ pub fn compile_at(trace: &Trace, rate: f64) -> Result<Compiled, (u32, u32, Strin
         tail: pending,
         pairs,
         events: trace.events(),
+        bytes_per_event: trace.bytes_per_event(),
         slots: nslots as u32,
         slot_info,
         fast: direct.then_some(flats),

@@ -574,7 +574,7 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
     };
     let events = b.compiled.events as f64;
     let bytes = open
-        + BYTES_PER_EVENT * events
+        + b.compiled.bytes_per_event * events
         + BYTES_PER_STEP * steps
         + 64.0 * (n * n) as f64
         + 4.0 * 1048576.0
@@ -770,6 +770,21 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         return Err(ScenarioError::at(
             path0,
             format!("{} events; the limit is {MAX_EVENTS}", trace.events()),
+        ));
+    }
+    // memory before compiling: the trace's events at what compiling them costs
+    let per = trace.bytes_per_event();
+    let need = per * trace.events() as f64;
+    if need > crate::engine::MAX_BYTES {
+        return Err(ScenarioError::at(
+            path0,
+            format!(
+                "refused before compiling: the trace's {} events need about {:.0} MiB ({per} bytes an event{}); the limit is {:.0} MiB: give a shorter trace",
+                trace.events(),
+                need / 1048576.0,
+                if per > BYTES_PER_EVENT { " with non-blocking calls or collectives" } else { "" },
+                crate::engine::MAX_BYTES / 1048576.0
+            ),
         ));
     }
     let r = trace.ranks.len();
