@@ -17,10 +17,13 @@ pub const MAX_CORES: u32 = 1024;
 pub const MAX_EVENTS: u64 = 10_000_000;
 /// Peak bytes one event of a blocking point-to-point trace costs from reading to the report: 32
 /// in the trace's compact form ([`super::model::Event`]), and while it is compiled its message
-/// id (4) and its share of a message (two events: the matching's 24 bytes and the compiled
-/// instruction's 48, then the replay's 32-byte copy), rounded up. Admission counts it
-/// ([`super::scenario::estimate`]); `scripts/bench-trace-files.py` measures it.
-pub const BYTES_PER_EVENT: f64 = 72.0;
+/// id (4) and its share of a message (at most half of one: the matching's 16 bytes, the
+/// replay's 32-byte message, 4 bytes of the send's queue), then the search's and the report's
+/// tables per instruction. Measured over the whole run (`scripts/bench-trace-files.py`, the
+/// process's peak beyond a 1 MiB trace's): 52 bytes on a ring of ten million events (a compute
+/// a message), 61 on one without computes (two events a message, the worst case); rounded up.
+/// Admission counts it ([`super::scenario::estimate`]).
+pub const BYTES_PER_EVENT: f64 = 64.0;
 /// Peak bytes an event costs when the trace has non-blocking calls or collectives: its ranks are
 /// lowered into a copy (40 bytes an operation) and compiled into 48-byte instructions with
 /// their request slots. Measured 130 on a non-blocking ring of 3,000,000 events (`isend`,

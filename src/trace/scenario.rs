@@ -504,8 +504,9 @@ fn partials_of(b: &Built) -> f64 {
 /// exhaustive search's replays, the measured rows' and the report's replays) plus, for branch
 /// and bound, each child's relaxed tables ([`RELAXED_PAIR_STEPS`] per pair of nodes) and the
 /// lanes a short chunk of children leaves empty ([`LANE_REPLAYS`]), at [`NS_PER_STEP`];
-/// memory: the open list's cap, the trace ([`BYTES_PER_EVENT`] an event, [`BYTES_PER_STEP`] a
-/// replay step) and the platform's tables.
+/// memory: the open list's cap, the trace ([`BYTES_PER_EVENT`] an event, or
+/// [`super::limits::BYTES_PER_EVENT_GENERAL`] with non-blocking calls or collectives) and the
+/// platform's tables.
 pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
     estimate_for(b, b.method, s.search.budget)
 }
@@ -561,8 +562,8 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
     } else {
         search::MAX_OPEN_BYTES as f64
     };
-    // the trace as read or generated and compiled ([`BYTES_PER_EVENT`]), and per replay step
-    // what the search and the report add (the critical path's links, the timeline)
+    // the trace as read or generated and compiled, searched and reported (per event, measured
+    // over whole runs: [`BYTES_PER_EVENT`])
     // with several ranks per node the rank-pair tables count too: 16 bytes a pair in each
     // replay's tables (a few) and the LANES-wide lane tables (left out with one core per node,
     // where the ranks are at most the 64 nodes and the tables under 1 MiB)
@@ -575,17 +576,11 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
     let events = b.compiled.events as f64;
     let bytes = open
         + b.compiled.bytes_per_event * events
-        + BYTES_PER_STEP * steps
         + 64.0 * (n * n) as f64
         + 4.0 * 1048576.0
         + pair_tables;
     crate::engine::Estimate::new(replays + relaxed, NS_PER_STEP, bytes)
 }
-
-/// Bytes per replay step the search and the report hold besides the compiled trace
-/// ([`BYTES_PER_EVENT`]): the critical path's predecessor and flag per instruction, the search's
-/// per-step tables.
-pub const BYTES_PER_STEP: f64 = 16.0;
 
 /// What `auto` runs: exhaustive search when its estimated work is at most
 /// [`AUTO_EXHAUSTIVE_STEPS`] or at most branch and bound's at the scenario's budget (every
