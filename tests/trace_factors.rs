@@ -105,13 +105,16 @@ fn bad_factors_and_breakpoints_are_refused_at_their_path() {
         ("latFactor", "10:1;5:2", "sizes must increase"),
         ("bwFactor", "0:x", "the factor must be"),
         ("bwFactor", "0:1;1e3:2", "whole number"),
-        ("latFactor", "", "SIZE:FACTOR"),
         ("latFactor", "0:1;7", "chunk 2"),
     ] {
         let e = run(&one_message(8, json!({ key: text }))).unwrap_err();
         assert_eq!(e.path, format!("$.{key}"), "{text}: {e}");
         assert!(e.message.contains(want), "{text}: {e}");
     }
+    // an empty string, as a cleared form field sends it, is no factors
+    let r = run(&one_message(8, json!({"latFactor": "", "bwFactor": " "}))).unwrap();
+    assert!(r.get("factors").is_none());
+    assert_eq!(r["best"]["time"].as_f64().unwrap(), A0 + A1 * 8.0);
     let samples: Vec<[f64; 2]> = (0..20)
         .map(|i| [100.0 * i as f64, 1e-4 + 1e-8 * 100.0 * i as f64])
         .collect();

@@ -606,7 +606,7 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
 ///
 /// # Memory
 /// Besides the compiled trace, a rank of blocking calls only costs no copy of its events
-/// ([`LowRank::Plain`]): per event 4 bytes (its message id), per message 24 bytes while
+/// ([`LowRank::Plain`]): per event 4 bytes (its message id), per message 16 bytes while
 /// matching and 4 bytes per send queued.
 ///
 /// # Errors

@@ -428,6 +428,13 @@ pub fn largest_budget(b: &Built) -> Option<f64> {
 /// largest budget, exhaustive search on 8 nodes) on our shared 2-core machine.
 pub const NS_PER_STEP: f64 = 2.0;
 
+/// What one event of the trace costs besides its replays, in replay steps: compiling it twice
+/// (validation, then the run) and the report's passes. `scripts/bench-trace-files.py` measured
+/// 1.57 s for these on ten million events (157 ns an event, 79 steps) and 1.82 s without
+/// computes (91 steps); rounded up. Reading an attached trace comes before admission and is not
+/// counted.
+pub const EVENT_STEPS: f64 = 96.0;
+
 /// What one child of branch and bound costs besides the replay steps it counts, per pair of
 /// nodes `(u, v)` of the platform: its relaxed tables (`Bounds::partial`: the least link from
 /// each node to the free nodes and back, 4 minima per pair), in replay steps. Set by `cargo
@@ -501,7 +508,8 @@ fn partials_of(b: &Built) -> f64 {
 }
 
 /// The admission estimate of a built scenario: its work in replay steps (the search's budget or
-/// exhaustive search's replays, the measured rows' and the report's replays) plus, for branch
+/// exhaustive search's replays, the measured rows' and the report's replays, [`EVENT_STEPS`] an
+/// event of the trace) plus, for branch
 /// and bound, each child's relaxed tables ([`RELAXED_PAIR_STEPS`] per pair of nodes) and the
 /// lanes a short chunk of children leaves empty ([`LANE_REPLAYS`]), at [`NS_PER_STEP`];
 /// memory: the open list's cap, the trace ([`BYTES_PER_EVENT`] an event, or
@@ -519,7 +527,10 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
         Method::Exhaustive => search::assignments_on(&b.platform, b.compiled.ranks) * steps,
         _ => (budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
     };
-    let replays = search_work + (b.measured.len() as f64 + 2.0) * steps;
+    // the trace compiled twice (validation, then the run) and reported, per event
+    let replays = search_work
+        + (b.measured.len() as f64 + 2.0) * steps
+        + EVENT_STEPS * b.compiled.events as f64;
     // a chunk of children is replayed LANES wide: a node with fewer children than lanes still
     // replays every lane; with distinct nodes (no identical classes) and no bounds cutting
     // children before replay, every node has at least `classes - ranks + 1` children
@@ -803,8 +814,10 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         ScenarioError::at(trace.path_of(file), Trace::at_line(line, m))
     })?;
     compiled.set_protocol(s.protocol, s.eager_threshold);
+    // an empty string (a cleared form field) is no factors
     let factor = |text: &Option<String>, path: &str| -> Result<Option<Factors>> {
         text.as_deref()
+            .filter(|t| !t.trim().is_empty())
             .map(|t| Factors::parse(t).map_err(|m| ScenarioError::at(path, m)))
             .transpose()
     };
