@@ -32,13 +32,8 @@ fn run(s: &Value) -> Result<Value, placelab::ScenarioError> {
 fn one_message_takes_lat_factor_times_a0_plus_n_a1_over_bw_factor() {
     let lat = "0:1.5;65536:2";
     let bw = "0:0.8;1024:0.5;65536:0.95";
-    let f = |n: f64, points: &[(f64, f64)]| {
-        points
-            .iter()
-            .filter(|(s, _)| *s < n)
-            .last()
-            .map_or(1.0, |p| p.1)
-    };
+    let f =
+        |n: f64, points: &[(f64, f64)]| points.iter().rfind(|(s, _)| *s < n).map_or(1.0, |p| p.1);
     let lats = [(0.0, 1.5), (65536.0, 2.0)];
     let bws = [(0.0, 0.8), (1024.0, 0.5), (65536.0, 0.95)];
     for n in [0u64, 1, 2, 1023, 1024, 1025, 65535, 65536, 65537, 1 << 20] {
@@ -239,14 +234,14 @@ fn smpi_ping_pong_times_under_factors_are_the_engines() {
     for line in csv.lines().skip(1) {
         let f: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
         let (n, smpi, unit) = (f[0], f[1], f[2]);
-        // SimGrid looks the factors up at the payload plus its own bytes: at most 32 bytes
-        // above a breakpoint (here only the empty message, at breakpoint 0) it takes the next
-        // factor where the engine, at the payload, does not
+        // SimGrid looks the factors up at the payload plus its own bytes: a payload at a
+        // breakpoint or less than 32 bytes below it (here only the empty message, at breakpoint
+        // 0) takes that breakpoint's factor there, the one before here
         if latf
             .sizes
             .iter()
             .chain(&bwf.sizes)
-            .any(|&s| s <= n && n < s + 32.0)
+            .any(|&s| n <= s && s < n + 32.0)
         {
             near += 1;
             continue;
