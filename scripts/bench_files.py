@@ -17,8 +17,9 @@ print(usage.ru_maxrss, status)
 """
 
 
-def measure(args, out_path):
-    """(wall seconds, peak RSS MiB, stdout bytes) of one process."""
+def measure(args, out_path, stderr=False):
+    """(wall seconds, peak RSS MiB, stdout bytes) of one process; with `stderr`, its standard
+    error text too."""
     t0 = time.perf_counter()
     r = subprocess.run([sys.executable, "-c", SPAWN, out_path, *args], capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -26,4 +27,6 @@ def measure(args, out_path):
     if status != "0":
         sys.exit(f"{' '.join(args)} failed: {r.stderr}")
     with open(out_path, "rb") as f:
+        if stderr:
+            return wall, int(rss_kib) / 1024, f.read(), r.stderr
         return wall, int(rss_kib) / 1024, f.read()

@@ -182,28 +182,87 @@ fn reading_in_chunks_of_any_size_gives_the_same_trace() {
     panic!("the bad line was accepted");
 }
 
+/// Regression: the limit is ten million events (it was two million); a trace past it is
+/// refused while it is read, within a chunk of the limit, naming the line where reading
+/// stopped. The input is made as it is fed, 64 KiB at a time, never stored.
 #[test]
 fn a_trace_over_the_event_limit_is_refused_while_it_is_read() {
     let limit = placelab::trace::limits::MAX_EVENTS;
-    let line = b"0 compute 1\n1 compute 2\n0 send 1 8\n1 recv 0 8\n";
+    assert!(
+        limit >= 10_000_000,
+        "the limit is at least ten million events"
+    );
+    // four events a block: two merged computes, a send, a receive
+    let block = b"0 compute 1\n1 compute 2\n0 send 1 8\n1 recv 0 8\n";
+    let chunk: Vec<u8> = block.repeat((64 << 10) / block.len());
+    let per_chunk = 4 * (chunk.len() / block.len()) as u64;
     let mut t = Trace::new(0, Origin::Files);
     let mut s = TiStream::new(0, 1.0);
     let mut fed = 0u64;
-    let chunk: Vec<u8> = line.repeat(4096);
     let err = loop {
         if let Err(e) = s.push(&chunk, &mut t) {
             break e;
         }
-        fed += 4 * 4096;
-        assert!(fed <= 2 * limit, "read far past the limit");
+        fed += per_chunk;
+        assert!(fed <= limit + 2 * per_chunk, "read past the limit");
     };
     assert!(
-        err.message.contains("the limit; reading stopped here"),
+        err.message.contains(&format!(
+            "the trace passes {limit} events, the limit; reading stopped here"
+        )),
         "{}",
         err.message
     );
+    assert!(t.events() > limit, "refused only past the limit");
     assert!(
-        t.events() <= limit + 4 * 4096,
+        t.events() <= limit + per_chunk,
         "stopped within a chunk of the limit"
+    );
+    // the line named is the last line read (a line an event here), in the file's numbering
+    assert_eq!(err.line as u64, fed + per_chunk, "{}", err.line);
+}
+
+/// Admission by memory before compiling: a trace of non-blocking calls costs about 144 bytes an
+/// event to compile (a lowered copy and 48-byte instructions), so one of 5.9 million events,
+/// under the event limit, is refused at `$.trace` before it is compiled, naming its memory;
+/// the same events of blocking calls (64 bytes an event) would fit.
+#[test]
+fn a_non_blocking_trace_over_the_memory_budget_is_refused_before_it_is_compiled() {
+    use placelab::trace::limits::{BYTES_PER_EVENT, BYTES_PER_EVENT_GENERAL};
+    let budget = placelab::engine::MAX_BYTES;
+    let events = (budget / BYTES_PER_EVENT_GENERAL) as u64 + 20_000;
+    assert!(events < placelab::trace::limits::MAX_EVENTS);
+    assert!(events as f64 * BYTES_PER_EVENT < budget);
+    // five events a block: a compute, an isend, an irecv and the two waits
+    let block = b"0 compute 5\n0 isend 1 0 8\n1 irecv 0 0 8\n0 wait 0 1 0\n1 wait 0 1 0\n";
+    let chunk: Vec<u8> = block.repeat((64 << 10) / block.len());
+    let mut t = Trace::new(0, Origin::Files);
+    let mut s = TiStream::new(0, 1.0);
+    while t.events() < events {
+        s.push(&chunk, &mut t).unwrap();
+    }
+    s.finish(&mut t).unwrap();
+    let n = t.events();
+    placelab::attach::attach_trace(
+        "nb-huge",
+        placelab::attach::AttachedTrace {
+            trace: t,
+            digest: "0000000000000000 0".into(),
+            files: vec!["nb-huge".into()],
+        },
+    );
+    let doc = json!({"version": 1, "engine": "trace",
+        "trace": {"format": "ti", "attached": "nb-huge"},
+        "nodes": [{"name": "a"}, {"name": "b"}], "defaultLink": {"a0": 1e-5, "a1": 1e-9}});
+    let e = placelab::api::check(&doc.to_string()).unwrap_err();
+    assert_eq!(e.path, "$.trace", "{e}");
+    assert!(
+        e.message.starts_with(&format!(
+            "refused before compiling: the trace's {n} events need about"
+        )) && e
+            .message
+            .contains("144 bytes an event with non-blocking calls or collectives")
+            && e.message.contains("the limit is 768 MiB"),
+        "{e}"
     );
 }

@@ -10,6 +10,7 @@
 
 pub mod alog;
 pub mod collectives;
+pub mod factors;
 pub mod fit;
 pub mod generate;
 pub mod limits;
@@ -194,12 +195,31 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
                     LinkOrigin::Fit => "fit",
                     LinkOrigin::Default => "default",
                 },
-                fit: b.fits.get(&k).map(|(f, smp)| FitRow {
-                    count: smp.len() as u64,
-                    rms: f.rms,
-                    max_residual: f.max_residual,
-                    r2: f.r2,
-                    samples: thin(smp, MAX_FIT_SAMPLES),
+                fit: b.fits.get(&k).map(|(f, smp)| {
+                    let pw = b.ranges.get(&k);
+                    FitRow {
+                        count: smp.len() as u64,
+                        rms: f.rms,
+                        max_residual: f.max_residual,
+                        r2: f.r2,
+                        samples: thin(smp, MAX_FIT_SAMPLES),
+                        ranges: pw.map(|pw| {
+                            pw.ranges
+                                .iter()
+                                .map(|r| RangeRow {
+                                    from: r.from,
+                                    to: r.to,
+                                    count: r.count,
+                                    a0: r.fit.a0,
+                                    a1: r.fit.a1,
+                                    rms: r.fit.rms,
+                                    r2: r.fit.r2,
+                                })
+                                .collect()
+                        }),
+                        lat_factor: pw.and_then(|pw| pw.lat_factor.clone()),
+                        bw_factor: pw.and_then(|pw| pw.bw_factor.clone()),
+                    }
                 }),
             });
         }
@@ -287,12 +307,20 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
         shown_until,
     };
     let measured = (!b.measured.is_empty()).then(|| measured_row(b, &prob, &best));
+    let factors = match &b.factors {
+        (None, None) => None,
+        (lat, bw) => Some(FactorsRow {
+            lat_factor: lat.as_ref().map(|f| f.smpi()),
+            bw_factor: bw.as_ref().map(|f| f.smpi()),
+        }),
+    };
     TraceReport {
         source: b.source,
         program: b.program,
         trace,
         nodes,
         links,
+        factors,
         search: search_row,
         ranking,
         best: best_row,

@@ -195,6 +195,28 @@ impl Trace {
         });
     }
 
+    /// Whether every event is a compute, a sleep or a blocking send or receive (the trace
+    /// compiles without a lowered copy: [`super::limits::BYTES_PER_EVENT`]).
+    pub fn blocking_only(&self) -> bool {
+        self.ranks.iter().all(|r| {
+            r.iter().all(|e| {
+                matches!(
+                    e.op,
+                    Op::Compute(_) | Op::Sleep(_) | Op::Send { .. } | Op::Recv { .. }
+                )
+            })
+        })
+    }
+
+    /// Peak bytes an event of this trace costs from reading to the report.
+    pub fn bytes_per_event(&self) -> f64 {
+        if self.blocking_only() {
+            super::limits::BYTES_PER_EVENT
+        } else {
+            super::limits::BYTES_PER_EVENT_GENERAL
+        }
+    }
+
     /// Events of all ranks.
     pub fn events(&self) -> u64 {
         self.ranks.iter().map(|r| r.len() as u64).sum()

@@ -45,7 +45,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::collectives::CollOp;
-use super::model::{Coll, CollKind, Op, Trace};
+use super::model::{Coll, CollKind, Event, Op, Trace};
 use std::collections::BTreeMap;
 
 /// No request: the side of a message is a blocking call.
@@ -106,17 +106,41 @@ pub struct Flat {
 /// The bit of [`Flat::pair`] that marks an eager message.
 pub const EAGER_BIT: u32 = 1 << 31;
 
+impl Flat {
+    /// The message as an [`Item`] of two blocking calls.
+    #[inline]
+    pub fn item(&self) -> Item {
+        Item {
+            cs: self.cs,
+            cd: self.cd,
+            bytes: self.bytes,
+            src: self.src,
+            dst: self.dst,
+            pair: self.pair & !EAGER_BIT,
+            sq: NONE,
+            rq: NONE,
+            eager: self.pair & EAGER_BIT != 0,
+        }
+    }
+}
+
 /// A compiled trace: instructions in a topological order and each rank's final computation.
+///
+/// The instructions are held once: as `fast` (32 bytes a message) when every one is a message
+/// of two blocking calls, else as `prog`; [`Compiled::ins`] reads either.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
     pub ranks: usize,
-    pub prog: Vec<Ins>,
+    /// The instructions, empty when `fast` holds them.
+    prog: Vec<Ins>,
     /// Computation after each rank's last instruction.
     pub tail: Vec<f64>,
     /// Ordered rank pairs that exchange at least one message (`src * R + dst`), ascending.
     pub pairs: Vec<u32>,
     /// Events of the trace (computes merged; a collective call counts once).
     pub events: u64,
+    /// Peak bytes an event of the trace costs ([`Trace::bytes_per_event`]).
+    pub bytes_per_event: f64,
     /// Messages (instructions [`Ins::Msg`]).
     pub messages: u64,
     /// Request slots (one per non-blocking call, collectives' included).
@@ -126,9 +150,15 @@ pub struct Compiled {
     /// How a send completes (module doc); set with [`Compiled::set_protocol`], which marks
     /// every message.
     protocol: Protocol,
-    /// The messages as [`Flat`], when every instruction is a message of two blocking calls:
-    /// the replay's fast path (same operations in the same order, so the same bits).
+    /// The instructions as [`Flat`] messages, when every instruction is a message of two
+    /// blocking calls: the replay's fast path (same operations in the same order, so the same
+    /// bits).
     fast: Option<Vec<Flat>>,
+    /// Per instruction, what its message weighs on a link's `a0` and `a1` under SMPI's
+    /// size-dependent factors ([`super::factors::weights`]): a message costs
+    /// `w[0] a0 + a1 w[1]`. Absent (no factors), `(1, bytes)`, which costs `a0 + a1 bytes` bit
+    /// for bit. Set with [`Compiled::set_factors`].
+    weights: Option<Vec<[f64; 2]>>,
 }
 
 crate::params::choices! {
@@ -234,18 +264,89 @@ fn system_tag(k: u64, phase: u32) -> i64 {
     i32::MIN as i64 - 1 - (k as i64) * 64 - phase as i64
 }
 
-/// Most messages a lowered trace may have (collectives expanded).
-pub const MAX_MESSAGES: u64 = 4_000_000;
+/// Most messages a compiled trace may have: as many as events (a blocking message takes two).
+pub const MAX_MESSAGES: u64 = super::limits::MAX_EVENTS;
+/// Most messages the collectives of a trace may expand into: each is held as lowered operations
+/// of both its ranks before it is matched.
+pub const MAX_EXPANDED: u64 = 4_000_000;
 
 /// The expansion of a trace: per rank its lowered operations; per slot its rank, peer and
 /// bytes.
-type Lowered = (Vec<Vec<LowEv>>, Vec<(u32, u32, f64)>);
+type Lowered<'a> = (Vec<LowRank<'a>>, Vec<(u32, u32, f64)>);
+
+/// One rank's lowered operations. A rank of computes, sleeps and blocking sends and receives
+/// only (every rank of most recorded traces) is read in place from the trace, each event
+/// lowered when it is read, so compiling holds no second copy of its events; any other rank
+/// is expanded into a vector.
+enum LowRank<'a> {
+    /// The rank's events and the rate its computes are divided by.
+    Plain(&'a [Event], f64),
+    Owned(Vec<LowEv>),
+}
+
+impl LowRank<'_> {
+    fn len(&self) -> usize {
+        match self {
+            LowRank::Plain(evs, _) => evs.len(),
+            LowRank::Owned(v) => v.len(),
+        }
+    }
+
+    /// Operation `k` (`k < len()`).
+    #[inline]
+    fn at(&self, k: usize) -> LowEv {
+        match self {
+            LowRank::Owned(v) => v[k],
+            LowRank::Plain(evs, rate) => {
+                let e = evs[k];
+                let op = match e.op {
+                    Op::Compute(d) => Low::Compute(d / rate),
+                    Op::Sleep(d) => Low::Sleep(d),
+                    Op::Send { peer, tag, bytes } => Low::Send {
+                        peer,
+                        tag: tag as i64,
+                        bytes,
+                        slot: NONE,
+                    },
+                    Op::Recv { peer, tag, bytes } => Low::Recv {
+                        peer,
+                        tag: tag as i64,
+                        bytes,
+                        slot: NONE,
+                    },
+                    // never in a plain rank ([`is_plain`]); a no-op if it were
+                    _ => Low::Compute(0.0),
+                };
+                LowEv {
+                    op,
+                    file: e.file,
+                    line: e.line,
+                }
+            }
+        }
+    }
+
+    /// The operation `k`, if any.
+    fn get(&self, k: usize) -> Option<LowEv> {
+        (k < self.len()).then(|| self.at(k))
+    }
+}
+
+/// Whether a rank's events lower one to one ([`LowRank::Plain`]).
+fn is_plain(evs: &[Event]) -> bool {
+    evs.iter().all(|e| {
+        matches!(
+            e.op,
+            Op::Compute(_) | Op::Sleep(_) | Op::Send { .. } | Op::Recv { .. }
+        )
+    })
+}
 
 /// Lowers a trace (type [`Low`]): checks that every rank calls the same collectives in the same
 /// order with the same root, expands them, and resolves waits. A wait naming no outstanding
 /// request is a no-op; requests still outstanding when a rank ends are waited for there
-/// (SimGrid's replay does both).
-fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
+/// (SimGrid's replay does both). Computes are divided by `rate` (flops into seconds).
+fn lower(trace: &Trace, rate: f64) -> Result<Lowered<'_>, (u32, u32, String)> {
     let r = trace.ranks.len();
     // The `v` forms read for `r` ranks; an error names a line that calls it.
     let mut line_of = vec![(0u32, 0u32); trace.colls.len()];
@@ -259,7 +360,11 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
     let mut colls: Vec<Coll> = Vec::with_capacity(trace.colls.len());
     for (i, c) in trace.colls.iter().enumerate() {
         let (file, line) = line_of[i];
-        colls.push(super::collectives::resolve(c, r).map_err(|m| (file, line, m))?);
+        // flops into seconds as [`Trace::divide_compute`] does, on this copy
+        let mut c = c.clone();
+        c.comp /= rate;
+        c.rate *= rate;
+        colls.push(super::collectives::resolve(&c, r).map_err(|m| (file, line, m))?);
     }
     // Each rank's collective calls (sendRecv excepted: it pairs two ranks only).
     let seq: Vec<Vec<(u32, usize)>> = trace
@@ -341,12 +446,12 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
             _ => 2 * p,
         };
     }
-    if expected > MAX_MESSAGES {
+    if expected > MAX_EXPANDED {
         return Err((
             0,
             0,
             format!(
-                "the trace's collectives expand into {expected} messages; the limit is {MAX_MESSAGES}"
+                "the trace's collectives expand into {expected} messages; the limit is {MAX_EXPANDED}"
             ),
         ));
     }
@@ -354,6 +459,10 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
     let mut out = Vec::with_capacity(r);
     let mut ops = Vec::new();
     for (x, evs) in trace.ranks.iter().enumerate() {
+        if is_plain(evs) {
+            out.push(LowRank::Plain(evs, rate));
+            continue;
+        }
         let mut low: Vec<LowEv> = Vec::with_capacity(evs.len());
         // outstanding requests: (src, dst, tag) and slot, in posting order
         let mut open: Vec<((u32, u32, i64), u32)> = Vec::new();
@@ -362,7 +471,7 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
             let (file, line) = (ev.file, ev.line);
             let mut push = |op: Low| low.push(LowEv { op, file, line });
             match ev.op {
-                Op::Compute(d) => push(Low::Compute(d)),
+                Op::Compute(d) => push(Low::Compute(d / rate)),
                 Op::Sleep(d) => push(Low::Sleep(d)),
                 Op::Send { peer, tag, bytes } => push(Low::Send {
                     peer,
@@ -476,7 +585,7 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
                 line,
             });
         }
-        out.push(low);
+        out.push(LowRank::Owned(low));
     }
     Ok((out, slots))
 }
@@ -489,6 +598,20 @@ fn lower(trace: &Trace) -> Result<Lowered, (u32, u32, String)> {
 /// different ranks, or a deadlock (with the line where each of up to three blocked ranks
 /// waits). Returned as `(file, line, message)`.
 pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
+    compile_at(trace, 1.0)
+}
+
+/// [`compile`] of a trace whose computes are flop counts, divided by `rate` flops per second
+/// as they are read (the bits [`Trace::divide_compute`] gives, without copying the trace).
+///
+/// # Memory
+/// Besides the compiled trace, a rank of blocking calls only costs no copy of its events
+/// ([`LowRank::Plain`]): per event 4 bytes (its message id), per message 16 bytes while
+/// matching and 4 bytes per send queued.
+///
+/// # Errors
+/// As [`compile`].
+pub fn compile_at(trace: &Trace, rate: f64) -> Result<Compiled, (u32, u32, String)> {
     let r = trace.ranks.len();
     for (a, evs) in trace.ranks.iter().enumerate() {
         for ev in evs {
@@ -514,23 +637,27 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
             }
         }
     }
-    let (low, slot_info) = lower(trace)?;
-    // Sends per (src, dst, tag), in order.
-    let mut sends: BTreeMap<(u32, u32, i64), Vec<(usize, usize)>> = BTreeMap::new();
+    let (low, slot_info) = lower(trace, rate)?;
+    // Sends per (src, dst, tag): their positions in the sender's operations, in order.
+    let mut sends: BTreeMap<(u32, u32, i64), Vec<u32>> = BTreeMap::new();
     for (a, evs) in low.iter().enumerate() {
-        for (k, ev) in evs.iter().enumerate() {
-            if let Low::Send { peer, tag, .. } = ev.op {
-                sends.entry((a as u32, peer, tag)).or_default().push((a, k));
+        for k in 0..evs.len() {
+            if let Low::Send { peer, tag, .. } = evs.at(k).op {
+                sends
+                    .entry((a as u32, peer, tag))
+                    .or_default()
+                    .push(k as u32);
             }
         }
     }
     // msg id per comm event: msg_of[rank][k].
     let mut msg_of: Vec<Vec<u32>> = low.iter().map(|e| vec![u32::MAX; e.len()]).collect();
-    // (src, dst, bytes, send event, receive event)
-    let mut msgs: Vec<(usize, usize, f64, usize, usize)> = Vec::new();
+    // (src, dst, send event, receive event); the bytes are the send's
+    let mut msgs: Vec<(u32, u32, u32, u32)> = Vec::new();
     let mut used: BTreeMap<(u32, u32, i64), usize> = BTreeMap::new();
     for (b, evs) in low.iter().enumerate() {
-        for (k, ev) in evs.iter().enumerate() {
+        for k in 0..evs.len() {
+            let ev = evs.at(k);
             if let Low::Recv {
                 peer, tag, bytes, ..
             } = ev.op
@@ -545,7 +672,7 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                 } else {
                     String::new()
                 };
-                let Some(&(_, ks)) = q.get(i) else {
+                let Some(&ks) = q.get(i) else {
                     // With one text per rank, the sender's text may be the one cut short: name it.
                     let hint = match (trace.origin, trace.ranks[a].last()) {
                         (super::model::Origin::Files, Some(last)) => format!(
@@ -565,7 +692,8 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                     ));
                 };
                 used.insert(key, i + 1);
-                let sev = low[a][ks];
+                let ks = ks as usize;
+                let sev = low[a].at(ks);
                 let Low::Send { bytes: sb, .. } = sev.op else {
                     unreachable!("queued events are sends")
                 };
@@ -587,7 +715,7 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                     ));
                 }
                 let id = msgs.len() as u32;
-                msgs.push((a, b, sb, ks, k));
+                msgs.push((a as u32, b as u32, ks as u32, k as u32));
                 msg_of[b][k] = id;
                 msg_of[a][ks] = id;
             }
@@ -595,8 +723,9 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
     }
     for (key, q) in &sends {
         let n = *used.get(key).unwrap_or(&0);
-        if let Some(&(a, ks)) = q.get(n) {
-            let ev = low[a][ks];
+        if let Some(&ks) = q.get(n) {
+            let a = key.0 as usize;
+            let ev = low[a].at(ks as usize);
             let tagged = if (1..=i32::MAX as i64).contains(&key.2) {
                 format!(" with tag {}", key.2)
             } else {
@@ -630,15 +759,24 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
     let mut arrived = vec![0u8; msgs.len()];
     let mut done = vec![false; nslots];
     let mut waiter = vec![NONE; nslots];
-    let mut prog: Vec<Ins> = Vec::with_capacity(msgs.len() + nslots * 2);
+    // A trace of blocking messages and computes only is written straight into the replay's
+    // 32-byte form ([`Flat`]), never as instructions.
+    let direct = nslots == 0
+        && low.iter().all(|l| matches!(l, LowRank::Plain(..)))
+        && trace
+            .ranks
+            .iter()
+            .all(|evs| evs.iter().all(|e| !matches!(e.op, Op::Sleep(_))));
+    let mut prog: Vec<Ins> = Vec::with_capacity(if direct { 0 } else { msgs.len() + nslots * 2 });
+    let mut flats: Vec<Flat> = Vec::with_capacity(if direct { msgs.len() } else { 0 });
     let mut stack: Vec<usize> = (0..r).rev().collect();
-    let slot_of = |x: usize, k: usize| match low[x][k].op {
+    let slot_of = |x: usize, k: usize| match low[x].at(k).op {
         Low::Send { slot, .. } | Low::Recv { slot, .. } => slot,
         _ => NONE,
     };
     while let Some(x) = stack.pop() {
         while !blocked[x] && pos[x] < low[x].len() {
-            match low[x][pos[x]].op {
+            match low[x].at(pos[x]).op {
                 Low::Compute(d) => {
                     pending[x] += d;
                     pos[x] += 1;
@@ -678,7 +816,12 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                         blocked[x] = true;
                     }
                     if arrived[m] == 2 {
-                        let (a, b, bytes, ks, kr) = msgs[m];
+                        let (a, b, ks, kr) = msgs[m];
+                        let (a, b, ks, kr) = (a as usize, b as usize, ks as usize, kr as usize);
+                        let bytes = match low[a].at(ks).op {
+                            Low::Send { bytes, .. } => bytes,
+                            _ => 0.0,
+                        };
                         let (sq, rq) = (slot_of(a, ks), slot_of(b, kr));
                         let cs = if sq == NONE {
                             std::mem::take(&mut pending[a])
@@ -690,17 +833,28 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
                         } else {
                             0.0
                         };
-                        prog.push(Ins::Msg(Item {
-                            cs,
-                            cd,
-                            bytes,
-                            src: a as u16,
-                            dst: b as u16,
-                            pair: (a * r + b) as u32,
-                            sq,
-                            rq,
-                            eager: false,
-                        }));
+                        if direct {
+                            flats.push(Flat {
+                                cs,
+                                cd,
+                                bytes,
+                                src: a as u16,
+                                dst: b as u16,
+                                pair: (a * r + b) as u32,
+                            });
+                        } else {
+                            prog.push(Ins::Msg(Item {
+                                cs,
+                                cd,
+                                bytes,
+                                src: a as u16,
+                                dst: b as u16,
+                                pair: (a * r + b) as u32,
+                                sq,
+                                rq,
+                                eager: false,
+                            }));
+                        }
                         for (y, q) in [(a, sq), (b, rq)] {
                             if q == NONE {
                                 pos[y] += 1;
@@ -736,7 +890,7 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
         let mut parts = Vec::new();
         for x in 0..r {
             if pos[x] < low[x].len() && parts.len() < 3 {
-                let ev = low[x][pos[x]];
+                let ev = low[x].at(pos[x]);
                 let what = match ev.op {
                     Low::Send { peer, .. } => format!("rank {x} waits in a send to rank {peer}"),
                     Low::Recv { peer, .. } => {
@@ -761,7 +915,7 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
             }
         }
         let first = (0..r).find(|&x| pos[x] < low[x].len()).unwrap_or(0);
-        let ev = low[first].get(pos[first]).copied();
+        let ev = low[first].get(pos[first]);
         return Err((
             ev.map_or(0, |e| e.file),
             ev.map_or(0, |e| e.line),
@@ -771,15 +925,20 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
             ),
         ));
     }
-    let mut pairs: Vec<u32> = prog
-        .iter()
-        .filter_map(|i| match i {
-            Ins::Msg(it) => Some(it.pair),
-            _ => None,
-        })
+    // the pairs that exchange a message, ascending (marked, not collected per message)
+    let mut used_pair = vec![false; r * r];
+    for i in &prog {
+        if let Ins::Msg(it) = i {
+            used_pair[it.pair as usize] = true;
+        }
+    }
+    for f in &flats {
+        used_pair[f.pair as usize] = true;
+    }
+    let pairs: Vec<u32> = (0..r * r)
+        .filter(|&k| used_pair[k])
+        .map(|k| k as u32)
         .collect();
-    pairs.sort_unstable();
-    pairs.dedup();
     Ok(Compiled {
         protocol: Protocol::Rendezvous,
         ranks: r,
@@ -788,9 +947,11 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
         tail: pending,
         pairs,
         events: trace.events(),
+        bytes_per_event: trace.bytes_per_event(),
         slots: nslots as u32,
         slot_info,
-        fast: None,
+        fast: direct.then_some(flats),
+        weights: None,
     })
     .map(|mut c| {
         c.set_protocol(Protocol::Rendezvous, 0.0);
@@ -801,7 +962,69 @@ pub fn compile(trace: &Trace) -> Result<Compiled, (u32, u32, String)> {
 impl Compiled {
     /// Replay steps of one replay: instructions plus ranks.
     pub fn steps(&self) -> u64 {
-        self.prog.len() as u64 + self.ranks as u64
+        self.len_ins() as u64 + self.ranks as u64
+    }
+
+    /// Instructions of the compiled trace.
+    pub fn len_ins(&self) -> usize {
+        match &self.fast {
+            Some(f) => f.len(),
+            None => self.prog.len(),
+        }
+    }
+
+    /// Instruction `i` (`i <` [`Compiled::len_ins`]).
+    #[inline]
+    pub fn ins(&self, i: usize) -> Ins {
+        match &self.fast {
+            Some(f) => Ins::Msg(f[i].item()),
+            None => self.prog[i],
+        }
+    }
+
+    /// The instructions, in the compiled order.
+    pub fn instructions(&self) -> impl Iterator<Item = Ins> + '_ {
+        (0..self.len_ins()).map(|i| self.ins(i))
+    }
+
+    /// What the message of instruction `i`, of `bytes` bytes, weighs on a link's `a0` and `a1`
+    /// (field `weights`): its cost is `w[0] a0 + a1 w[1]`.
+    #[inline]
+    pub fn weight(&self, i: usize, bytes: f64) -> [f64; 2] {
+        match &self.weights {
+            Some(w) => w[i],
+            None => [1.0, bytes],
+        }
+    }
+
+    /// The messages with their weights ([`Compiled::weight`]), in the compiled order.
+    pub fn weighted_items(&self) -> impl Iterator<Item = (Item, [f64; 2])> + '_ {
+        self.instructions()
+            .enumerate()
+            .filter_map(|(i, ins)| match ins {
+                Ins::Msg(it) => Some((it, self.weight(i, it.bytes))),
+                _ => None,
+            })
+    }
+
+    /// Applies SMPI's latency and bandwidth factors by message size to every message
+    /// ([`super::factors`]); `None` for both leaves the linear model, bit for bit.
+    pub fn set_factors(
+        &mut self,
+        lat: Option<&super::factors::Factors>,
+        bw: Option<&super::factors::Factors>,
+    ) {
+        self.weights = (lat.is_some() || bw.is_some()).then(|| {
+            self.instructions()
+                .map(|ins| match ins {
+                    Ins::Msg(it) => {
+                        let (l, w) = super::factors::weights(it.bytes, lat, bw);
+                        [l, w]
+                    }
+                    _ => [1.0, 0.0],
+                })
+                .collect()
+        });
     }
 
     /// Scratch entries one replay needs: a clock per rank and a slot per request.
@@ -810,8 +1033,8 @@ impl Compiled {
     }
 
     /// The messages, in the compiled order.
-    pub fn items(&self) -> impl Iterator<Item = &Item> + '_ {
-        self.prog.iter().filter_map(|i| match i {
+    pub fn items(&self) -> impl Iterator<Item = Item> + '_ {
+        self.instructions().filter_map(|i| match i {
             Ins::Msg(it) => Some(it),
             _ => None,
         })
@@ -826,31 +1049,47 @@ impl Compiled {
     /// bytes ([`Protocol::Size`]).
     pub fn set_protocol(&mut self, p: Protocol, threshold: f64) {
         self.protocol = p;
+        let eager = |bytes: f64| match p {
+            Protocol::Rendezvous => false,
+            Protocol::Eager => true,
+            Protocol::Size => bytes < threshold,
+        };
+        if let Some(fast) = &mut self.fast {
+            for f in fast.iter_mut() {
+                f.pair = (f.pair & !EAGER_BIT) | if eager(f.bytes) { EAGER_BIT } else { 0 };
+            }
+            return;
+        }
         for i in &mut self.prog {
             if let Ins::Msg(it) = i {
-                it.eager = match p {
-                    Protocol::Rendezvous => false,
-                    Protocol::Eager => true,
-                    Protocol::Size => it.bytes < threshold,
-                };
+                it.eager = eager(it.bytes);
             }
         }
         let plain = self.prog.iter().all(|i| match i {
             Ins::Msg(it) => it.sq == NONE && it.rq == NONE,
             _ => false,
         });
-        self.fast = plain.then(|| {
-            self.items()
-                .map(|it| Flat {
-                    cs: it.cs,
-                    cd: it.cd,
-                    bytes: it.bytes,
-                    src: it.src,
-                    dst: it.dst,
-                    pair: it.pair | if it.eager { EAGER_BIT } else { 0 },
+        if plain {
+            // the instructions move into the 32-byte form (collected in place where the
+            // allocator allows) and are held there only
+            let prog = std::mem::take(&mut self.prog);
+            let mut fast: Vec<Flat> = prog
+                .into_iter()
+                .filter_map(|i| match i {
+                    Ins::Msg(it) => Some(Flat {
+                        cs: it.cs,
+                        cd: it.cd,
+                        bytes: it.bytes,
+                        src: it.src,
+                        dst: it.dst,
+                        pair: it.pair | if it.eager { EAGER_BIT } else { 0 },
+                    }),
+                    _ => None,
                 })
-                .collect()
-        });
+                .collect();
+            fast.shrink_to_fit();
+            self.fast = Some(fast);
+        }
     }
 
     /// Each rank's computation (seconds, unloaded; its instructions' in order, then its
@@ -868,8 +1107,8 @@ impl Compiled {
     /// each rank's sleeps.
     pub fn add_work(&self, comp: &mut [f64]) -> Vec<f64> {
         let mut sleep = vec![0.0; self.ranks];
-        for i in &self.prog {
-            match *i {
+        for i in self.instructions() {
+            match i {
                 Ins::Msg(it) => {
                     comp[it.src as usize] += it.cs;
                     comp[it.dst as usize] += it.cd;
@@ -909,20 +1148,35 @@ impl Compiled {
         let ratio = &tab.ratio[..];
         let a0 = &tab.a0[..];
         let a1 = &tab.a1[..];
-        if let Some(fast) = &self.fast {
-            for it in fast {
-                let (a, b) = (it.src as usize, it.dst as usize);
-                let pair = (it.pair & !EAGER_BIT) as usize;
-                let s = t[a] + it.cs * ratio[a];
-                let r = t[b] + it.cd * ratio[b];
-                let c = a0[pair] + a1[pair] * it.bytes;
-                let (_, e, es) = message(s, r, c, it.pair & EAGER_BIT != 0);
-                t[a] = es;
-                t[b] = e;
+        match (&self.fast, &self.weights) {
+            (Some(fast), None) => {
+                for it in fast {
+                    let (a, b) = (it.src as usize, it.dst as usize);
+                    let pair = (it.pair & !EAGER_BIT) as usize;
+                    let s = t[a] + it.cs * ratio[a];
+                    let r = t[b] + it.cd * ratio[b];
+                    let c = a0[pair] + a1[pair] * it.bytes;
+                    let (_, e, es) = message(s, r, c, it.pair & EAGER_BIT != 0);
+                    t[a] = es;
+                    t[b] = e;
+                }
             }
+            (Some(fast), Some(wt)) => {
+                for (it, w) in fast.iter().zip(wt) {
+                    let (a, b) = (it.src as usize, it.dst as usize);
+                    let pair = (it.pair & !EAGER_BIT) as usize;
+                    let s = t[a] + it.cs * ratio[a];
+                    let r = t[b] + it.cd * ratio[b];
+                    let c = w[0] * a0[pair] + a1[pair] * w[1];
+                    let (_, e, es) = message(s, r, c, it.pair & EAGER_BIT != 0);
+                    t[a] = es;
+                    t[b] = e;
+                }
+            }
+            _ => {}
         }
         let prog: &[Ins] = if self.fast.is_some() { &[] } else { &self.prog };
-        for ins in prog {
+        for (i, ins) in prog.iter().enumerate() {
             match *ins {
                 Ins::Msg(ref it) => {
                     let (a, b) = (it.src as usize, it.dst as usize);
@@ -936,7 +1190,8 @@ impl Compiled {
                     } else {
                         q[it.rq as usize]
                     };
-                    let c = a0[it.pair as usize] + a1[it.pair as usize] * it.bytes;
+                    let w = self.weight(i, it.bytes);
+                    let c = w[0] * a0[it.pair as usize] + a1[it.pair as usize] * w[1];
                     let (_, e, es) = message(s, r, c, it.eager);
                     if it.sq == NONE {
                         t[a] = es;
@@ -1018,11 +1273,11 @@ impl Compiled {
         let mut last_q = vec![none; self.slots as usize];
         // per instruction: the instructions its two inputs came from, and which one won
         // (messages: whether the send posted last; waits: whether the request ended last)
-        let mut prev: Vec<(u32, u32)> = Vec::with_capacity(self.prog.len());
-        let mut flag: Vec<bool> = Vec::with_capacity(self.prog.len());
-        for (i, ins) in self.prog.iter().enumerate() {
+        let mut prev: Vec<(u32, u32)> = Vec::with_capacity(self.len_ins());
+        let mut flag: Vec<bool> = Vec::with_capacity(self.len_ins());
+        for (i, ins) in self.instructions().enumerate() {
             let i = i as u32;
-            match *ins {
+            match ins {
                 Ins::Msg(ref it) => {
                     let (a, b) = (it.src as usize, it.dst as usize);
                     let (s, pa) = if it.sq == NONE {
@@ -1035,7 +1290,8 @@ impl Compiled {
                     } else {
                         (q[it.rq as usize], last_q[it.rq as usize])
                     };
-                    let c = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
+                    let w = self.weight(i as usize, it.bytes);
+                    let c = w[0] * tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * w[1];
                     let (_, e, es) = message(s, rr, c, it.eager);
                     prev.push((pa, pb));
                     flag.push(rr <= s);
@@ -1101,11 +1357,11 @@ impl Compiled {
         }
         prof.w[x_end] += self.tail[x_end];
         // (instruction, whether we arrived through its send side's output)
-        let side_of = |i: u32, x: usize| match self.prog[i as usize] {
+        let side_of = |i: u32, x: usize| match self.ins(i as usize) {
             Ins::Msg(it) => it.src as usize == x && it.sq == NONE,
             _ => false,
         };
-        let slot_side = |i: u32, slot: u32| match self.prog[i as usize] {
+        let slot_side = |i: u32, slot: u32| match self.ins(i as usize) {
             Ins::Msg(it) => it.sq == slot,
             _ => false,
         };
@@ -1113,7 +1369,7 @@ impl Compiled {
         let mut send_side = cur != none && side_of(cur, x_end);
         while cur != none {
             let (pa, pb) = prev[cur as usize];
-            match self.prog[cur as usize] {
+            match self.ins(cur as usize) {
                 Ins::Msg(it) => {
                     let (a, b) = (it.src as usize, it.dst as usize);
                     // the send side's input: a's clock (blocking) or the post's slot
@@ -1130,8 +1386,10 @@ impl Compiled {
                         (cur, send_side) = from_send(&mut prof);
                         continue;
                     }
-                    prof.count[it.pair as usize] += 1.0;
-                    prof.bytes[it.pair as usize] += it.bytes;
+                    // the message's weights: 1 and its bytes without factors
+                    let w = self.weight(cur as usize, it.bytes);
+                    prof.count[it.pair as usize] += w[0];
+                    prof.bytes[it.pair as usize] += w[1];
                     if flag[cur as usize] {
                         (cur, send_side) = from_send(&mut prof);
                     } else if it.rq == NONE {
@@ -1210,7 +1468,8 @@ impl Compiled {
         scratch.iter_mut().for_each(|x| *x = 0.0);
         let (t, q) = scratch.split_at_mut(self.ranks * LANES);
         if let Some(fast) = &self.fast {
-            for it in fast {
+            for (i, it) in fast.iter().enumerate() {
+                let w = self.weight(i, it.bytes);
                 let a = it.src as usize * LANES;
                 let b = it.dst as usize * LANES;
                 let p = (it.pair & !EAGER_BIT) as usize * LANES;
@@ -1227,7 +1486,7 @@ impl Compiled {
                     for l in 0..LANES {
                         let s = ta[l] + it.cs * ra[l];
                         let r = tb[l] + it.cd * rb[l];
-                        let c = x0[l] + x1[l] * it.bytes;
+                        let c = w[0] * x0[l] + x1[l] * w[1];
                         (_, e[l], es[l]) = message(s, r, c, eager);
                     }
                 }
@@ -1236,9 +1495,10 @@ impl Compiled {
             }
         }
         let prog: &[Ins] = if self.fast.is_some() { &[] } else { &self.prog };
-        for ins in prog {
+        for (i, ins) in prog.iter().enumerate() {
             match *ins {
                 Ins::Msg(ref it) => {
+                    let w = self.weight(i, it.bytes);
                     let a = it.src as usize * LANES;
                     let b = it.dst as usize * LANES;
                     let p = it.pair as usize * LANES;
@@ -1251,7 +1511,7 @@ impl Compiled {
                     let mut e = [0.0f64; LANES];
                     let mut es = [0.0f64; LANES];
                     for l in 0..LANES {
-                        let c = x0[l] + x1[l] * it.bytes;
+                        let c = w[0] * x0[l] + x1[l] * w[1];
                         (_, e[l], es[l]) = message(s[l], r[l], c, it.eager);
                     }
                     lane_end(&mut t[a..a + LANES], q, it.sq, &es);
@@ -1364,7 +1624,7 @@ pub fn timeline(
     let mut cut: Option<f64> = None;
     let none = u32::MAX;
     let info = &c.slot_info;
-    for ins in &c.prog {
+    for (i, ins) in c.instructions().enumerate() {
         // (rank, kind, start, end, peer, bytes) of the instruction's segments
         let mut parts: [(u32, u8, f64, f64, u32, f64); 6] = [(0, 0, 0.0, 0.0, none, 0.0); 6];
         let mut np = 0usize;
@@ -1373,7 +1633,7 @@ pub fn timeline(
             np += 1;
         };
         let mut low = f64::INFINITY;
-        match *ins {
+        match ins {
             Ins::Msg(ref it) => {
                 let (a, b) = (it.src as usize, it.dst as usize);
                 let (ra, rb) = (a as u32, b as u32);
@@ -1387,7 +1647,8 @@ pub fn timeline(
                 } else {
                     q[it.rq as usize]
                 };
-                let cost = tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * it.bytes;
+                let w = c.weight(i, it.bytes);
+                let cost = w[0] * tab.a0[it.pair as usize] + tab.a1[it.pair as usize] * w[1];
                 let (start, e, es) = message(s, rr, cost, it.eager);
                 if it.sq == NONE {
                     add((ra, 0, t[a], s, none, 0.0));

@@ -22,6 +22,9 @@ pub struct TraceReport {
     pub trace: TraceSummary,
     pub nodes: Vec<NodeRow>,
     pub links: Vec<LinkRow>,
+    /// SMPI's size-dependent factors applied to every message, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub factors: Option<FactorsRow>,
     pub search: SearchRow,
     pub ranking: Vec<RankedRow>,
     pub best: BestRow,
@@ -114,6 +117,42 @@ pub struct FitRow {
     pub r2: f64,
     /// The samples `[N, T]` (at most [`MAX_FIT_SAMPLES`], evenly picked).
     pub samples: Vec<[f64; 2]>,
+    /// With `breakpoints`: the fit of each size range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranges: Option<Vec<RangeRow>>,
+    /// With `breakpoints`: the ranges as SMPI's `smpi/lat-factor` over the first range's line
+    /// (absent when a ratio is not positive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lat_factor: Option<String>,
+    /// With `breakpoints`: the ranges as SMPI's `smpi/bw-factor`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bw_factor: Option<String>,
+}
+
+/// One size range of a link fitted per range: samples of `from < N <= to` (the first from 0
+/// inclusive; the last has no `to`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RangeRow {
+    pub from: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<f64>,
+    pub count: u64,
+    pub a0: f64,
+    pub a1: f64,
+    pub rms: f64,
+    pub r2: f64,
+}
+
+/// SMPI's factors by message size as the scenario gave them (`latFactor`, `bwFactor`), each
+/// message costing `latFactor(N) a0 + N a1 / bwFactor(N)`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactorsRow {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lat_factor: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bw_factor: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -10,6 +10,7 @@
 //! across fields, validation and admission are in [`build`], which parses or generates the
 //! trace, compiles it and builds the platform ([`Built`]).
 
+use super::factors::Factors;
 use super::generate::{GenerateSpec, Program};
 use super::model::{self, Origin, Trace};
 use super::replay::{self, Compiled, Platform};
@@ -18,9 +19,10 @@ use crate::error::{compact_number, Result, ScenarioError};
 use crate::params::{choices, static_table, table_defaults, Param};
 use serde::Deserialize;
 use serde_json::json;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-pub use super::limits::{MAX_CORES, MAX_EVENTS, MAX_NODES, MAX_RANKS, MAX_VALUE};
+pub use super::limits::{BYTES_PER_EVENT, MAX_CORES, MAX_EVENTS, MAX_NODES, MAX_RANKS, MAX_VALUE};
 
 /// Most link samples in all.
 pub const MAX_SAMPLES: usize = 100_000;
@@ -66,6 +68,12 @@ pub struct TraceScenario {
     /// The link between two ranks on the same node, for every node without its own `intra`.
     #[serde(default = "d::intra_link")]
     pub intra_link: LinkModel,
+    /// SMPI's `smpi/lat-factor`, `S0:F0;S1:F1;...`: every message's latency multiplied by the
+    /// factor of its size ([`super::factors`]).
+    pub lat_factor: Option<String>,
+    /// SMPI's `smpi/bw-factor`, same form: every message's bandwidth multiplied by the factor
+    /// of its size.
+    pub bw_factor: Option<String>,
     #[serde(default)]
     pub search: SearchSpec,
     /// Measured run times per assignment, CSV `assignment,time`: the assignment as node names
@@ -144,6 +152,9 @@ pub struct LinkSpec {
     pub a1: Option<f64>,
     /// Measured `[size in bytes, time in seconds]` pairs.
     pub samples: Option<Vec<[f64; 2]>>,
+    /// Sizes (bytes, increasing) that cut the samples into ranges fitted one by one, reported
+    /// in SMPI's factor form ([`fit::piecewise`]).
+    pub breakpoints: Option<Vec<f64>>,
     #[serde(default = "d::both")]
     pub both: bool,
 }
@@ -284,6 +295,11 @@ fn build_table() -> Vec<Param> {
         .help("{\"a0\", \"a1\"}: T = a0 + a1 N seconds for N bytes between two ranks on one node (default: shared memory, 1 µs + N / 10 GB/s); a node's \"intra\" replaces it"),
         Param::rule("intraLink.a0", "number").range(0.0, MAX_VALUE),
         Param::rule("intraLink.a1", "number").range(0.0, MAX_VALUE),
+        Param::new("latFactor", "Latency factors", "string", json!(null))
+            .help("SMPI's smpi/lat-factor, SIZE:FACTOR;...: a message of N bytes takes the factor of the last SIZE below N (1 up to the first) times a link's a0; every link"),
+        Param::new("bwFactor", "Bandwidth factors", "string", json!(null))
+            .help("SMPI's smpi/bw-factor, SIZE:FACTOR;...: a message of N bytes takes N a1 divided by the factor of the last SIZE below N (1 up to the first); every link"),
+        Param::rule("links[].breakpoints[]", "number").range(0.0, MAX_VALUE),
         Param::new("seed", "Seed", "uint64", json!(1)).help("local search starts"),
     ]
 }
@@ -318,6 +334,10 @@ pub struct Built {
     pub origin: Vec<LinkOrigin>,
     /// Fits per ordered pair `u * n + v`, with their samples.
     pub fits: BTreeMap<usize, (fit::Fit, Vec<[f64; 2]>)>,
+    /// Fits per size range of the links given `breakpoints`, per ordered pair.
+    pub ranges: BTreeMap<usize, fit::Piecewise>,
+    /// SMPI's latency and bandwidth factors by size (`latFactor`, `bwFactor`).
+    pub factors: (Option<Factors>, Option<Factors>),
     pub method: Method,
     /// The search budget in replay steps (0 for exhaustive search, which has none).
     pub budget: f64,
@@ -408,6 +428,13 @@ pub fn largest_budget(b: &Built) -> Option<f64> {
 /// largest budget, exhaustive search on 8 nodes) on our shared 2-core machine.
 pub const NS_PER_STEP: f64 = 2.0;
 
+/// What one event of the trace costs besides its replays, in replay steps: compiling it twice
+/// (validation, then the run) and the report's passes. `scripts/bench-trace-files.py` measured
+/// 1.57 s for these on ten million events (157 ns an event, 79 steps) and 1.82 s without
+/// computes (91 steps); rounded up. Reading an attached trace comes before admission and is not
+/// counted.
+pub const EVENT_STEPS: f64 = 96.0;
+
 /// What one child of branch and bound costs besides the replay steps it counts, per pair of
 /// nodes `(u, v)` of the platform: its relaxed tables (`Bounds::partial`: the least link from
 /// each node to the free nodes and back, 4 minima per pair), in replay steps. Set by `cargo
@@ -481,10 +508,13 @@ fn partials_of(b: &Built) -> f64 {
 }
 
 /// The admission estimate of a built scenario: its work in replay steps (the search's budget or
-/// exhaustive search's replays, the measured rows' and the report's replays) plus, for branch
+/// exhaustive search's replays, the measured rows' and the report's replays, [`EVENT_STEPS`] an
+/// event of the trace) plus, for branch
 /// and bound, each child's relaxed tables ([`RELAXED_PAIR_STEPS`] per pair of nodes) and the
 /// lanes a short chunk of children leaves empty ([`LANE_REPLAYS`]), at [`NS_PER_STEP`];
-/// memory: the open list's cap, the trace (512 bytes a replay step) and the platform's tables.
+/// memory: the open list's cap, the trace ([`BYTES_PER_EVENT`] an event, or
+/// [`super::limits::BYTES_PER_EVENT_GENERAL`] with non-blocking calls or collectives) and the
+/// platform's tables.
 pub fn estimate(s: &TraceScenario, b: &Built) -> crate::engine::Estimate {
     estimate_for(b, b.method, s.search.budget)
 }
@@ -497,7 +527,10 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
         Method::Exhaustive => search::assignments_on(&b.platform, b.compiled.ranks) * steps,
         _ => (budget + (n as f64 + 2.0) * steps).min(MAX_WORK * 10.0),
     };
-    let replays = search_work + (b.measured.len() as f64 + 2.0) * steps;
+    // the trace compiled twice (validation, then the run) and reported, per event
+    let replays = search_work
+        + (b.measured.len() as f64 + 2.0) * steps
+        + EVENT_STEPS * b.compiled.events as f64;
     // a chunk of children is replayed LANES wide: a node with fewer children than lanes still
     // replays every lane; with distinct nodes (no identical classes) and no bounds cutting
     // children before replay, every node has at least `classes - ranks + 1` children
@@ -540,8 +573,8 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
     } else {
         search::MAX_OPEN_BYTES as f64
     };
-    // the trace as read or generated, compiled, and the report's timeline: measured 38 MiB for
-    // exhaustive search on a 130,000-step trace, about 300 bytes a step
+    // the trace as read or generated and compiled, searched and reported (per event, measured
+    // over whole runs: [`BYTES_PER_EVENT`])
     // with several ranks per node the rank-pair tables count too: 16 bytes a pair in each
     // replay's tables (a few) and the LANES-wide lane tables (left out with one core per node,
     // where the ranks are at most the 64 nodes and the tables under 1 MiB)
@@ -551,7 +584,12 @@ pub fn estimate_for(b: &Built, method: Method, budget: f64) -> crate::engine::Es
     } else {
         0.0
     };
-    let bytes = open + 512.0 * steps + 64.0 * (n * n) as f64 + 4.0 * 1048576.0 + pair_tables;
+    let events = b.compiled.events as f64;
+    let bytes = open
+        + b.compiled.bytes_per_event * events
+        + 64.0 * (n * n) as f64
+        + 4.0 * 1048576.0
+        + pair_tables;
     crate::engine::Estimate::new(replays + relaxed, NS_PER_STEP, bytes)
 }
 
@@ -609,8 +647,10 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             ));
         }
     }
-    // the trace
-    let (trace, source, program) = match (&s.trace, &s.generate) {
+    // the trace: an attached one is read where it is (its events are the largest thing a run
+    // holds), its computes divided by the reference rate as it is compiled
+    let attached: std::sync::Arc<crate::attach::AttachedTrace>;
+    let (trace, source, program, rate) = match (&s.trace, &s.generate) {
         (None, None) => {
             return Err(ScenarioError::at(
                 "",
@@ -632,13 +672,15 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             }
             // Time-independent traces are read in flops (rate 1) and divided by the reference
             // rate afterwards, so a text, files and an attached trace give the same bits.
-            let mut tr = match (&t.text, &t.files, &t.attached) {
-                (Some(text), None, None) => match t.format {
-                    TraceFormat::Alog => alog::parse(text),
-                    TraceFormat::Ti => ti::parse(text, 1.0),
-                    TraceFormat::Text => text::parse(text),
-                }
-                .map_err(|e| parse_error("trace.text", e))?,
+            let tr: Cow<Trace> = match (&t.text, &t.files, &t.attached) {
+                (Some(text), None, None) => Cow::Owned(
+                    match t.format {
+                        TraceFormat::Alog => alog::parse(text),
+                        TraceFormat::Ti => ti::parse(text, 1.0),
+                        TraceFormat::Text => text::parse(text),
+                    }
+                    .map_err(|e| parse_error("trace.text", e))?,
+                ),
                 (None, Some(files), None) => {
                     if t.format != TraceFormat::Ti {
                         return Err(ScenarioError::at(
@@ -657,7 +699,7 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                         ti::parse_into(f, i as u32, 1.0, &mut tr)
                             .map_err(|e| parse_error(&format!("trace.files[{i}]"), e))?;
                     }
-                    tr
+                    Cow::Owned(tr)
                 }
                 (None, None, Some(name)) => {
                     if t.format != TraceFormat::Ti {
@@ -666,13 +708,13 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                             "attached traces are SMPI time-independent traces (\"ti\")",
                         ));
                     }
-                    let a = crate::attach::trace_for(
+                    attached = crate::attach::trace_for(
                         name,
                         t.digest.as_deref(),
                         "trace.attached",
                         "trace.digest",
                     )?;
-                    a.trace.clone()
+                    Cow::Borrowed(&attached.trace)
                 }
                 _ => {
                     return Err(ScenarioError::at(
@@ -681,10 +723,13 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                     ))
                 }
             };
-            if t.format == TraceFormat::Ti {
-                tr.divide_compute(s.reference_rate);
-            }
-            (tr, t.format.id(), None)
+            // time-independent traces count flops: seconds at the reference rate
+            let rate = if t.format == TraceFormat::Ti {
+                s.reference_rate
+            } else {
+                1.0
+            };
+            (tr, t.format.id(), None, rate)
         }
         (None, Some(g)) => {
             if let Some(w) = &g.weights {
@@ -707,9 +752,10 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                 ));
             }
             (
-                generate::generate(g, s.reference_rate),
+                Cow::Owned(generate::generate(g, s.reference_rate)),
                 "generate",
                 Some(g.program.id()),
+                1.0,
             )
         }
     };
@@ -732,6 +778,21 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             format!("{} events; the limit is {MAX_EVENTS}", trace.events()),
         ));
     }
+    // memory before compiling: the trace's events at what compiling them costs
+    let per = trace.bytes_per_event();
+    let need = per * trace.events() as f64;
+    if need > crate::engine::MAX_BYTES {
+        return Err(ScenarioError::at(
+            path0,
+            format!(
+                "refused before compiling: the trace's {} events need about {:.0} MiB ({per} bytes an event{}); the limit is {:.0} MiB: give a shorter trace",
+                trace.events(),
+                need / 1048576.0,
+                if per > BYTES_PER_EVENT { " with non-blocking calls or collectives" } else { "" },
+                crate::engine::MAX_BYTES / 1048576.0
+            ),
+        ));
+    }
     let r = trace.ranks.len();
     if r > MAX_RANKS as usize {
         return Err(ScenarioError::at(
@@ -749,15 +810,28 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         };
         return Err(ScenarioError::at("nodes", msg));
     }
-    let mut compiled = replay::compile(&trace).map_err(|(file, line, m)| {
+    let mut compiled = replay::compile_at(&trace, rate).map_err(|(file, line, m)| {
         ScenarioError::at(trace.path_of(file), Trace::at_line(line, m))
     })?;
     compiled.set_protocol(s.protocol, s.eager_threshold);
+    // an empty string (a cleared form field) is no factors
+    let factor = |text: &Option<String>, path: &str| -> Result<Option<Factors>> {
+        text.as_deref()
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| Factors::parse(t).map_err(|m| ScenarioError::at(path, m)))
+            .transpose()
+    };
+    let factors = (
+        factor(&s.lat_factor, "latFactor")?,
+        factor(&s.bw_factor, "bwFactor")?,
+    );
+    compiled.set_factors(factors.0.as_ref(), factors.1.as_ref());
     // the platform
     let mut a0 = vec![f64::NAN; n * n];
     let mut a1 = vec![f64::NAN; n * n];
     let mut origin = vec![LinkOrigin::Default; n * n];
     let mut fits = BTreeMap::new();
+    let mut ranges = BTreeMap::new();
     let mut total_samples = 0usize;
     for (i, l) in s.links.iter().enumerate() {
         let p = format!("links[{i}]");
@@ -770,6 +844,12 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         let v = node(&l.to, "to")?;
         if u == v {
             return Err(ScenarioError::at(&p, "a link joins two different nodes"));
+        }
+        if l.breakpoints.is_some() && l.samples.is_none() {
+            return Err(ScenarioError::at(
+                format!("{p}.breakpoints"),
+                "cut \"samples\" into ranges: give the samples too",
+            ));
         }
         let (x0, x1, f) = match (l.a0, l.a1, &l.samples) {
             (Some(x0), Some(x1), None) => (x0, x1, None),
@@ -787,6 +867,14 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                         "a fit needs samples of at least two different sizes",
                     ));
                 };
+                if let Some(bp) = &l.breakpoints {
+                    let pw = fit::piecewise(smp, bp)
+                        .map_err(|m| ScenarioError::at(format!("{p}.breakpoints"), m))?;
+                    ranges.insert(u * n + v, pw.clone());
+                    if l.both {
+                        ranges.insert(v * n + u, pw);
+                    }
+                }
                 (ft.a0, ft.a1, Some((ft, smp.clone())))
             }
             _ => {
@@ -871,6 +959,8 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         names,
         origin,
         fits,
+        ranges,
+        factors,
         method: s.search.method,
         budget: 0.0,
         measured,

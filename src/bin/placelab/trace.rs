@@ -153,6 +153,21 @@ pub fn attach_index(name: &str, path: &str) -> Result<(String, String), (String,
     Ok((name.to_string(), fingerprint))
 }
 
+/// When each phase of the run began, seconds from its start (for the timings printed).
+struct Phases {
+    start: std::time::Instant,
+    at: Vec<(String, f64)>,
+}
+
+impl placelab::progress::Progress for Phases {
+    fn tick(&mut self, _done: u64, _total: u64) {}
+
+    fn phase(&mut self, name: &str) {
+        self.at
+            .push((name.to_string(), self.start.elapsed().as_secs_f64()));
+    }
+}
+
 /// `placelab trace ...` with the arguments after `trace`.
 pub fn main(args: &[String]) -> ExitCode {
     let (mut index, mut platform, mut out, mut machinefile) = (None, None, None, None);
@@ -237,7 +252,12 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     }
     let scenario = doc.to_string();
-    let report = match placelab::api::run(&scenario, &mut placelab::progress::NoProgress) {
+    let t1 = std::time::Instant::now();
+    let mut phases = Phases {
+        start: t1,
+        at: Vec::new(),
+    };
+    let report = match placelab::api::run(&scenario, &mut phases) {
         Ok(r) => r,
         Err(e) => return fail(format!("{platform}: {e}"), 1),
     };
@@ -259,9 +279,22 @@ pub fn main(args: &[String]) -> ExitCode {
             return fail(format!("cannot write {mf}: {e}"), 2);
         }
     }
+    let at = |name: &str| {
+        phases
+            .at
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0.0, |(_, t)| *t)
+    };
+    let (search_at, report_at) = (at("search"), at("report"));
+    let search_s = report_at - search_at;
+    let replays = r["report"]["search"]["replays"].as_f64().unwrap_or(0.0);
+    let events = r["report"]["trace"]["events"].as_f64().unwrap_or(0.0);
     eprintln!(
-        "placelab trace: {index}: {} bytes read in {read_s:.2} s; best {} s ({})",
+        "placelab trace: {index}: {} bytes read in {read_s:.2} s; checked and compiled in {search_at:.2} s, searched in {search_s:.2} s ({replays} replays, {:.1} M events/s), reported in {:.2} s; best {} s ({})",
         digest.split(' ').nth(1).unwrap_or("?"),
+        replays * events / search_s.max(1e-9) / 1e6,
+        t1.elapsed().as_secs_f64() - report_at,
         r["report"]["best"]["time"],
         r["report"]["best"]["hosts"].as_str().unwrap_or("")
     );

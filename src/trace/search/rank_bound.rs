@@ -88,14 +88,15 @@ impl<'a> RankBound<'a> {
         let mut bytes_out = vec![0.0f64; r * r];
         let mut cnt_in = vec![0.0f64; r * r];
         let mut bytes_in = vec![0.0f64; r * r];
-        for it in c.items() {
+        // a message weighs 1 on a0 and its bytes on a1, or its factors' weights
+        for (it, w) in c.weighted_items() {
             if it.sq == NONE && !it.eager {
-                cnt_out[it.pair as usize] += 1.0;
-                bytes_out[it.pair as usize] += it.bytes;
+                cnt_out[it.pair as usize] += w[0];
+                bytes_out[it.pair as usize] += w[1];
             }
             if it.rq == NONE {
-                cnt_in[it.pair as usize] += 1.0;
-                bytes_in[it.pair as usize] += it.bytes;
+                cnt_in[it.pair as usize] += w[0];
+                bytes_in[it.pair as usize] += w[1];
             }
         }
         let cnt: Vec<f64> = (0..r * r).map(|k| cnt_out[k] + cnt_in[k]).collect();
