@@ -453,10 +453,12 @@ pub fn simgrid_of_report(
     let sg_names = |hosts: &[u32]| -> Vec<String> {
         hosts
             .iter()
-            .map(|&h| match file_names.and_then(|n| n.get(h as usize)?.as_str()) {
-                Some(name) => name.to_string(),
-                None => format!("node-{h}"),
-            })
+            .map(
+                |&h| match file_names.and_then(|n| n.get(h as usize)?.as_str()) {
+                    Some(name) => name.to_string(),
+                    None => format!("node-{h}"),
+                },
+            )
             .collect()
     };
     match file {
@@ -521,9 +523,11 @@ pub fn simgrid_of_report(
                     s["speed"].as_f64().unwrap_or(1e9),
                 ),
                 "simgrid" => {
-                    return Err("the machine came from a SimGrid platform file: that file is \
+                    return Err(
+                        "the machine came from a SimGrid platform file: that file is \
                                 its platform (the scenario's system.platform)"
-                        .into())
+                            .into(),
+                    )
                 }
                 _ => write::platform(&Platform::build(&system, link)?, SIMGRID_ZONE)?,
             };

@@ -1016,8 +1016,9 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
 }
 
 /// Steps per host pair of a network's route table ([`crate::place::strategy::machine::HopTable`]):
-/// one route each.
-const STEPS_PER_ROUTE: f64 = 400.0;
+/// one route each. Measured on 4,096 hosts (one Simple run of 16 tasks, user CPU): 71 ns a pair
+/// on the 8,2;8,2;16,1;4 dragonfly, 57 ns on the 4^6 torus (its closed form).
+const STEPS_PER_ROUTE: f64 = 200.0;
 /// Steps per host pair of Mapped's nearest hosts on such a network (a row scan and selection).
 const STEPS_PER_NEAR: f64 = 20.0;
 
@@ -1068,10 +1069,15 @@ pub fn engine_estimate(s: &PlaceScenario) -> Result<crate::engine::Estimate> {
     let (sys, procs, edges) = validate_fields(s)?;
     let est = estimate(s, &sys, procs, edges);
     let hosts = f64::from(sys.shape.hosts());
+    // a network's route table (2 bytes a host pair) and Mapped's nearest hosts
+    let table = match sys.shape {
+        Shape::Net { .. } => hosts * hosts * 2.0 + hosts * 64.0,
+        _ => 0.0,
+    };
     Ok(crate::engine::Estimate::new(
         est.steps,
         NS_PER_STEP,
-        HOST_BYTES * hosts + EDGE_BYTES * edges as f64 + 4.0 * 1048576.0,
+        HOST_BYTES * hosts + EDGE_BYTES * edges as f64 + 4.0 * 1048576.0 + table,
     ))
 }
 

@@ -160,5 +160,30 @@ pub fn sample_scenarios() -> Vec<String> {
             .to_string(),
         );
     }
+    // SMPI's piecewise factors and a link fitted per size range
+    let samples: Vec<[f64; 2]> = (0..24)
+        .map(|i| {
+            let n = 4096.0 * f64::from(i);
+            let t = if n < 65536.0 {
+                4e-5 + 1e-8 * n
+            } else {
+                9e-5 + 8e-9 * n
+            };
+            [n, t]
+        })
+        .collect();
+    out.push(
+        json!({"version": 1, "engine": "trace", "seed": 11,
+        "protocol": "size",
+        "generate": {"program": "matmul", "size": 48, "ranks": 4, "iterations": 2},
+        "nodes": [{"name": "a", "ratio": 1}, {"name": "b", "ratio": 1.5},
+                  {"name": "c", "ratio": 2}, {"name": "d", "ratio": 1}],
+        "links": [{"from": "a", "to": "b", "both": true, "samples": samples,
+                   "breakpoints": [65536]}],
+        "defaultLink": {"a0": 5e-5, "a1": 2e-8},
+        "latFactor": "0:1.2;65536:1.9", "bwFactor": "0:0.6;65536:0.95",
+        "search": {"method": "exhaustive", "top": 6}})
+        .to_string(),
+    );
     out
 }

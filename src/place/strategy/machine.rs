@@ -51,9 +51,15 @@ impl HopTable {
                     t.push(0);
                     continue;
                 }
-                route.clear();
-                p.route(a, b, &mut route);
-                t.push(u16::try_from(route.len()).unwrap_or(u16::MAX));
+                let hops = if p.routed().is_some() {
+                    route.clear();
+                    p.route(a, b, &mut route);
+                    route.len() as u32
+                } else {
+                    // a built torus: its route length in closed form
+                    p.hops(a, b)
+                };
+                t.push(u16::try_from(hops).unwrap_or(u16::MAX));
             }
         }
         HopTable(t.into())
