@@ -198,6 +198,18 @@ fn place_run<'a>(
     Ok((run, what))
 }
 
+/// The whole numbers of a report's JSON array (host indices, sides); none when it is not one.
+fn u32_list(v: &serde_json::Value) -> Vec<u32> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_u64())
+                .map(|x| x as u32)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The placement `pick` names in a report document (`placelab run`'s output: `engine` and
 /// `report`). Placement: the run's `hosts` (host index per task). Allocation: the job's nodes
 /// (`nodeRanges`), its tasks filled node by node, `coresPerNode` to a node, named by the
@@ -209,25 +221,14 @@ fn place_run<'a>(
 /// An engine that places nothing, a case, strategy, policy, job or position the report does
 /// not have, a run that placed nothing.
 pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, String> {
-    use serde_json::Value;
     let engine = doc["engine"].as_str().unwrap_or("");
     let r = &doc["report"];
     let prefix = pick.prefix.as_deref().unwrap_or("node");
-    let list = |v: &Value| -> Vec<u32> {
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_u64())
-                    .map(|x| x as u32)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     match engine {
         "place" => {
             let (run, what) = place_run(r, pick)?;
             let machine = r["system"]["hosts"].as_u64().unwrap_or(1) as u32;
-            let hosts = list(&run["hosts"]);
+            let hosts = u32_list(&run["hosts"]);
             // a platform file's hosts have their own names, unless a prefix is asked for
             let named: Option<Vec<&str>> = r["system"]["hostNames"]
                 .as_array()
@@ -465,15 +466,7 @@ pub fn simgrid_of_report(
         SimgridFile::Platform => {
             let s = &r["system"];
             let kind = s["kind"].as_str().unwrap_or("");
-            let d: Vec<u32> = s["dims"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_u64())
-                        .map(|x| x as u32)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let d = u32_list(&s["dims"]);
             let side = |i: usize| d.get(i).copied().ok_or("the report's system has no dims");
             let system = match kind {
                 "torus2d" => System::Torus2d {
@@ -543,15 +536,7 @@ pub fn simgrid_of_report(
         }
         SimgridFile::Deployment => {
             let (run, what) = place_run(r, pick)?;
-            let hosts: Vec<u32> = run["hosts"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_u64())
-                        .map(|x| x as u32)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let hosts = u32_list(&run["hosts"]);
             let names = sg_names(&hosts);
             Ok((
                 write::deployment_on(&names, "rank")?,

@@ -1365,7 +1365,7 @@ fn build_table() -> Vec<Param> {
             .help("[4, 4, 4, 4, 2]: 1 to 6 sides (a Blue Gene/Q's 5, Tofu's 6), at most 4,096 hosts")
             .show_if_any("system.kind", &["torus"]),
         Param::rule("system.dims[]", "int").range(1.0, MAX_NET_HOSTS as f64),
-        Param::new("system.platform", "SimGrid platform (XML)", "string", json!(null))
+        Param::new("system.platform", "SimGrid platform (XML)", "text", json!(null))
             .help("a SimGrid platform file (version 4.1): zones, clusters, hosts, links and routes; its links replace the bandwidth and latency below; at most 4,096 hosts")
             .show_if_any("system.kind", &["simgrid"]),
         Param::new("system.bandwidth", "Link bandwidth", "number", json!(125e6))

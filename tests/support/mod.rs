@@ -5,6 +5,7 @@ use placelab::place::strategy::Shape;
 
 /// The simulator's machine of a strategy's shape; trees are fat (as many links up as down above
 /// the leaves) or, with `thin`, have one link up per switch.
+#[allow(dead_code)] // not every test file that includes this module uses it
 pub fn net_of(shape: &Shape, thin: bool) -> Platform {
     let sys = match shape {
         Shape::Grid { dims, wrap } => match (dims[2], wrap) {
@@ -52,6 +53,7 @@ pub fn net_of(shape: &Shape, thin: bool) -> Platform {
 /// A network the strategies see through its routes (`{"kind": "torus" | "dragonfly" |
 /// "simgrid", ...}`, the placement scenario's `system`): its shape with the route table, and
 /// its platform, built as a run builds them.
+#[allow(dead_code)] // not every test file that includes this module uses it
 pub fn net_machine(system: &str) -> (Shape, Platform) {
     use placelab::place::scenario::{validate_system, SystemSpec};
     let spec: SystemSpec = serde_json::from_str(system).unwrap();
