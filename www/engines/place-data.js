@@ -155,6 +155,26 @@ function withMessages(base, name, literal, tasks) {
 
 export const importers = [
   {
+    id: 'simgridPlatform',
+    label: 'SimGrid platform file (XML)',
+    extensions: ['.xml'],
+    /** A SimGrid platform file: a <platform> element near its start. */
+    sniff(text) {
+      return /<platform[\s>]/.test(text.slice(0, 4096));
+    },
+    /** The machine becomes the file (system kind simgrid); the job and strategies stay. */
+    scenario(base, text, fileName) {
+      const name = `${fileName} (SimGrid platform)`;
+      const system = JSON.stringify({ kind: 'simgrid', platform: text });
+      if (base === null) {
+        return `{\n  "version": 1,\n  "engine": "place",\n  "name": ${JSON.stringify(name)},\n  "seed": 1,\n  "system": ${system},\n  "job": {"kind": "GRID", "processes": 4, "rounds": 20, "messageBytes": 1048576, "wrap": true},\n  "strategies": ["simple", "random", "optimal", "advanced", "mapped"]\n}\n`;
+      }
+      let t = setLiteral(base, 'name', JSON.stringify(name));
+      t = setLiteral(t, 'description', JSON.stringify(`The machine of ${fileName}, a SimGrid platform file (its hosts, links and routes); the job and strategies of the scenario it was opened into.`));
+      return setLiteral(t, 'system', system);
+    },
+  },
+  {
     id: 'messagesCsv',
     label: 'messages CSV (src,dst,bytes[,start])',
     extensions: ['.csv'],
