@@ -24,10 +24,10 @@ async function runAfter(page, act) {
 
 describe('SimGrid platform files in the placement page', () => {
   it('opens a platform file as the machine and runs it as placelab run does; a bad file keeps the last report', async () => {
-    const xml = await fs.readFile(path.join(REPO, 'tests/fixtures/simgrid-xml/cluster_multi.xml'), 'utf8');
+    const xml = await fs.readFile(path.join(REPO, 'tests/fixtures/simgrid-xml/cluster_dragonfly.xml'), 'utf8');
     const page = await env.open();
     await pickExample(page, 'place-zk-exp1-torus2d-1mb.json');
-    const status = await runAfter(page, () => page.getByTestId('open-file').setInputFiles({ name: 'cluster_multi.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) }));
+    const status = await runAfter(page, () => page.getByTestId('open-file').setInputFiles({ name: 'cluster_dragonfly.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) }));
     assert.equal(status, 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
     const scenario = await page.evaluate(() => window.placelab.scenarioText());
     const s = JSON.parse(scenario);
