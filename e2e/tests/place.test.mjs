@@ -58,7 +58,7 @@ describe('place page', () => {
     const page = await readyPage(env);
     for (const [f, line] of [['place-torus5d-bgq.json', /torus 4 x 4 x 4 x 4 x 2: 512 hosts/],
       ['place-dragonfly.json', /dragonfly SimGrid DRAGONFLY 5,2;4,2;6,1;4 \(groups of 96 nodes\): 480 hosts/],
-      ['place-simgrid-two-clusters.json', /simgrid platform file, 2 zones of 32 hosts: 64 hosts, \d+ links of the file's own bandwidths/]]) {
+      ['place-simgrid-two-clusters.json', /simgrid platform file, 2 groups of 32 hosts: 64 hosts, \d+ links of the file's own bandwidths/]]) {
       await pickExample(page, f);
       assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', f);
       assert.match(await page.getByTestId('place-info').textContent(), line);

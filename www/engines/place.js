@@ -42,7 +42,7 @@ export function panelWidth(avail, n) {
 function systemLine(r) {
   const s = r.system;
   const shape = s.kind === 'dragonfly' ? `SimGrid DRAGONFLY ${s.simgrid} (groups of ${s.groups.slice(0, 3).reduce((a, b) => a * b, 1)} nodes)`
-    : s.kind === 'simgrid' ? `platform file, ${s.groups.length > 1 ? `${s.groups[1]} zones of ${s.groups[0]} hosts` : 'one zone'}`
+    : s.kind === 'simgrid' ? `platform file, ${s.groups.length === 1 ? 'one group of hosts' : s.groups.length === 2 ? `${s.groups[1]} groups of ${s.groups[0]} hosts` : `host groups ${s.groups.join(' x ')} (lowest level first)`}`
       : s.dims ? (s.dims.length > 3 || s.dims[2] > 1 ? `${s.dims.join(' x ')}` : `${s.dims[0]} x ${s.dims[1]}`) : `SimGrid FAT_TREE ${s.simgrid}`;
   const bg = r.background ? `; experiment 2: ${r.background.jobCount} background job(s) on ${formatCount(r.background.busyHosts)} nodes (${Math.round(r.background.fill * 100)} % asked)` : '; experiment 1: empty cluster';
   return `${s.kind} ${shape}: ${formatCount(s.hosts)} hosts, ${s.kind === 'simgrid' ? `${formatCount(s.links)} links of the file's own bandwidths and latencies` : `${formatCount(s.links)} directed links of ${formatValue(s.bandwidth / 1e6)} MB/s and ${formatValue(s.latency * 1e6)} µs`}; model ${r.model}${r.sourceQuirks ? '; the source\'s quirks on (half shuffle, power-of-two 3D Hilbert)' : ''}${bg}`;
