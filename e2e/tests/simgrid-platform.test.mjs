@@ -43,6 +43,9 @@ describe('SimGrid platform files in the placement page', () => {
     const r = await page.evaluate(() => window.placelab.lastReport.report);
     assert.equal(r.system.kind, 'simgrid');
     assert.equal(r.system.hostNames.length, r.system.hosts);
+    // the file's one DRAGONFLY cluster gives its levels: nodes, routers, chassis, groups
+    assert.deepEqual(r.system.groups, [2, 5, 4, 3]);
+    assert.match(await page.getByTestId('place-info').textContent(), /simgrid platform file, host groups 2 x 5 x 4 x 3 \(lowest level first\): 120 hosts/);
     await page.screenshot({ path: artifact('simgrid-platform.png'), fullPage: true });
     // a malformed file: the engine's line and column, the last good report kept
     const bad = xml.replace('<cluster', '<clustre');
