@@ -246,6 +246,12 @@ pub fn sample_mean_hops(p: &Platform) -> f64 {
     sum as f64 / count as f64
 }
 
+/// A dragonfly's groups of hosts from SimGrid's parameters (`groups,blue;chassis,black;
+/// routers,green;nodes`): nodes a router, routers a chassis, chassis a group, groups.
+fn dragonfly_groups(a: &[u32; 7]) -> Vec<u32> {
+    vec![a[6], a[4], a[2], a[0]]
+}
+
 /// The host groups of a platform file: a file whose hosts are all in one torus, fat-tree or
 /// dragonfly cluster has its levels (rings, switches, routers); one whose root zone holds zones
 /// of as many consecutive hosts each, those zones; any other, one group of all its hosts.
@@ -255,7 +261,7 @@ fn file_groups(sg: &crate::formats::simgrid::SgPlatform) -> Vec<u32> {
     let mut structured = sg.zones.iter().filter_map(|z| match &z.routing {
         Routing::Torus(d) => Some(d.clone()),
         Routing::FatTree(t) => Some(t.down.clone()),
-        Routing::Dragonfly(d) => Some(vec![d[6], d[4], d[2], d[0]]),
+        Routing::Dragonfly(d) => Some(dragonfly_groups(d)),
         _ => None,
     });
     if let (Some(g), None) = (structured.next(), structured.next()) {
@@ -470,7 +476,7 @@ impl SystemSpec {
                     self.speed,
                 );
                 (
-                    vec![a[6], a[4], a[2], a[0]],
+                    dragonfly_groups(&a),
                     NetSystem::Imported {
                         hosts: hosts as u32,
                     },
