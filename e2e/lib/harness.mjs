@@ -12,6 +12,15 @@ import { launch, newPage, waitSettled, artifact } from './browser.mjs';
 
 export { waitSettled, artifact };
 
+/** Waits for the run that `act` starts (or the error it shows); returns the page's status after it. */
+export async function runAfter(page, act) {
+  const before = await page.evaluate(() => window.placelab.runCount);
+  await act();
+  await page.waitForFunction((n) => window.placelab.runCount > n || (window.placelab.lastError && document.body.dataset.status === 'error'), before, { timeout: 0 });
+  await waitSettled(page);
+  return page.evaluate(() => document.body.dataset.status);
+}
+
 /** URL (relative to the page) of the built module for source path `rel`, e.g. `draw/common.js`. */
 export function moduleUrl(rel) {
   if (SITE && !fs.existsSync(path.join(SITE, 'manifest.json'))) return `./${rel}`;

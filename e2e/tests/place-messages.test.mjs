@@ -6,20 +6,12 @@
 // it) opened becomes the job.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
+import { useBrowser, pickExample, waitSettled, artifact, runAfter } from '../lib/harness.mjs';
 import { buildCli, cli, link } from '../lib/cli.mjs';
 import { observedPage, assertNoLongTask } from '../lib/longtasks.mjs';
 
 const env = useBrowser();
 before(buildCli);
-
-async function runAfter(page, act) {
-  const before = await page.evaluate(() => window.placelab.runCount);
-  await act();
-  await page.waitForFunction((n) => window.placelab.runCount > n || (window.placelab.lastError && document.body.dataset.status === 'error'), before, { timeout: 0 });
-  await waitSettled(page);
-  return page.evaluate(() => document.body.dataset.status);
-}
 
 const cell = (page, row, key) => page.getByTestId('param-job.messages').locator('tbody tr').nth(row).locator(`input[data-key="${key}"]`);
 

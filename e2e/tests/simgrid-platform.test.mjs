@@ -6,21 +6,13 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
+import { useBrowser, pickExample, waitSettled, artifact, runAfter } from '../lib/harness.mjs';
 import { buildCli, cli } from '../lib/cli.mjs';
 
 const env = useBrowser();
 before(buildCli);
 
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-
-async function runAfter(page, act) {
-  const before = await page.evaluate(() => [window.placelab.runCount, window.placelab.lastError]);
-  await act();
-  await page.waitForFunction(([n]) => window.placelab.runCount > n || (window.placelab.lastError && document.body.dataset.status === 'error'), before, { timeout: 0 });
-  await waitSettled(page);
-  return page.evaluate(() => document.body.dataset.status);
-}
 
 describe('SimGrid platform files in the placement page', () => {
   it('opens a platform file as the machine and runs it as placelab run does; a bad file keeps the last report', async () => {

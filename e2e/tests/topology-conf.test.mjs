@@ -4,7 +4,7 @@
 // under the text box, and the page keeps its last good drawing and report.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, pickExample, waitSettled } from '../lib/harness.mjs';
+import { useBrowser, pickExample, waitSettled, runAfter } from '../lib/harness.mjs';
 import { buildCli, cli } from '../lib/cli.mjs';
 
 const env = useBrowser();
@@ -12,15 +12,6 @@ before(buildCli);
 
 const CONF = '# three leaf switches under one core\nSwitchName=core Switches=leaf[1-3]\nSwitchName=leaf1 Nodes=cn[01-08]\nSwitchName=leaf2 Nodes=cn[09-16]\nSwitchName=leaf3 Nodes=cn[17-24]\n';
 const BAD = 'SwitchName=core Switches=leaf[1-2]\nSwitchName=leaf1 Nodez=cn[01-08]\nSwitchName=leaf2 Nodes=cn[09-16]\n';
-
-/** Waits for the run that `act` starts; returns the page's status after it. */
-async function runAfter(page, act) {
-  const before = await page.evaluate(() => [window.placelab.runCount, window.placelab.lastError]);
-  await act();
-  await page.waitForFunction(([n]) => window.placelab.runCount > n || (window.placelab.lastError && document.body.dataset.status === 'error'), before, { timeout: 0 });
-  await waitSettled(page);
-  return page.evaluate(() => document.body.dataset.status);
-}
 
 async function assertSameAsCli(page, what) {
   const scenario = await page.evaluate(() => window.placelab.scenarioText());
