@@ -285,21 +285,28 @@ function fillEngines() {
   ui.version.textContent = state.version ? `v${state.version}` : '';
 }
 
-/** The examples menu, one group per engine (in the registry's order) when there are several. */
+/**
+ * The examples menu, one group per engine (in the registry's order) when there are several, then
+ * the example studies in a group of their own (choosing one loads its base and runs the study).
+ */
 function fillExamples() {
   const opts = [new Option('Choose an example…', '')];
-  const examples = state.examples.examples || [];
+  const all = state.examples.examples || [];
+  const examples = all.filter((ex) => !ex.study);
+  const studies = all.filter((ex) => ex.study);
   const option = (ex) => { const o = new Option(ex.name || ex.file, ex.file); o.title = ex.description || ''; return o; };
+  const group = (label, entries) => {
+    const g = document.createElement('optgroup');
+    g.label = label;
+    g.append(...entries.map(option));
+    return g;
+  };
   const engines = state.engines.filter((e) => examples.some((ex) => (ex.engine || 'allocation') === e.id));
-  if (engines.length <= 1) opts.push(...examples.map(option));
+  if (engines.length <= 1 && !studies.length) opts.push(...examples.map(option));
   else {
-    for (const e of engines) {
-      const group = document.createElement('optgroup');
-      group.label = e.title || e.id;
-      group.append(...examples.filter((ex) => (ex.engine || 'allocation') === e.id).map(option));
-      opts.push(group);
-    }
+    for (const e of engines) opts.push(group(e.title || e.id, examples.filter((ex) => (ex.engine || 'allocation') === e.id)));
   }
+  if (studies.length) opts.push(group('Studies', studies));
   ui.example.replaceChildren(...opts);
 }
 
@@ -347,14 +354,39 @@ async function loadDefault() {
   }
 }
 
+/**
+ * An example study: its base scenario in the editor (inline, an example's id, or a file beside
+ * the study), the study in the panel, the base run and drawn, and the study started.
+ */
+async function loadStudyExample(file) {
+  const get = async (f) => {
+    const res = await fetch(EXAMPLES_DIR + f.split('/').map(encodeURIComponent).join('/'));
+    if (!res.ok) throw new Error(`example ${f} could not be loaded (HTTP ${res.status})`);
+    return res.text();
+  };
+  const doc = JSON.parse(await get(file));
+  const base = doc.base && typeof doc.base === 'object' ? JSON.stringify(doc.base, null, 2)
+    : doc.example ? await get(`${doc.example}.json`)
+      : await get(file.replace(/[^/]*$/, '') + doc.baseFile);
+  applyScenario(base, file);
+  ui.description.textContent = doc.description || '';
+  study.load(doc);
+  return () => study.api.run();
+}
+
 async function handleExampleChange() {
   const file = ui.example.value;
   if (!file) return;
   clearError(true);
   try {
-    await loadExample(file);
+    const entry = (state.examples.examples || []).find((ex) => ex.file === file);
+    const runStudy = entry?.study ? await loadStudyExample(file) : (await loadExample(file), null);
     saveLinkHash('');
     handleRun();
+    if (runStudy) {
+      $('study-details').scrollIntoView({ block: 'start' });
+      runStudy();
+    }
   } catch (e) {
     showError({ path: '', message: e.message });
     setStatus('error');
@@ -365,7 +397,7 @@ async function handleEngineChange() {
   const desc = engineDesc(ui.engine.value);
   if (!desc) return;
   state.engineId = desc.id;
-  const ex = (state.examples.examples || []).find((e) => (e.engine || 'allocation') === desc.id);
+  const ex = (state.examples.examples || []).find((e) => !e.study && (e.engine || 'allocation') === desc.id);
   if (ex) {
     ui.example.value = ex.file;
     await handleExampleChange();

@@ -1,0 +1,56 @@
+// Browser benchmark of the full-size example studies (not a test; the figures in
+// docs/benchmarks.md, "The source's experiments at 4,096 nodes in the page"): each study is chosen
+// from the examples menu as a user would (one click: its base runs and the study starts), and the
+// page's study time (the panel's own clock, from the first point sent to the last received, on 2
+// workers) is printed beside `placelab study --threads 2` of the same file natively, in the same
+// run, with the page's longest main-thread task and whether the tidy tables are identical.
+// Usage: node e2e/bench-study-examples.mjs [--only REGEX]   (after scripts/build.sh)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { buildCli, CLI } from './lib/cli.mjs';
+import { startServer, REPO } from './lib/server.mjs';
+import { launch, newPage, waitSettled } from './lib/browser.mjs';
+import { observe } from './lib/longtasks.mjs';
+
+const args = process.argv.slice(2);
+const only = (() => { const i = args.indexOf('--only'); return i >= 0 ? new RegExp(args[i + 1]) : /-4096\.json$/; })();
+const DIR = path.join(REPO, 'playground-examples', 'studies');
+const files = fs.readdirSync(DIR).filter((f) => only.test(f)).sort();
+
+buildCli();
+const server = await startServer();
+const browser = await launch();
+try {
+  for (const file of files) {
+    const page = await newPage(browser);
+    await page.addInitScript(observe);
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.placelab, null, { timeout: 0 });
+    await page.evaluate(() => window.placelab.ready);
+    await waitSettled(page, 0);
+    await page.evaluate(() => { window.__longTasks.length = 0; });
+    const t0 = Date.now();
+    await page.selectOption('[data-testid=example-select]', `studies/${file}`);
+    await page.waitForFunction(() => window.placelab.study.progress?.finished, null, { timeout: 0 });
+    const wall = (Date.now() - t0) / 1000;
+    const progress = await page.evaluate(() => window.placelab.study.progress);
+    const longest = await page.evaluate(() => window.__longTasks.reduce((a, t) => Math.max(a, t.ms), 0));
+    const web = await page.evaluate(async () => (await window.placelab.study.tables()).tidyCsv);
+    await page.close();
+
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'placelab-bench-study-'));
+    const n0 = performance.now();
+    const r = spawnSync(CLI, ['study', path.join(DIR, file), '-o', out, '--threads', '2']);
+    const native = (performance.now() - n0) / 1000;
+    if (r.status !== 0) throw new Error(r.stderr.toString());
+    const same = web === fs.readFileSync(path.join(out, 'tidy.csv'), 'utf8');
+    console.log(`${file}: ${progress.done} points; page ${(progress.ms / 1000).toFixed(1)} s (${wall.toFixed(1)} s from the click), `
+      + `native ${native.toFixed(1)} s (same run): ratio ${((progress.ms / 1000) / native).toFixed(2)}x; longest main-thread task ${longest} ms; `
+      + `tidy tables ${same ? 'identical' : 'DIFFER'}`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
