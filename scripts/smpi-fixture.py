@@ -20,7 +20,9 @@ Installs Debian's libsimgrid-dev (smpicc, smpirun) with apt-get when smpicc is m
    pair's link as declared), version.txt (smpirun -version) and, for each program,
    lu-*/scenario.json (the engine's scenario built from all of the above with the rendezvous
    times, see build_scenario; the test swaps in the eager CSV), also as
-   playground-examples/trace-smpi-lu.json and trace-smpi-lu-cyclic.json.
+   playground-examples/trace-smpi-lu.json and trace-smpi-lu-cyclic.json; the block LU also as
+   playground-examples/trace-smpi-lu-platform.json, its nodes and links read from
+   heterogeneous.xml itself (the scenario's "simgrid", see platform_scenario).
 
 Every SimGrid run uses --cfg=smpi/simulate-computation:no: the LU declares its computation with
 smpi_execute_flops, so no time measured on this machine enters the simulation and a re-run writes
@@ -317,7 +319,32 @@ def main():
         if default_out:
             with open(os.path.join(ROOT, "playground-examples", EXAMPLES[folder]), "w") as f:
                 f.write(text)
+            if folder == "lu-block":
+                path = os.path.join(ROOT, "playground-examples", "trace-smpi-lu-platform.json")
+                with open(path, "w") as f:
+                    f.write(platform_scenario(text))
     log(f"wrote {out}")
+
+
+def platform_scenario(text):
+    """The scenario `text` with its nodes and fitted links replaced by heterogeneous.xml, the
+    platform file SMPI ran it on (the engine derives each pair's link from the routes)."""
+    scenario = json.loads(text)
+    for key in ("nodes", "links", "defaultLink", "intraLink"):
+        scenario.pop(key, None)
+    scenario["name"] += ", on its platform file"
+    scenario["description"] = (
+        "The SMPI LU of 'SMPI LU, block', its nodes and links read from the SimGrid platform "
+        "file SMPI ran it on (scripts/smpi/heterogeneous.xml, field simgrid): a node's ratio is "
+        "the reference rate over its host's speed, each pair's link the route's latency and "
+        "bottleneck bandwidth under SMPI's default factors. Measured: SMPI's simulated times "
+        "(rendezvous); compare the fitted links of 'SMPI LU, block'.")
+    with open(os.path.join(SRC, "heterogeneous.xml")) as f:
+        scenario["simgrid"] = f.read()
+    keys = ["version", "engine", "name", "description", "trace", "referenceRate", "simgrid"]
+    ordered = {k: scenario[k] for k in keys if k in scenario}
+    ordered.update({k: v for k, v in scenario.items() if k not in ordered})
+    return json.dumps(ordered, indent=1) + "\n"
 
 
 if __name__ == "__main__":

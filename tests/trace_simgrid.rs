@@ -483,3 +483,83 @@ fn on_smpis_platform_file_the_prediction_follows_smpis_measured_times() {
         }
     }
 }
+
+#[test]
+fn placelab_trace_takes_a_simgrid_platform_file_and_its_hosts() {
+    let dir = std::env::temp_dir().join(format!("placelab-trace-simgrid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut index = String::new();
+    for i in 0..4 {
+        let rank = std::fs::read_to_string(format!("{FIXTURE}/lu-block/rank-{i}.txt")).unwrap();
+        std::fs::write(dir.join(format!("rank-{i}.txt")), rank).unwrap();
+        index += &format!("rank-{i}.txt\n");
+    }
+    let idx = dir.join("lu.txt");
+    std::fs::write(&idx, index).unwrap();
+    let xml = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/smpi/heterogeneous.xml"
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["trace", idx.to_str().unwrap(), "--platform", xml];
+        args.extend_from_slice(extra);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_placelab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // every host of the file, as the scenario with the same file and trace reports
+    let (ok, stdout, stderr) = run(&[]);
+    assert!(ok, "{stderr}");
+    let cli: Value = serde_json::from_str(&stdout).unwrap();
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/playground-examples/trace-smpi-lu-platform.json"
+    );
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    for k in ["measured", "search"] {
+        s.as_object_mut().unwrap().remove(k);
+    }
+    s["referenceRate"] = json!(1e9);
+    let inline = report(&s.to_string());
+    assert_eq!(cli["report"]["best"], inline["best"]);
+    assert_eq!(cli["report"]["nodes"], inline["nodes"]);
+    // chosen hosts, in the order given
+    let (ok, stdout, stderr) = run(&["--hosts", "h3,h1,h2,h0"]);
+    assert!(ok, "{stderr}");
+    let cli: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(cli["report"]["nodes"][0]["name"], "h3");
+    assert_eq!(cli["report"]["best"]["time"], inline["best"]["time"]);
+    // a host the file does not have, and a bad file, named
+    let (ok, _, stderr) = run(&["--hosts", "h0,h9,h1,h2"]);
+    assert!(
+        !ok && stderr.contains("$.nodes[1].name: no host is named \"h9\""),
+        "{stderr}"
+    );
+    let bad = dir.join("bad.xml");
+    std::fs::write(
+        &bad,
+        "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n<hots/>",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_placelab"))
+        .args([
+            "trace",
+            idx.to_str().unwrap(),
+            "--platform",
+            bad.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("$.simgrid: platform:3:1: unknown tag <hots>"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

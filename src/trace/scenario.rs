@@ -276,7 +276,7 @@ fn build_table() -> Vec<Param> {
         Param::new("simgrid", "SimGrid platform (XML)", "text", json!(null))
             .help("a SimGrid platform file (version 4.1): the nodes are its hosts (every one in file order, or those named in nodes), a node's ratio referenceRate / the host's speed, its cores the host's; each pair's link is their route's (a0 its latency, a1 1 / its bottleneck bandwidth), and SMPI's default factors apply; then no links, defaultLink or intraLink"),
         Param::new("nodes", "Nodes", "string", json!(null))
-            .help("[{\"name\", \"ratio\", \"cores\"}, ...]: each node's host name, compute slowdown ratio and cores (ranks it may hold; default 1); \"intra\": {\"a0\", \"a1\"} its own link between two of its ranks"),
+            .help("[{\"name\", \"ratio\", \"cores\"}, ...]: each node's host name, compute slowdown ratio and cores (ranks it may hold; default 1); \"intra\": {\"a0\", \"a1\"} its own link between two of its ranks; with a SimGrid platform: the hosts to use, [{\"name\"}, ...] (absent: every host)"),
         Param::rule_with_default("nodes[].ratio", "number", json!(1.0)).range_above(0.0, MAX_RATIO),
         Param::rule_with_default("nodes[].cores", "int", json!(1))
             .range(1.0, MAX_CORES as f64)
