@@ -1,8 +1,8 @@
 //! The trace engine's platform from a SimGrid platform file (version 4.1, the importer of
-//! [`crate::formats::simgrid`] and the simulator's routes, [`crate::netsim::Routed`]): nodes are
-//! the file's hosts, and each ordered pair's link `T = a0 + a1 N` is what SMPI's network model
-//! (`network/model:SMPI`, which `smpirun` sets; SimGrid 3.32) gives one message alone on the
-//! route between the two hosts.
+//! [`crate::formats::simgrid`] and the simulator's routes, [`crate::netsim::routed::Routed`]):
+//! nodes are the file's hosts, and each ordered pair's link `T = a0 + a1 N` is what SMPI's
+//! network model (`network/model:SMPI`, which `smpirun` sets; SimGrid 3.32) gives one message
+//! alone on the route between the two hosts.
 //!
 //! # The per-pair model (a message alone on its route)
 //! - `a0` = the sum of the latencies of the route's links, in route order (SimGrid's route
