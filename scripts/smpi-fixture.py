@@ -20,7 +20,13 @@ Installs Debian's libsimgrid-dev (smpicc, smpirun) with apt-get when smpicc is m
    pair's link as declared), version.txt (smpirun -version) and, for each program,
    lu-*/scenario.json (the engine's scenario built from all of the above with the rendezvous
    times, see build_scenario; the test swaps in the eager CSV), also as
-   playground-examples/trace-smpi-lu.json and trace-smpi-lu-cyclic.json.
+   playground-examples/trace-smpi-lu.json and trace-smpi-lu-cyclic.json; the block LU also as
+   playground-examples/trace-smpi-lu-platform.json, its nodes and links read from
+   heterogeneous.xml itself (the scenario's "simgrid", see platform_scenario);
+6. runs the block LU on scripts/smpi/two-clusters.xml (two clusters joined by a WAN link, two
+   cores on each west host) under every assignment of its 4 ranks within the hosts' cores, both
+   send protocols, into two-clusters/measured.csv and measured-eager.csv (tests/trace_simgrid.rs
+   reads the file as the engine's platform).
 
 Every SimGrid run uses --cfg=smpi/simulate-computation:no: the LU declares its computation with
 smpi_execute_flops, so no time measured on this machine enters the simulation and a re-run writes
@@ -301,6 +307,7 @@ def main():
             log(f"{folder}: best {best[0]} {best[1]:.6f} s, worst {max(r[1] for r in rows):.6f} s")
         measure_links(tmp, out)
         measure_links(tmp, out, "samples-wide.csv", WIDE_SIZES)
+        measure_two_clusters(tmp, out)
     write_tables(out)
     for folder, program, args, largest in NB_PROGRAMS:
         text = build_nb_scenario(out, folder, program, args, largest)
@@ -317,7 +324,54 @@ def main():
         if default_out:
             with open(os.path.join(ROOT, "playground-examples", EXAMPLES[folder]), "w") as f:
                 f.write(text)
+            if folder == "lu-block":
+                path = os.path.join(ROOT, "playground-examples", "trace-smpi-lu-platform.json")
+                with open(path, "w") as f:
+                    f.write(platform_scenario(text))
     log(f"wrote {out}")
+
+
+# Hosts of two-clusters.xml and their cores: an assignment puts at most that many ranks on each.
+TWO_CLUSTERS = {"west-0": 2, "west-1": 2, "east-0": 1, "east-1": 1}
+
+
+def measure_two_clusters(tmp, out):
+    """The block LU on two-clusters.xml under every assignment of its ranks within the cores."""
+    os.makedirs(os.path.join(out, "two-clusters"), exist_ok=True)
+    hosts = list(TWO_CLUSTERS)
+    perms = [a for a in itertools.product(hosts, repeat=len(HOSTS))
+             if all(a.count(h) <= TWO_CLUSTERS[h] for h in hosts)]
+    for protocol, csv_name, cfg in PROTOCOLS:
+        rows = []
+        for a in perms:
+            t, _ = lu_end(smpirun(tmp, "two-clusters.xml", list(a), "lu", [N, 0], cfg))
+            rows.append((" ".join(a), t))
+        with open(os.path.join(out, "two-clusters", csv_name), "w") as f:
+            f.write("assignment,time\n")
+            f.writelines(f"{a},{t:.9f}\n" for a, t in rows)
+        best = min(rows, key=lambda r: r[1])
+        log(f"two-clusters {protocol}: {len(rows)} assignments, best {best[0]} {best[1]:.6f} s")
+
+
+def platform_scenario(text):
+    """The scenario `text` with its nodes and fitted links replaced by heterogeneous.xml, the
+    platform file SMPI ran it on (the engine derives each pair's link from the routes)."""
+    scenario = json.loads(text)
+    for key in ("nodes", "links", "defaultLink", "intraLink"):
+        scenario.pop(key, None)
+    scenario["name"] += ", on its platform file"
+    scenario["description"] = (
+        "The SMPI LU of 'SMPI LU, block', its nodes and links read from the SimGrid platform "
+        "file SMPI ran it on (scripts/smpi/heterogeneous.xml, field simgrid): a node's ratio is "
+        "the reference rate over its host's speed, each pair's link the route's latency and "
+        "bottleneck bandwidth under SMPI's default factors. Measured: SMPI's simulated times "
+        "(rendezvous); compare the fitted links of 'SMPI LU, block'.")
+    with open(os.path.join(SRC, "heterogeneous.xml")) as f:
+        scenario["simgrid"] = f.read()
+    keys = ["version", "engine", "name", "description", "trace", "referenceRate", "simgrid"]
+    ordered = {k: scenario[k] for k in keys if k in scenario}
+    ordered.update({k: v for k, v in scenario.items() if k not in ordered})
+    return json.dumps(ordered, indent=1) + "\n"
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 //!
 //! Pipeline: [`scenario`] (fields, limits, form) → a [`model::Trace`] from [`alog`], [`ti`] or
 //! [`text`], or from [`generate`] → [`replay::compile`] (messages matched, deadlocks refused,
-//! the trace flattened) → the platform (ratios, links given or fitted by [`fit`]) →
+//! the trace flattened) → the platform (ratios, links given or fitted by [`fit`], or read from
+//! a SimGrid platform file by [`simgrid`]) →
 //! [`search`] (exhaustive, branch and bound, local search) → [`report`] (ranking, timeline of
 //! the best, machinefile, fits, the error `a` against measured times). [`samples`] is the
 //! cross-target sample matrix.
@@ -20,6 +21,7 @@ pub mod report;
 pub mod samples;
 pub mod scenario;
 pub mod search;
+pub mod simgrid;
 pub mod text;
 pub mod ti;
 
@@ -194,6 +196,7 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
                     LinkOrigin::Given => "given",
                     LinkOrigin::Fit => "fit",
                     LinkOrigin::Default => "default",
+                    LinkOrigin::Platform => "platform",
                 },
                 fit: b.fits.get(&k).map(|(f, smp)| {
                     let pw = b.ranges.get(&k);

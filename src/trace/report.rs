@@ -98,7 +98,7 @@ pub struct LinkRow {
     pub to: u32,
     pub a0: f64,
     pub a1: f64,
-    /// `given`, `fit` or `default`.
+    /// `given`, `fit`, `default` or `platform` (a SimGrid platform file's route).
     pub origin: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fit: Option<FitRow>,

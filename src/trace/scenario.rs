@@ -58,21 +58,28 @@ pub struct TraceScenario {
     /// With `protocol: "size"`, messages below this many bytes are eager.
     #[serde(default = "d::eager_threshold")]
     pub eager_threshold: f64,
-    /// The nodes, in machinefile order; at least as many cores in all as ranks.
+    /// The nodes, in machinefile order; at least as many cores in all as ranks. With `simgrid`:
+    /// hosts of the file chosen by name (absent or empty: every host, in file order).
+    #[serde(default)]
     pub nodes: Vec<NodeSpec>,
+    /// A SimGrid platform file's text (version 4.1): the nodes' speeds and cores are its hosts',
+    /// every pair's link its route's ([`super::simgrid`]); `links`, `defaultLink`, `intraLink`
+    /// and the nodes' `ratio` and `intra` are then not given ([`build`]).
+    pub simgrid: Option<String>,
     /// Links per ordered pair of nodes, given or fitted.
     #[serde(default = "d::links")]
     pub links: Vec<LinkSpec>,
     /// The link of every ordered pair not listed in `links`; absent: every pair must be listed.
     pub default_link: Option<LinkModel>,
-    /// The link between two ranks on the same node, for every node without its own `intra`.
-    #[serde(default = "d::intra_link")]
-    pub intra_link: LinkModel,
+    /// The link between two ranks on the same node, for every node without its own `intra`
+    /// (absent: the table's default).
+    pub intra_link: Option<LinkModel>,
     /// SMPI's `smpi/lat-factor`, `S0:F0;S1:F1;...`: every message's latency multiplied by the
-    /// factor of its size ([`super::factors`]).
+    /// factor of its size ([`super::factors`]). Absent with `simgrid`: SMPI's default
+    /// ([`super::simgrid::SMPI_LAT_FACTOR`]); an empty string: none.
     pub lat_factor: Option<String>,
     /// SMPI's `smpi/bw-factor`, same form: every message's bandwidth multiplied by the factor
-    /// of its size.
+    /// of its size. Absent with `simgrid`: SMPI's default ([`super::simgrid::SMPI_BW_FACTOR`]).
     pub bw_factor: Option<String>,
     #[serde(default)]
     pub search: SearchSpec,
@@ -131,12 +138,12 @@ choices! {
 pub struct NodeSpec {
     /// Host name written into the machinefile (no spaces or commas).
     pub name: String,
-    /// Compute slowdown ratio: benchmark time loaded / unloaded (at least 1 in the source).
-    #[serde(default = "d::ratio")]
-    pub ratio: f64,
-    /// Ranks the node may hold (its cores, the slots of its machinefile line).
-    #[serde(default = "d::cores")]
-    pub cores: u32,
+    /// Compute slowdown ratio: benchmark time loaded / unloaded (at least 1 in the source);
+    /// absent: the table's default, or with `simgrid` `referenceRate / host speed`.
+    pub ratio: Option<f64>,
+    /// Ranks the node may hold (its cores, the slots of its machinefile line); absent: the
+    /// table's default, or with `simgrid` the host's cores (given: at most those).
+    pub cores: Option<u32>,
     /// The link between two ranks on this node; absent: `intraLink`.
     pub intra: Option<LinkModel>,
 }
@@ -266,9 +273,11 @@ fn build_table() -> Vec<Param> {
         .unit("replay steps"),
         Param::new("search.restarts", "Local search restarts", "int", json!(8))
             .range(1.0, MAX_RESTARTS as f64),
+        Param::new("simgrid", "SimGrid platform (XML)", "text", json!(null))
+            .help("a SimGrid platform file (version 4.1): the nodes are its hosts (every one in file order, or those named in nodes), a node's ratio referenceRate / the host's speed, its cores the host's; each pair's link is their route's (a0 its latency, a1 1 / its bottleneck bandwidth), and SMPI's default factors apply; then no links, defaultLink or intraLink"),
         Param::new("nodes", "Nodes", "string", json!(null))
-            .help("[{\"name\", \"ratio\", \"cores\"}, ...]: each node's host name, compute slowdown ratio and cores (ranks it may hold; default 1); \"intra\": {\"a0\", \"a1\"} its own link between two of its ranks"),
-        Param::rule_with_default("nodes[].ratio", "number", json!(1.0)).range_above(0.0, 1e6),
+            .help("[{\"name\", \"ratio\", \"cores\"}, ...]: each node's host name, compute slowdown ratio and cores (ranks it may hold; default 1); \"intra\": {\"a0\", \"a1\"} its own link between two of its ranks; with a SimGrid platform: the hosts to use, [{\"name\"}, ...] (absent: every host)"),
+        Param::rule_with_default("nodes[].ratio", "number", json!(1.0)).range_above(0.0, MAX_RATIO),
         Param::rule_with_default("nodes[].cores", "int", json!(1))
             .range(1.0, MAX_CORES as f64)
             .label("Cores")
@@ -321,6 +330,8 @@ pub enum LinkOrigin {
     Given,
     Fit,
     Default,
+    /// The route between two hosts of a platform file ([`super::simgrid`]).
+    Platform,
 }
 
 /// A validated scenario, ready to search.
@@ -614,7 +625,26 @@ pub fn auto_method(s: &TraceScenario, b: &Built) -> Method {
 /// # Errors
 /// As [`build`], the estimate aside.
 pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
-    let n = s.nodes.len();
+    // the nodes as given, or chosen among a platform file's hosts with their links
+    let (nodes, file_links) = match &s.simgrid {
+        Some(text) => {
+            let (nodes, links) = file_platform(s, text)?;
+            (nodes, Some(links))
+        }
+        None => (
+            s.nodes
+                .iter()
+                .map(|x| Node {
+                    name: x.name.clone(),
+                    ratio: x.ratio.unwrap_or_else(d::ratio),
+                    cores: x.cores.unwrap_or_else(d::cores),
+                    intra: x.intra,
+                })
+                .collect(),
+            None,
+        ),
+    };
+    let n = nodes.len();
     if n == 0 || n > MAX_NODES as usize {
         return Err(ScenarioError::at(
             "nodes",
@@ -622,13 +652,18 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
         ));
     }
     let mut index: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, nd) in s.nodes.iter().enumerate() {
-        let p = format!("nodes[{i}]");
+    for (i, nd) in nodes.iter().enumerate() {
+        // a node taken from the file without being named in "nodes" is a host of the file
+        let (p, host) = if s.nodes.is_empty() {
+            ("simgrid".to_string(), format!("host {:?}: ", nd.name))
+        } else {
+            (format!("nodes[{i}].name"), String::new())
+        };
         let name = nd.name.as_str();
         if name.is_empty() || name.chars().count() > 64 {
             return Err(ScenarioError::at(
-                format!("{p}.name"),
-                "a name of 1 to 64 characters",
+                &p,
+                format!("{host}a name of 1 to 64 characters"),
             ));
         }
         if name
@@ -636,15 +671,12 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             .any(|c| c.is_whitespace() || c == ',' || c.is_control())
         {
             return Err(ScenarioError::at(
-                format!("{p}.name"),
-                format!("{name:?}: no spaces or commas (names go into machinefiles and CSV)"),
+                &p,
+                format!("{host}{name:?}: no spaces or commas (names go into machinefiles and CSV)"),
             ));
         }
         if index.insert(name, i).is_some() {
-            return Err(ScenarioError::at(
-                format!("{p}.name"),
-                format!("{name:?} is named twice"),
-            ));
+            return Err(ScenarioError::at(&p, format!("{name:?} is named twice")));
         }
     }
     // the trace: an attached one is read where it is (its events are the largest thing a run
@@ -800,7 +832,7 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             format!("the trace has {r} ranks; the limit is {MAX_RANKS}"),
         ));
     }
-    let cores: Vec<u32> = s.nodes.iter().map(|x| x.cores).collect();
+    let cores: Vec<u32> = nodes.iter().map(|x| x.cores).collect();
     let total: u64 = cores.iter().map(|&k| k as u64).sum();
     if r as u64 > total {
         let msg = if cores.iter().all(|&k| k == 1) {
@@ -821,9 +853,20 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             .map(|t| Factors::parse(t).map_err(|m| ScenarioError::at(path, m)))
             .transpose()
     };
+    // with a platform file, absent factors are SMPI's defaults (what `smpirun` simulates)
+    let smpi = |given: &Option<String>, default: &str| match (given, &s.simgrid) {
+        (None, Some(_)) => Some(default.to_string()),
+        _ => given.clone(),
+    };
     let factors = (
-        factor(&s.lat_factor, "latFactor")?,
-        factor(&s.bw_factor, "bwFactor")?,
+        factor(
+            &smpi(&s.lat_factor, super::simgrid::SMPI_LAT_FACTOR),
+            "latFactor",
+        )?,
+        factor(
+            &smpi(&s.bw_factor, super::simgrid::SMPI_BW_FACTOR),
+            "bwFactor",
+        )?,
     );
     compiled.set_factors(factors.0.as_ref(), factors.1.as_ref());
     // the platform
@@ -892,7 +935,7 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                     &p,
                     format!(
                         "the link from {:?} to {:?} is given twice",
-                        s.nodes[x].name, s.nodes[y].name
+                        nodes[x].name, nodes[y].name
                     ),
                 ));
             }
@@ -908,15 +951,26 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
             }
         }
     }
+    if let Some(fl) = &file_links {
+        for (k, &(x0, x1)) in fl.iter().enumerate() {
+            a0[k] = x0;
+            a1[k] = x1;
+            origin[k] = LinkOrigin::Platform;
+        }
+    }
     for u in 0..n {
         for v in 0..n {
             let k = u * n + v;
             if u == v {
                 // the node's own link, between two of its ranks (read only when it has 2 cores
-                // or more)
-                let l = s.nodes[u].intra.unwrap_or(s.intra_link);
-                a0[k] = l.a0;
-                a1[k] = l.a1;
+                // or more); a platform file's host: its route to itself
+                if file_links.is_none() {
+                    let l = nodes[u]
+                        .intra
+                        .unwrap_or_else(|| s.intra_link.unwrap_or_else(d::intra_link));
+                    a0[k] = l.a0;
+                    a1[k] = l.a1;
+                }
                 continue;
             }
             if a0[k].is_nan() {
@@ -930,7 +984,7 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
                             "links",
                             format!(
                                 "no link from {:?} to {:?}: list it (or use \"both\") or give \"defaultLink\"",
-                                s.nodes[u].name, s.nodes[v].name
+                                nodes[u].name, nodes[v].name
                             ),
                         ))
                     }
@@ -940,12 +994,12 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
     }
     let platform = Platform {
         n,
-        ratio: s.nodes.iter().map(|x| x.ratio).collect(),
+        ratio: nodes.iter().map(|x| x.ratio).collect(),
         a0,
         a1,
         cores,
     };
-    let names: Vec<String> = s.nodes.iter().map(|x| x.name.clone()).collect();
+    let names: Vec<String> = nodes.iter().map(|x| x.name.clone()).collect();
     let measured = match &s.measured {
         Some(text) => parse_measured(text, &index, r, &platform.cores)?,
         None => Vec::new(),
@@ -974,6 +1028,154 @@ pub fn build_unadmitted(s: &TraceScenario) -> Result<Built> {
     }
     Ok(b)
 }
+
+/// A node as the search sees it: given in `nodes`, or a host of a platform file.
+#[derive(Debug, Clone)]
+struct Node {
+    name: String,
+    ratio: f64,
+    cores: u32,
+    intra: Option<LinkModel>,
+}
+
+/// The nodes and links of a platform file (`simgrid`), the links per ordered pair `u * n + v`
+/// (a node's own entry, its host's route to itself, is read only with 2 cores or more).
+///
+/// The rule: the file gives every link and every speed, so `links`, `defaultLink`, `intraLink`
+/// and the nodes' `ratio` and `intra` are refused at their paths; `nodes` absent or empty takes
+/// every host in file order (a file of more than [`MAX_NODES`] hosts is refused: choose them),
+/// else each node names a host (`cores` at most the host's, default the host's). A node's
+/// ratio is `referenceRate / speed` (a host's speed is per core).
+fn file_platform(s: &TraceScenario, text: &str) -> Result<(Vec<Node>, Vec<(f64, f64)>)> {
+    let given = "comes from the platform file (\"simgrid\")";
+    if !s.links.is_empty() {
+        return Err(ScenarioError::at(
+            "links",
+            format!("every pair's link {given}: give either \"simgrid\" or \"links\""),
+        ));
+    }
+    if s.default_link.is_some() {
+        return Err(ScenarioError::at(
+            "defaultLink",
+            format!("every pair's link {given}: give either \"simgrid\" or \"defaultLink\""),
+        ));
+    }
+    if s.intra_link.is_some() {
+        return Err(ScenarioError::at(
+            "intraLink",
+            format!("the link between two ranks on one host {given} (the host's route to itself): leave \"intraLink\" out"),
+        ));
+    }
+    for (i, nd) in s.nodes.iter().enumerate() {
+        if nd.ratio.is_some() {
+            return Err(ScenarioError::at(
+                format!("nodes[{i}].ratio"),
+                format!("a host's ratio {given} (referenceRate / its speed): leave \"ratio\" out"),
+            ));
+        }
+        if nd.intra.is_some() {
+            return Err(ScenarioError::at(
+                format!("nodes[{i}].intra"),
+                format!("a host's own link {given} (its route to itself): leave \"intra\" out"),
+            ));
+        }
+    }
+    let fp = super::simgrid::read(text).map_err(|m| ScenarioError::at("simgrid", m))?;
+    let chosen: Vec<(usize, u32)> = if s.nodes.is_empty() {
+        let h = fp.hosts.len();
+        if h > MAX_NODES as usize {
+            return Err(ScenarioError::at(
+                "simgrid",
+                format!("the platform has {h} hosts; the trace engine takes at most {MAX_NODES} nodes: choose the hosts in \"nodes\" ([{{\"name\": HOST}}, ...])"),
+            ));
+        }
+        (0..h).map(|i| (i, fp.hosts[i].cores)).collect()
+    } else {
+        let by_name: std::collections::HashMap<&str, usize> = fp
+            .hosts
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.name.as_str(), i))
+            .collect();
+        let mut out = Vec::with_capacity(s.nodes.len());
+        for (i, nd) in s.nodes.iter().enumerate() {
+            let Some(&h) = by_name.get(nd.name.as_str()) else {
+                return Err(ScenarioError::at(
+                    format!("nodes[{i}].name"),
+                    format!(
+                        "no host is named {:?} in the platform file",
+                        model::short(&nd.name)
+                    ),
+                ));
+            };
+            let host = &fp.hosts[h];
+            let cores = match nd.cores {
+                Some(c) if c > host.cores => {
+                    return Err(ScenarioError::at(
+                        format!("nodes[{i}].cores"),
+                        format!(
+                            "host {:?} has {} cores in the platform file; give at most that",
+                            host.name, host.cores
+                        ),
+                    ))
+                }
+                Some(c) => c,
+                None => host.cores,
+            };
+            out.push((h, cores));
+        }
+        out
+    };
+    let n = chosen.len();
+    if n == 0 || n > MAX_NODES as usize {
+        return Err(ScenarioError::at(
+            "nodes",
+            format!("give from 1 to {MAX_NODES} nodes, got {n}"),
+        ));
+    }
+    let mut nodes = Vec::with_capacity(n);
+    for &(h, cores) in &chosen {
+        let host = &fp.hosts[h];
+        let ratio = s.reference_rate / host.speed;
+        if !(ratio.is_finite() && ratio > 0.0 && ratio <= MAX_RATIO) {
+            return Err(ScenarioError::at(
+                "simgrid",
+                format!(
+                    "host {:?}: its speed, {} flops/s, is {} times slower than referenceRate ({} flops/s); a node's ratio is more than 0 and at most {}",
+                    host.name,
+                    compact_number(host.speed),
+                    compact_number(ratio),
+                    compact_number(s.reference_rate),
+                    compact_number(MAX_RATIO)
+                ),
+            ));
+        }
+        nodes.push(Node {
+            name: host.name.clone(),
+            ratio,
+            cores,
+            intra: None,
+        });
+    }
+    let mut links = vec![(0.0, 0.0); n * n];
+    for (u, &(hu, cu)) in chosen.iter().enumerate() {
+        for (v, &(hv, _)) in chosen.iter().enumerate() {
+            // a host's route to itself only matters when it holds two ranks
+            if u == v && cu < 2 {
+                let d = d::intra_link();
+                links[u * n + v] = (d.a0, d.a1);
+                continue;
+            }
+            links[u * n + v] = fp
+                .link(hu, hv)
+                .map_err(|m| ScenarioError::at("simgrid", m))?;
+        }
+    }
+    Ok((nodes, links))
+}
+
+/// Largest node ratio (`nodes[].ratio`'s range).
+pub const MAX_RATIO: f64 = 1e6;
 
 /// Reads `assignment,time` rows (header optional, `#` comments): the assignment is one node
 /// name per rank separated by spaces (a node named at most its `cores` times), the time seconds.

@@ -4,7 +4,9 @@
 //! chunks ([`placelab::trace::ti::TiStream`]): memory is the trace's events, not its bytes. The
 //! run is the scenario `PLATFORM.json` plus `"trace": {"format": "ti", "attached": INDEX's name,
 //! "digest": ...}`, so `placelab run` of that scenario with `--attach INDEX` gives the same report.
-//! A merged trace (every rank's lines in one file) is taken in place of an index.
+//! A merged trace (every rank's lines in one file) is taken in place of an index. `PLATFORM` may
+//! also be a SimGrid platform file (XML): the scenario is then `{"simgrid": its text}`, every
+//! host a node, or the hosts `--hosts` names.
 
 use placelab::formats::digest::Fnv64;
 use placelab::trace::model::{Origin, Trace};
@@ -14,14 +16,26 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub const USAGE: &str =
-    "  placelab trace INDEX --platform PLATFORM.json [--search auto|exhaustive|branchAndBound|localSearch]
+    "  placelab trace INDEX --platform PLATFORM.json|PLATFORM.xml [--hosts H1,H2,...]
+                 [--search auto|exhaustive|branchAndBound|localSearch]
                  [--budget B] [-o REPORT.json] [--machinefile FILE]
                              read an SMPI time-independent trace (smpirun -trace-ti: the index and
                              the rank files it names, relative to the index's folder) as streams,
                              and search the best assignment of its ranks to the nodes of
                              PLATFORM.json (a trace scenario without \"trace\": nodes, links,
-                             search); print the report (or write it to REPORT.json) and the best
-                             assignment's machinefile to FILE";
+                             search) or of a SimGrid platform file PLATFORM.xml (its hosts, or
+                             those --hosts names, and their routes); print the report (or write it
+                             to REPORT.json) and the best assignment's machinefile to FILE";
+
+/// Whether a platform file's text is SimGrid XML (a `<platform` element near its start) rather
+/// than a JSON scenario.
+fn is_simgrid_xml(text: &str) -> bool {
+    let head: String = text.chars().take(4096).collect();
+    head.trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('<')
+        && head.contains("<platform")
+}
 
 fn fail(msg: impl std::fmt::Display, code: u8) -> ExitCode {
     eprintln!("placelab: {msg}");
@@ -172,6 +186,7 @@ impl placelab::progress::Progress for Phases {
 pub fn main(args: &[String]) -> ExitCode {
     let (mut index, mut platform, mut out, mut machinefile) = (None, None, None, None);
     let (mut search, mut budget) = (None::<String>, None::<f64>);
+    let mut hosts = None::<String>;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |what: &str| {
@@ -184,6 +199,7 @@ pub fn main(args: &[String]) -> ExitCode {
             "-o" | "--output" => value("a file").map(|v| out = Some(v)),
             "--machinefile" => value("a file").map(|v| machinefile = Some(v)),
             "--search" => value("a method").map(|v| search = Some(v)),
+            "--hosts" => value("host names separated by commas").map(|v| hosts = Some(v)),
             "--budget" => value("a number").and_then(|v| {
                 v.parse::<f64>()
                     .map(|b| budget = Some(b))
@@ -210,7 +226,29 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {platform}: {e}"), 2),
     };
-    let mut doc: serde_json::Value = match serde_json::from_str(&ptext) {
+    let xml = is_simgrid_xml(&ptext);
+    if hosts.is_some() && !xml {
+        return fail(
+            format!("--hosts chooses hosts of a SimGrid platform file; {platform} is a JSON scenario (name its nodes there)"),
+            2,
+        );
+    }
+    let parsed = if xml {
+        let mut doc = serde_json::json!({ "simgrid": ptext });
+        if let Some(h) = &hosts {
+            let nodes: Vec<serde_json::Value> = h
+                .split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(|x| serde_json::json!({ "name": x }))
+                .collect();
+            doc["nodes"] = serde_json::Value::Array(nodes);
+        }
+        Ok(doc)
+    } else {
+        serde_json::from_str(&ptext)
+    };
+    let mut doc: serde_json::Value = match parsed {
         Ok(serde_json::Value::Object(m)) => serde_json::Value::Object(m),
         Ok(_) => return fail(format!("{platform}: a trace scenario is a JSON object"), 1),
         Err(e) => {
