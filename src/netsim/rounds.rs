@@ -229,14 +229,7 @@ fn one_round_repeated(
         rounds: 1,
         ..job.clone()
     };
-    let mut r = run(
-        p,
-        std::slice::from_ref(&one),
-        model,
-        budget,
-        lazy,
-        progress,
-    )?;
+    let mut r = run(p, std::slice::from_ref(&one), model, budget, lazy, progress)?;
     let k = f64::from(job.rounds);
     let round = r.job_end[0] - job.start;
     r.job_end[0] = job.start + k * round;

@@ -464,7 +464,11 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             file.as_deref().map_or(system.as_str(), |_| "platform"),
             match (platform.dims(), &file) {
                 (_, Some(f)) => f.clone(),
-                (Some(d), None) => d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"),
+                (Some(d), None) => d
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
                 (None, None) => tree.clone(),
             },
             js.len(),
@@ -566,7 +570,9 @@ pub fn parse_jobs_json(
             Some(r) => r
                 .as_u64()
                 .and_then(|r| u32::try_from(r).ok())
-                .ok_or_else(|| format!("{name}: {}: expected a whole number, got {r}", at("rounds")))?,
+                .ok_or_else(|| {
+                    format!("{name}: {}: expected a whole number, got {r}", at("rounds"))
+                })?,
         };
         out.push(JobTraffic {
             messages,
