@@ -1,6 +1,7 @@
 //! Rounds that repeat: a job that shares no capacity with another job repeats its first round
 //! exactly (the model is shift-invariant in time, `placelab::netsim::rounds`), so
-//! `simulate_rounds` simulates one round and multiplies it. Checked here against the full
+//! `simulate_rounds` (a job alone) and `simulate_rounds_with` (every job alone in its group of
+//! jobs sharing capacities) simulate one round and multiply it. Checked here against the full
 //! round-by-round simulation (`simulate_every_round`, and for messages with their own start
 //! times one `simulate` of every round's flows on one clock), on tori, trees and a SimGrid
 //! platform file, under both models; and the cases where it must not apply: jobs that share
@@ -9,8 +10,8 @@
 
 use placelab::formats::simgrid;
 use placelab::netsim::{
-    parse_fat_tree, simulate, simulate_every_round, simulate_rounds, Flow, JobTraffic, LinkParams,
-    Message, Model, Platform, System,
+    parse_fat_tree, simulate, simulate_every_round, simulate_rounds, simulate_rounds_with, Flow,
+    JobTraffic, Lazy, LinkParams, Message, Model, Platform, System,
 };
 use placelab::progress::NoProgress;
 use placelab::rng::Rng;
@@ -98,6 +99,9 @@ fn a_job_alone_repeats_its_first_round() {
                 };
                 let jobs = [job];
                 let short = simulate_rounds(&p, &jobs, model, &mut NoProgress).unwrap();
+                let with =
+                    simulate_rounds_with(&p, &jobs, model, Lazy::Auto, &mut NoProgress).unwrap();
+                assert_eq!(short, with);
                 let full = simulate_every_round(&p, &jobs, model, &mut NoProgress).unwrap();
                 let at = format!("{name} {pl} {model:?}");
                 assert!(rel(short.job_end[0], full.job_end[0]) < 1e-12, "{at}");
@@ -220,8 +224,12 @@ fn jobs_that_share_no_capacity_repeat_their_rounds_apart() {
         start: 1.0,
     };
     let jobs = [a, b, empty];
-    let short = simulate_rounds(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap();
+    let short =
+        simulate_rounds_with(&p, &jobs, Model::SimgridLv08, Lazy::Auto, &mut NoProgress).unwrap();
     let full = simulate_every_round(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap();
+    // The engines' entry keeps several jobs together, as it always did.
+    let engines = simulate_rounds(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap();
+    assert_eq!(engines, full);
     for j in 0..3 {
         assert!(rel(short.job_end[j], full.job_end[j]) < 1e-12, "job {j}");
         assert!(rel(short.comm_time[j], full.comm_time[j]) < 1e-12 || j == 2);
@@ -254,9 +262,14 @@ fn jobs_that_share_links_are_simulated_round_by_round() {
         start: 0.0004,
     };
     let jobs = [a.clone(), b.clone()];
-    let short = simulate_rounds(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap();
+    let short =
+        simulate_rounds_with(&p, &jobs, Model::SimgridLv08, Lazy::Auto, &mut NoProgress).unwrap();
     let full = simulate_every_round(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap();
     assert_eq!(short, full);
+    assert_eq!(
+        simulate_rounds(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap(),
+        full
+    );
     for (j, job) in jobs.iter().enumerate() {
         let alone = simulate_rounds(
             &p,
@@ -283,7 +296,12 @@ fn jobs_that_share_links_are_simulated_round_by_round() {
         start: 0.0,
     };
     let jobs = [a, b, c];
-    let short = simulate_rounds(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap();
+    let short =
+        simulate_rounds_with(&p, &jobs, Model::SimgridLv08, Lazy::Auto, &mut NoProgress).unwrap();
     let full = simulate_every_round(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap();
     assert_eq!(short, full);
+    assert_eq!(
+        simulate_rounds(&p, &jobs, Model::SimgridLv08, &mut NoProgress).unwrap(),
+        full
+    );
 }

@@ -62,10 +62,11 @@
 //!   `link_info` -> [`LinkInfo`]).
 //! - [`Model`] (`parse("max-min" | "simgrid-lv08")`, `name()`).
 //! - [`Flow`], [`simulate`] -> [`SimResult`].
-//! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`] (a job that shares
-//!   no capacity with another is simulated for one round and repeated, see
-//!   [`rounds`]; [`simulate_every_round`] simulates them all; [`simulate_every_round_with`]
-//!   and [`simulate_rounds_with`] choose how flow ends are recomputed, [`Lazy`]).
+//! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`] (a job alone is
+//!   simulated for one round and repeated; [`simulate_rounds_with`] also every job that shares
+//!   no capacity with another, see [`rounds`]; [`simulate_every_round`] simulates them all;
+//!   [`simulate_every_round_with`] and [`simulate_rounds_with`] choose how flow ends are
+//!   recomputed, [`Lazy`]).
 //! - [`static_metrics`] -> [`StaticMetrics`].
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).

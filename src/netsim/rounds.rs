@@ -2,7 +2,8 @@
 //! at once"; a round ends when its last message arrives. Several jobs run at the same time
 //! (a partially filled cluster) and share links. A job that shares no capacity with another
 //! repeats its first round exactly (the model is shift-invariant in time), so it is simulated
-//! for one round ([`simulate_rounds`]); [`simulate_every_round`] simulates every round.
+//! for one round: a job alone in [`simulate_rounds`], every such job in
+//! [`simulate_rounds_with`]; [`simulate_every_round`] simulates every round.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -74,9 +75,10 @@ impl Budget {
 /// A message with a host out of range or bad bytes, or a bad `compute`/`start` (named
 /// `jobs[j].messages[i]`, `jobs[j].compute`, `jobs[j].start`).
 ///
-/// A job that shares no capacity with another job is simulated for one round, repeated
-/// `rounds` times (every round starts with none of the flows that can change its rates, so all
-/// take the same time; theorem at [`by_groups`]); the others are simulated round by round.
+/// A job alone is simulated for one round, repeated `rounds` times (every round starts on an
+/// empty network, so all take the same time; theorem at [`by_groups`]); several jobs are
+/// simulated round by round ([`simulate_rounds_with`] also splits them into groups that share
+/// no capacity).
 ///
 /// # Complexity
 /// Templates of all messages are built once (`O(total route length)` memory); each round
@@ -119,11 +121,15 @@ pub fn simulate_rounds_budgeted(
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    by_groups(p, jobs, model, budget, Lazy::Auto, progress)
+    by_groups(p, jobs, model, budget, Lazy::Auto, false, progress)
 }
 
-/// [`simulate_rounds`] recomputing flow ends by `lazy` ([`simulate_every_round_with`]), with
-/// the same shortcuts.
+/// [`simulate_rounds`] recomputing flow ends by `lazy` ([`simulate_every_round_with`]), and
+/// with several jobs split into groups that share no capacity, each job alone in its group
+/// simulated for one round (theorem at [`by_groups`]; `placelab netsim` uses it).
+///
+/// [`simulate_rounds`] keeps several jobs together: separating them may move the last bits of
+/// their times (see [`by_groups`]), and the engines' reports must not move.
 ///
 /// # Errors
 /// As [`simulate_rounds`].
@@ -135,10 +141,20 @@ pub fn simulate_rounds_with(
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    by_groups(p, jobs, model, Budget::Flows(u64::MAX), lazy, progress)
+    by_groups(
+        p,
+        jobs,
+        model,
+        Budget::Flows(u64::MAX),
+        lazy,
+        true,
+        progress,
+    )
 }
 
-/// Simulates `jobs` (checked) group by group, a job alone in its group for one round only.
+/// Simulates `jobs` (checked) group by group, a job alone in its group for one round only;
+/// without `split`, all jobs are one group (so a single job is the only one simulated for one
+/// round).
 ///
 /// **Theorem (a round that repeats).** The model is invariant under a shift in time: its rates
 /// depend only on which flows are active and how many bytes they have left, and a flow's
@@ -164,9 +180,10 @@ fn by_groups(
     model: Model,
     budget: Budget,
     lazy: Lazy,
+    split: bool,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
-    let groups = if jobs.len() > 1 {
+    let groups = if split && jobs.len() > 1 {
         groups_of(p, jobs, model)
     } else {
         vec![(0..jobs.len()).collect()]
