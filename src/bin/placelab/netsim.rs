@@ -996,6 +996,59 @@ mod tests {
     }
 
     #[test]
+    fn jobs_files_give_several_jobs_and_name_bad_fields() {
+        let j = temp(
+            "jobs.json",
+            r#"[{"messages": [[0, 5, 1e6], [5, 0, 1e6]], "compute": 0.001, "rounds": 3},
+                {"messages": [[8, 9, 2e6]], "start": 0.5}]"#,
+        );
+        let c = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --jobs {j} --rounds 7 --compute 0.25"
+        )))
+        .unwrap();
+        let js = c.jobs.unwrap();
+        assert_eq!(js.len(), 2);
+        assert_eq!((js[0].rounds, js[0].compute, js[0].start), (3, 0.001, 0.0));
+        assert_eq!((js[1].rounds, js[1].compute, js[1].start), (7, 0.25, 0.5));
+        assert_eq!(js[1].messages[0].bytes, 2e6);
+        let p = Platform::build(&System::Torus2d { x: 4, y: 4 }, LinkParams::SOURCE).unwrap();
+        for (text, want) in [
+            ("[", "j.json:1:1: "),
+            ("{}", "j.json: expected a non-empty array of jobs"),
+            ("[]", "j.json: expected a non-empty array of jobs"),
+            ("[3]", "j.json: jobs[0]: expected an object"),
+            ("[{}]", "j.json: jobs[0].messages: expected an array"),
+            (
+                r#"[{"messages": [], "speed": 1}]"#,
+                "jobs[0].speed: unknown field",
+            ),
+            (
+                r#"[{"messages": [[0, 1]]}]"#,
+                "jobs[0].messages[0]: expected [src, dst, bytes]",
+            ),
+            (
+                r#"[{"messages": [[0, 16, 1]]}]"#,
+                "jobs[0].messages[0][1]: expected a host 0 to 15, got 16",
+            ),
+            (
+                r#"[{"messages": [[0, 1, -1]]}]"#,
+                "jobs[0].messages[0][2]: expected a finite",
+            ),
+            (
+                r#"[{"messages": [], "rounds": 1.5}]"#,
+                "jobs[0].rounds: expected a whole",
+            ),
+            (
+                r#"[{"messages": [], "start": "x"}]"#,
+                "jobs[0].start: expected a finite",
+            ),
+        ] {
+            let e = parse_jobs_json(text, "j.json", &p, 0.0, 1).unwrap_err();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+
+    #[test]
     fn bad_platform_files_are_named_with_line_and_column() {
         let dir = std::env::temp_dir().join(format!("placelab-netsim-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
