@@ -54,7 +54,7 @@ def simgrid_child(path):
         # Messages grouped by start time (s after the round's compute).
         groups = {}
         for s, d, b, t in spec["messages"]:
-            groups.setdefault(t, []).append((by_name[s], by_name[d], b))
+            groups.setdefault(t, []).append((by_name[s], by_name[d], int(b)))
         order = sorted(groups)
         if spec["start"] > 0:
             this_actor.sleep_for(spec["start"])
