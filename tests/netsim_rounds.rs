@@ -196,9 +196,8 @@ fn jobs_that_share_no_capacity_repeat_their_rounds_apart() {
         LinkParams::SOURCE,
     )
     .unwrap();
-    // Hosts 0-15 and 16-31 sit under different level-2 switches of a 64-host tree... they
-    // share the root's links only through traffic leaving their subtree, which a job kept
-    // inside its 16 hosts never sends.
+    // Hosts 0-15 and 16-31 sit under two level-2 switches of the 64-host tree: a job kept
+    // within its 16 hosts never reaches the root, so the two share no link either way.
     let a = JobTraffic {
         messages: grid(&(0..16).collect::<Vec<_>>(), MB),
         compute: 0.001,

@@ -1,9 +1,11 @@
-//! `placelab netsim`: one bulk-synchronous job on one platform from command-line flags, for
-//! benchmarks against SimGrid (`scripts/bench-netsim.py`): the flags parsed and the job built
-//! ([`parse`], pure), then [`placelab::netsim::simulate_rounds_with`] (a job alone: one round,
-//! repeated) or, with `--every-round`, [`placelab::netsim::simulate_every_round_with`] timed
-//! and its results printed as JSON ([`main`]). The platform is built from flags or read from a SimGrid platform
-//! file (`--platform`); a built one can be written as one (`--write-platform`), with the job's
+//! `placelab netsim`: bulk-synchronous jobs on one platform from command-line flags, for
+//! benchmarks against SimGrid (`scripts/bench-netsim.py`, `scripts/bench-netsim-fixtures.py`):
+//! the flags parsed and the jobs built ([`parse`], pure), then
+//! [`placelab::netsim::simulate_rounds_with`] (a job alone in its group of jobs sharing
+//! capacities: one round, repeated) or, with `--every-round`,
+//! [`placelab::netsim::simulate_every_round_with`] timed and its results printed as JSON
+//! ([`main`]). The platform is built from flags or read from a SimGrid platform file
+//! (`--platform`); a built one can be written as one (`--write-platform`), with the job's
 //! placement as a SimGrid deployment (`--write-deployment`).
 
 use placelab::netsim::{
@@ -14,7 +16,7 @@ use placelab::rng::Rng;
 use std::process::ExitCode;
 
 /// Usage text of `placelab netsim`.
-pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchronous job, print JSON
+pub const USAGE: &str = "placelab netsim [options]   simulate bulk-synchronous jobs, print JSON
       --system KIND          torus3d (default), torus2d, mesh3d, mesh2d, torus (any number
                              of --dims, e.g. 4,4,4,4,2), fattree
       --dims X,Y[,Z]         sides of a torus or mesh (default 16,16,16)
