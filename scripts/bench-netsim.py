@@ -9,7 +9,10 @@ identity placement, 5 bulk-synchronous rounds, SimGrid's default network model (
 
 Installs Debian's python3-simgrid if it is missing and builds `target/release/placelab` if
 needed. The job's messages come from `placelab netsim --emit-messages`, so both simulators run
-exactly the same traffic. SimGrid modes:
+exactly the same traffic. `placelab netsim` simulates one round of a job alone and multiplies
+it (docs/engines/netsim.md, "Rounds that repeat"); pass `-- --every-round` to time every round
+as SimGrid simulates them (scripts/bench-netsim-fixtures.py runs every fixture scenario).
+SimGrid modes:
 - actors (default): one actor per task; each round it posts put_async to every neighbour's
   mailbox and get_async on its own, waits for all, then waits on a barrier of all tasks;
 - direct: one actor per round posts Comm.sendto_async for every message and waits for all.

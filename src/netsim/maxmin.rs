@@ -480,6 +480,13 @@ impl Net {
         self.stale_index = true;
     }
 
+    /// The capacities flow `f` loads (its forward route's and, with ACKs, its reverse
+    /// route's; `FATPIPE` links are none).
+    pub fn capacities_of(&self, f: u32) -> &[u32] {
+        let fi = f as usize;
+        &self.e_cap[self.f_elems[fi] as usize..self.f_elems[fi + 1] as usize]
+    }
+
     /// The tag given to flow `f`.
     pub fn tag(&self, f: u32) -> u32 {
         self.f_tag[f as usize]

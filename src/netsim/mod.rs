@@ -63,8 +63,10 @@
 //! - [`Model`] (`parse("max-min" | "simgrid-lv08")`, `name()`).
 //! - [`Flow`], [`simulate`] -> [`SimResult`].
 //! - [`JobTraffic`], [`Message`], [`simulate_rounds`] -> [`RoundsResult`] (a job alone is
-//!   simulated for one round and repeated; [`simulate_every_round`] simulates them all;
-//!   [`simulate_every_round_with`] chooses how flow ends are recomputed, [`Lazy`]).
+//!   simulated for one round and repeated; [`simulate_rounds_with`] also every job that shares
+//!   no capacity with another, see [`rounds`]; [`simulate_every_round`] simulates them all;
+//!   [`simulate_every_round_with`] and [`simulate_rounds_with`] choose how flow ends are
+//!   recomputed, [`Lazy`]).
 //! - [`static_metrics`] -> [`StaticMetrics`].
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
@@ -88,7 +90,7 @@ pub use model::{LinkParams, Model, System};
 pub use platform::{LinkInfo, Platform};
 pub use rounds::{
     simulate_every_round, simulate_every_round_with, simulate_rounds, simulate_rounds_budgeted,
-    simulate_rounds_within, Budget, JobTraffic, Message, RoundsResult,
+    simulate_rounds_with, simulate_rounds_within, Budget, JobTraffic, Message, RoundsResult,
 };
 
 use crate::progress::Progress;

@@ -1,6 +1,9 @@
 //! Bulk-synchronous jobs: each job repeats `rounds` times "compute, then send all its messages
 //! at once"; a round ends when its last message arrives. Several jobs run at the same time
-//! (a partially filled cluster) and share links.
+//! (a partially filled cluster) and share links. A job that shares no capacity with another
+//! repeats its first round exactly (the model is shift-invariant in time), so it is simulated
+//! for one round: a job alone in [`simulate_rounds`], every such job in
+//! [`simulate_rounds_with`]; [`simulate_every_round`] simulates every round.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -72,8 +75,10 @@ impl Budget {
 /// A message with a host out of range or bad bytes, or a bad `compute`/`start` (named
 /// `jobs[j].messages[i]`, `jobs[j].compute`, `jobs[j].start`).
 ///
-/// A job alone on the platform is simulated for one round, repeated `rounds` times (every
-/// round starts on an empty network, so all take the same time).
+/// A job alone is simulated for one round, repeated `rounds` times (every round starts on an
+/// empty network, so all take the same time; theorem at [`by_groups`]); several jobs are
+/// simulated round by round ([`simulate_rounds_with`] also splits them into groups that share
+/// no capacity).
 ///
 /// # Complexity
 /// Templates of all messages are built once (`O(total route length)` memory); each round
@@ -116,33 +121,186 @@ pub fn simulate_rounds_budgeted(
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    // One job alone: every round starts on an empty network, so every round takes the same
-    // time; simulate one and repeat it.
-    if let [job] = jobs {
-        if job.rounds > 1 {
-            let one = JobTraffic {
-                rounds: 1,
-                ..job.clone()
-            };
-            let mut r = run(
-                p,
-                std::slice::from_ref(&one),
-                model,
-                budget,
-                Lazy::Auto,
-                progress,
-            )?;
-            let k = f64::from(job.rounds);
-            let round = r.job_end[0] - job.start;
-            r.job_end[0] = job.start + k * round;
-            r.job_time[0] = k * round;
-            r.comm_time[0] *= k;
-            r.makespan = r.job_end[0];
-            r.link_bytes.iter_mut().for_each(|b| *b *= k);
-            return Ok(r);
+    by_groups(p, jobs, model, budget, Lazy::Auto, false, progress)
+}
+
+/// [`simulate_rounds`] recomputing flow ends by `lazy` ([`simulate_every_round_with`]), and
+/// with several jobs split into groups that share no capacity, each job alone in its group
+/// simulated for one round (theorem at [`by_groups`]; `placelab netsim` uses it).
+///
+/// [`simulate_rounds`] keeps several jobs together: separating them may move the last bits of
+/// their times (see [`by_groups`]), and the engines' reports must not move.
+///
+/// # Errors
+/// As [`simulate_rounds`].
+pub fn simulate_rounds_with(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    lazy: Lazy,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
+    check_jobs(p, jobs)?;
+    by_groups(
+        p,
+        jobs,
+        model,
+        Budget::Flows(u64::MAX),
+        lazy,
+        true,
+        progress,
+    )
+}
+
+/// Simulates `jobs` (checked) group by group, a job alone in its group for one round only;
+/// without `split`, all jobs are one group (so a single job is the only one simulated for one
+/// round).
+///
+/// **Theorem (a round that repeats).** The model is invariant under a shift in time: its rates
+/// depend only on which flows are active and how many bytes they have left, and a flow's
+/// latency and sending time do not depend on when it starts; so flows launched at `t + d`
+/// evolve as those launched at `t`, shifted by `d` (exactly in real arithmetic). The rates of
+/// a flow depend only on the flows of its connected component (flows linked through shared
+/// capacities, ACK loads included; [`super::maxmin`]). Hence a job that shares no capacity with
+/// any other job finds, at the start of each of its rounds, no flow that can ever change its
+/// rates (its own previous round has ended), launches the same messages, and so every round
+/// lasts as long as the first: its end is `start + rounds * (first round)` and each link
+/// carries `rounds` times one round's bytes. Jobs that share capacities (transitively: the
+/// groups are the connected components of "loads a common capacity") are simulated together
+/// round by round; their rounds need not repeat (one job's round may meet another's round at a
+/// different phase each time), so the shortcut does not apply to them.
+///
+/// In floating point the multiplication may differ from the round-by-round sums in the last
+/// bits, and separating groups changes when their events are merged (events closer than
+/// 1e-9 s are handled together, [`super::maxmin`]), by at most that tolerance per event. A
+/// single job, and jobs that form one group, are simulated exactly as before.
+fn by_groups(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    budget: Budget,
+    lazy: Lazy,
+    split: bool,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
+    let groups = if split && jobs.len() > 1 {
+        groups_of(p, jobs, model)
+    } else {
+        vec![(0..jobs.len()).collect()]
+    };
+    if let [g] = groups.as_slice() {
+        if g.len() > 1 {
+            return run(p, jobs, model, budget, lazy, progress);
         }
     }
-    run(p, jobs, model, budget, Lazy::Auto, progress)
+    let nj = jobs.len();
+    let mut out = RoundsResult {
+        job_end: jobs.iter().map(|j| j.start).collect(),
+        job_time: vec![0.0; nj],
+        comm_time: vec![0.0; nj],
+        makespan: 0.0,
+        link_bytes: vec![0.0; p.links() as usize],
+        solves: 0,
+        solved_flows: 0,
+        work: 0,
+    };
+    for g in &groups {
+        let left = match budget {
+            Budget::Flows(b) => Budget::Flows(b.saturating_sub(out.solved_flows)),
+            Budget::Work(b) => Budget::Work(b.saturating_sub(out.work)),
+        };
+        let sub: Vec<JobTraffic> = g.iter().map(|&j| jobs[j].clone()).collect();
+        let r = match sub.as_slice() {
+            [job] if job.rounds > 1 => one_round_repeated(p, job, model, left, lazy, progress)?,
+            _ => run(p, &sub, model, left, lazy, progress)?,
+        };
+        for (k, &j) in g.iter().enumerate() {
+            out.job_end[j] = r.job_end[k];
+            out.job_time[j] = r.job_time[k];
+            out.comm_time[j] = r.comm_time[k];
+        }
+        if groups.len() == 1 {
+            return Ok(r);
+        }
+        for (a, b) in out.link_bytes.iter_mut().zip(&r.link_bytes) {
+            *a += b;
+        }
+        out.solves += r.solves;
+        out.solved_flows += r.solved_flows;
+        out.work += r.work;
+    }
+    out.makespan = out.job_end.iter().copied().fold(0.0, f64::max);
+    Ok(out)
+}
+
+/// A job alone in its group: one round simulated, then repeated (theorem at [`by_groups`]).
+fn one_round_repeated(
+    p: &Platform,
+    job: &JobTraffic,
+    model: Model,
+    budget: Budget,
+    lazy: Lazy,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
+    let one = JobTraffic {
+        rounds: 1,
+        ..job.clone()
+    };
+    let mut r = run(p, std::slice::from_ref(&one), model, budget, lazy, progress)?;
+    let k = f64::from(job.rounds);
+    let round = r.job_end[0] - job.start;
+    r.job_end[0] = job.start + k * round;
+    r.job_time[0] = k * round;
+    r.comm_time[0] *= k;
+    r.makespan = r.job_end[0];
+    r.link_bytes.iter_mut().for_each(|b| *b *= k);
+    Ok(r)
+}
+
+/// The jobs' groups: connected components of "loads a common capacity", each in job order,
+/// ordered by their first job. A job without messages is a group of its own.
+fn groups_of(p: &Platform, jobs: &[JobTraffic], model: Model) -> Vec<Vec<usize>> {
+    let mut net = Net::new(p, ModelParams::of(model));
+    // Union-find over jobs; `owner[c]`: the first job seen loading capacity c.
+    let mut parent: Vec<usize> = (0..jobs.len()).collect();
+    fn root(parent: &mut [usize], mut j: usize) -> usize {
+        while parent[j] != j {
+            parent[j] = parent[parent[j]];
+            j = parent[j];
+        }
+        j
+    }
+    let mut owner: Vec<usize> = Vec::new();
+    for (j, job) in jobs.iter().enumerate() {
+        for m in &job.messages {
+            let f = net.add_flow(p, m.src, m.dst, m.bytes, 0);
+            for &c in net.capacities_of(f) {
+                let c = c as usize;
+                if owner.len() <= c {
+                    owner.resize(c + 1, usize::MAX);
+                }
+                if owner[c] == usize::MAX {
+                    owner[c] = j;
+                } else {
+                    let (a, b) = (root(&mut parent, owner[c]), root(&mut parent, j));
+                    if a != b {
+                        parent[a.max(b)] = a.min(b);
+                    }
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut slot = vec![usize::MAX; jobs.len()];
+    for j in 0..jobs.len() {
+        let r = root(&mut parent, j);
+        if slot[r] == usize::MAX {
+            slot[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[slot[r]].push(j);
+    }
+    groups
 }
 
 /// [`simulate_rounds`] without the one-job shortcut: every round of every job is simulated

@@ -46,7 +46,7 @@ const USAGE: &str = "usage:
                              generate a graph (KIND: grid2d, cube3d, tree, star, complete,
                              geometric, delaunay) in the METIS format on stdout, or in FILE
                              with its coordinates in FILE.xyz
-  placelab netsim [options]  simulate one bulk-synchronous job on a torus, mesh, fat tree or
+  placelab netsim [options]  simulate bulk-synchronous jobs on a torus, mesh, fat tree or
                              SimGrid platform file and print its times as JSON; write a
                              platform as SimGrid XML (placelab netsim --help lists options)
   placelab --version

@@ -1,19 +1,22 @@
-//! `placelab netsim`: one bulk-synchronous job on one platform from command-line flags, for
-//! benchmarks against SimGrid (`scripts/bench-netsim.py`): the flags parsed and the job built
-//! ([`parse`], pure), then [`placelab::netsim::simulate_every_round_with`] timed and its results
-//! printed as JSON ([`main`]). The platform is built from flags or read from a SimGrid platform
-//! file (`--platform`); a built one can be written as one (`--write-platform`), with the job's
+//! `placelab netsim`: bulk-synchronous jobs on one platform from command-line flags, for
+//! benchmarks against SimGrid (`scripts/bench-netsim.py`, `scripts/bench-netsim-fixtures.py`):
+//! the flags parsed and the jobs built ([`parse`], pure), then
+//! [`placelab::netsim::simulate_rounds_with`] (a job alone in its group of jobs sharing
+//! capacities: one round, repeated) or, with `--every-round`,
+//! [`placelab::netsim::simulate_every_round_with`] timed and its results printed as JSON
+//! ([`main`]). The platform is built from flags or read from a SimGrid platform file
+//! (`--platform`); a built one can be written as one (`--write-platform`), with the job's
 //! placement as a SimGrid deployment (`--write-deployment`).
 
 use placelab::netsim::{
-    parse_fat_tree, simulate_every_round_with, Flow, JobTraffic, Lazy, LinkParams, Message, Model,
-    Platform, System,
+    parse_fat_tree, simulate_every_round_with, simulate_rounds_with, Flow, JobTraffic, Lazy,
+    LinkParams, Message, Model, Platform, System,
 };
 use placelab::rng::Rng;
 use std::process::ExitCode;
 
 /// Usage text of `placelab netsim`.
-pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchronous job, print JSON
+pub const USAGE: &str = "placelab netsim [options]   simulate bulk-synchronous jobs, print JSON
       --system KIND          torus3d (default), torus2d, mesh3d, mesh2d, torus (any number
                              of --dims, e.g. 4,4,4,4,2), fattree
       --dims X,Y[,Z]         sides of a torus or mesh (default 16,16,16)
@@ -28,7 +31,10 @@ pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchrono
       --placement P          identity (task i on host i, default) or random
       --seed S               seed of the random placement (default 1)
       --bytes B              message size in bytes (default 1000000)
-      --rounds R             rounds (default 5)
+      --rounds R             rounds (default 5); a job alone repeats its first round
+                             exactly (the model is shift-invariant in time), so one round is
+                             simulated and multiplied
+      --every-round          simulate every round of every job instead (--job, --jobs)
       --compute C            compute seconds per round (default 0)
       --model M              simgrid-lv08 (default) or max-min
       --bandwidth B          link bandwidth, bytes/s (default 125e6)
@@ -54,7 +60,13 @@ pub const USAGE: &str = "placelab netsim [options]   simulate one bulk-synchrono
                              named; a round ends with its last message, rounds repeat it; prints
                              messageEnds (first round) and roundEnds
       --placement-file FILE  host of each task, one per line (task i on line i; '#' comments),
-                             instead of --placement; sets --tasks";
+                             instead of --placement; sets --tasks
+      --jobs FILE.json       several jobs at once instead of --job/--messages: a JSON array of
+                             {\"messages\": [[src,dst,bytes],...] (hosts), \"compute\",
+                             \"rounds\", \"start\"} (defaults --compute, --rounds, 0); jobs that
+                             share no link are simulated apart, each for one round; prints
+                             jobEnds
+      --list-hosts           print the platform's host names (index order) as JSON and stop";
 
 /// A parsed `placelab netsim` command.
 pub struct NetsimCase {
@@ -77,6 +89,12 @@ pub struct NetsimCase {
     pub placement: Vec<u32>,
     /// `--messages`: the flows of one round on their hosts (start times include `compute`).
     pub flows: Option<Vec<Flow>>,
+    /// `--jobs`: several jobs on hosts (then `job` is the first).
+    pub jobs: Option<Vec<JobTraffic>>,
+    /// Simulate every round (`--every-round`).
+    pub every_round: bool,
+    /// Print the host names and stop.
+    pub list_hosts: bool,
 }
 
 /// One message of a `--messages` file: tasks, bytes, start.
@@ -206,6 +224,9 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
     let mut zone = "placelab".to_string();
     let mut messages_file: Option<String> = None;
     let mut placement_file: Option<String> = None;
+    let mut jobs_file: Option<String> = None;
+    let mut every_round = false;
+    let mut list_hosts = false;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -241,6 +262,9 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             "--zone" => zone = value(args, &mut i, a)?.to_string(),
             "--messages" => messages_file = Some(value(args, &mut i, a)?.to_string()),
             "--placement-file" => placement_file = Some(value(args, &mut i, a)?.to_string()),
+            "--jobs" => jobs_file = Some(value(args, &mut i, a)?.to_string()),
+            "--every-round" => every_round = true,
+            "--list-hosts" => list_hosts = true,
             "--recompute" => {
                 lazy = match value(args, &mut i, a)? {
                     "auto" => Lazy::Auto,
@@ -294,6 +318,16 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
             Platform::from_simgrid(sg).map_err(|e| format!("{f}: {e}"))?
         }
         None => Platform::build(&sys, link)?,
+    };
+    let jobs = match &jobs_file {
+        Some(f) => Some(parse_jobs_json(
+            &read("--jobs", f)?,
+            f,
+            &platform,
+            compute,
+            rounds,
+        )?),
+        None => None,
     };
     let task_messages = match &messages_file {
         Some(f) => Some(parse_messages_csv(&read("--messages", f)?, f)?),
@@ -418,14 +452,35 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         },
         model.id()
     );
+    let mut job = JobTraffic {
+        messages,
+        compute,
+        rounds,
+        start: 0.0,
+    };
+    let mut description = description;
+    if let Some(js) = &jobs {
+        job = js[0].clone();
+        description = format!(
+            "{} {} {} jobs ({} messages a round in all), {}",
+            file.as_deref().map_or(system.as_str(), |_| "platform"),
+            match (platform.dims(), &file) {
+                (_, Some(f)) => f.clone(),
+                (Some(d), None) => d
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                (None, None) => tree.clone(),
+            },
+            js.len(),
+            js.iter().map(|j| j.messages.len()).sum::<usize>(),
+            model.id()
+        );
+    }
     Ok(NetsimCase {
         platform,
-        job: JobTraffic {
-            messages,
-            compute,
-            rounds,
-            start: 0.0,
-        },
+        job,
         model,
         emit_messages: emit,
         lazy,
@@ -436,7 +491,99 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         zone,
         placement: hosts,
         flows,
+        jobs,
+        every_round,
+        list_hosts,
     })
+}
+
+/// Reads `--jobs`: a JSON array of `{"messages": [[src, dst, bytes], ...], "compute",
+/// "rounds", "start"}` on the hosts of `p` (`compute` and `rounds` default to the flags', `start`
+/// to 0).
+///
+/// # Errors
+/// `NAME:LINE:COLUMN: ...` for JSON that does not parse; `NAME: jobs[j].FIELD...: ...` for a
+/// missing or bad field or a host out of range.
+pub fn parse_jobs_json(
+    text: &str,
+    name: &str,
+    p: &Platform,
+    compute: f64,
+    rounds: u32,
+) -> Result<Vec<JobTraffic>, String> {
+    let v: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| format!("{name}:{}:{}: {e}", e.line(), e.column()))?;
+    let arr = v
+        .as_array()
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| format!("{name}: expected a non-empty array of jobs"))?;
+    let num = |x: Option<&serde_json::Value>, at: String, default: f64| -> Result<f64, String> {
+        match x {
+            None => Ok(default),
+            Some(x) => x
+                .as_f64()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("{name}: {at}: expected a finite number >= 0, got {x}")),
+        }
+    };
+    let mut out = Vec::with_capacity(arr.len());
+    for (j, job) in arr.iter().enumerate() {
+        let at = |f: &str| format!("jobs[{j}].{f}");
+        let obj = job
+            .as_object()
+            .ok_or_else(|| format!("{name}: jobs[{j}]: expected an object"))?;
+        if let Some(k) = obj
+            .keys()
+            .find(|k| !["messages", "compute", "rounds", "start"].contains(&k.as_str()))
+        {
+            return Err(format!("{name}: jobs[{j}].{k}: unknown field"));
+        }
+        let msgs = obj
+            .get("messages")
+            .and_then(|m| m.as_array())
+            .ok_or_else(|| format!("{name}: {}: expected an array", at("messages")))?;
+        let mut messages = Vec::with_capacity(msgs.len());
+        for (i, m) in msgs.iter().enumerate() {
+            let at = format!("jobs[{j}].messages[{i}]");
+            let t = m
+                .as_array()
+                .filter(|t| t.len() == 3)
+                .ok_or_else(|| format!("{name}: {at}: expected [src, dst, bytes]"))?;
+            let host = |k: usize| -> Result<u32, String> {
+                t[k].as_u64()
+                    .filter(|&h| h < u64::from(p.hosts()))
+                    .map(|h| h as u32)
+                    .ok_or_else(|| {
+                        format!(
+                            "{name}: {at}[{k}]: expected a host 0 to {}, got {}",
+                            p.hosts().saturating_sub(1),
+                            t[k]
+                        )
+                    })
+            };
+            messages.push(Message {
+                src: host(0)?,
+                dst: host(1)?,
+                bytes: num(Some(&t[2]), format!("{at}[2]"), 0.0)?,
+            });
+        }
+        let rounds = match obj.get("rounds") {
+            None => rounds,
+            Some(r) => r
+                .as_u64()
+                .and_then(|r| u32::try_from(r).ok())
+                .ok_or_else(|| {
+                    format!("{name}: {}: expected a whole number, got {r}", at("rounds"))
+                })?,
+        };
+        out.push(JobTraffic {
+            messages,
+            compute: num(obj.get("compute"), at("compute"), compute)?,
+            rounds,
+            start: num(obj.get("start"), at("start"), 0.0)?,
+        });
+    }
+    Ok(out)
 }
 
 /// Undirected task-graph edges `(a, b)`, `a < b`, sorted, of a built-in job of `n` tasks.
@@ -561,6 +708,16 @@ pub fn main(args: &[String]) -> ExitCode {
         println!("{report}");
         return ExitCode::SUCCESS;
     }
+    if case.list_hosts {
+        let names: Vec<String> = (0..case.platform.hosts())
+            .map(|h| match case.platform.routed() {
+                Some(r) => r.description().host_name(h).to_string(),
+                None => format!("node-{h}"),
+            })
+            .collect();
+        println!("{}", serde_json::to_string(&names).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
     if case.emit_messages {
         let m: Vec<(u32, u32, f64)> = case
             .job
@@ -575,8 +732,13 @@ pub fn main(args: &[String]) -> ExitCode {
         return simulate_messages(&case, flows);
     }
     let t0 = std::time::Instant::now();
-    let jobs = [case.job];
-    let r = simulate_every_round_with(
+    let jobs = case.jobs.unwrap_or_else(|| vec![case.job]);
+    let simulate = if case.every_round {
+        simulate_every_round_with
+    } else {
+        simulate_rounds_with
+    };
+    let r = simulate(
         &case.platform,
         &jobs,
         case.model,
@@ -590,7 +752,8 @@ pub fn main(args: &[String]) -> ExitCode {
                 "case": case.description,
                 "simulatedTime": r.makespan,
                 "commTime": r.comm_time[0],
-                "messagesPerRound": jobs[0].messages.len(),
+                "jobEnds": r.job_end,
+                "messagesPerRound": jobs.iter().map(|j| j.messages.len()).sum::<usize>(),
                 "solves": r.solves,
                 "solvedFlows": r.solved_flows,
                 "work": r.work,
@@ -832,6 +995,59 @@ mod tests {
         .err()
         .unwrap();
         assert!(e.contains("--tasks 3"), "{e}");
+    }
+
+    #[test]
+    fn jobs_files_give_several_jobs_and_name_bad_fields() {
+        let j = temp(
+            "jobs.json",
+            r#"[{"messages": [[0, 5, 1e6], [5, 0, 1e6]], "compute": 0.001, "rounds": 3},
+                {"messages": [[8, 9, 2e6]], "start": 0.5}]"#,
+        );
+        let c = parse(&args(&format!(
+            "--system torus2d --dims 4,4 --jobs {j} --rounds 7 --compute 0.25"
+        )))
+        .unwrap();
+        let js = c.jobs.unwrap();
+        assert_eq!(js.len(), 2);
+        assert_eq!((js[0].rounds, js[0].compute, js[0].start), (3, 0.001, 0.0));
+        assert_eq!((js[1].rounds, js[1].compute, js[1].start), (7, 0.25, 0.5));
+        assert_eq!(js[1].messages[0].bytes, 2e6);
+        let p = Platform::build(&System::Torus2d { x: 4, y: 4 }, LinkParams::SOURCE).unwrap();
+        for (text, want) in [
+            ("[", "j.json:1:1: "),
+            ("{}", "j.json: expected a non-empty array of jobs"),
+            ("[]", "j.json: expected a non-empty array of jobs"),
+            ("[3]", "j.json: jobs[0]: expected an object"),
+            ("[{}]", "j.json: jobs[0].messages: expected an array"),
+            (
+                r#"[{"messages": [], "speed": 1}]"#,
+                "jobs[0].speed: unknown field",
+            ),
+            (
+                r#"[{"messages": [[0, 1]]}]"#,
+                "jobs[0].messages[0]: expected [src, dst, bytes]",
+            ),
+            (
+                r#"[{"messages": [[0, 16, 1]]}]"#,
+                "jobs[0].messages[0][1]: expected a host 0 to 15, got 16",
+            ),
+            (
+                r#"[{"messages": [[0, 1, -1]]}]"#,
+                "jobs[0].messages[0][2]: expected a finite",
+            ),
+            (
+                r#"[{"messages": [], "rounds": 1.5}]"#,
+                "jobs[0].rounds: expected a whole",
+            ),
+            (
+                r#"[{"messages": [], "start": "x"}]"#,
+                "jobs[0].start: expected a finite",
+            ),
+        ] {
+            let e = parse_jobs_json(text, "j.json", &p, 0.0, 1).unwrap_err();
+            assert!(e.contains(want), "{text}: {e}");
+        }
     }
 
     #[test]
