@@ -977,7 +977,9 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
                 // five on hop-bytes and one wider, one on link loads per finalist (four
                 // starts, the bisection, five improved, one wider, one exact)
                 Objective::Congestion => 18.0,
-                _ => 7.0,
+                // and the iterated local search's budget
+                Objective::HopBytes => 8.0,
+                Objective::Time => 7.0,
             };
             // the bisection start: per level the partitioner (as Advanced's) and at most four
             // candidates of PASSES refinement passes over ordered sets
@@ -986,8 +988,8 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
             // the fold start: the grid recognized (a few side triples), each candidate's points
             // and hop-bytes, the least few laid on free blocks (Identity's search)
             let fold = {
-                use super::strategy::fold::{MAX_CANDIDATES, MAX_LAID};
-                (8.0 + 4.0 * MAX_CANDIDATES as f64) * (p + 2.0 * edges)
+                use super::strategy::fold::{MAX_CANDIDATES, MAX_INTERLEAVES, MAX_LAID};
+                (8.0 + 4.0 * (MAX_CANDIDATES + MAX_INTERLEAVES) as f64) * (p + 2.0 * edges)
                     + MAX_LAID as f64 * n * p / 8.0
             };
             steps += 4.0 * place

@@ -12,6 +12,10 @@
 //!    `i` out along `k` altogether (a 3D grid onto a 2D machine). Sequences of at most
 //!    [`MAX_DEPTH`] folds (none included) whose box fits the machine in one of the six axis
 //!    orders are the candidates, fewest folds first, at most [`MAX_CANDIDATES`].
+//!    2b. **Interleaves** ([`interleaves`]): a 3D task grid on two machine axes with one side
+//!    walked as a snake over small blocks that the other two sides tile (an `8x8x4` wrapped grid
+//!    on a 16x16 torus: the side of 4 round each 2x2 block, the other sides' neighbours 2 hops
+//!    apart, 5 hops a task against 6 for the best fold).
 //! 3. **The pick**: each candidate's hop-bytes with the box at the machine's corner (the same
 //!    wherever the box lies when it fits without wrapping), the least first; the first of the
 //!    [`MAX_LAID`] least that a free block takes (corners in node-number order, as Identity
@@ -29,7 +33,7 @@
 //!
 //! # Complexity
 //! Recognition `O(D (P + E) log deg)` for the `D` side triples whose corner task has the right
-//! neighbours (a handful); [`MAX_CANDIDATES`] candidates of `O(P + E)` each; laying `O(N P)` at
+//! neighbours (a handful); [`MAX_CANDIDATES`] candidates and [`MAX_INTERLEAVES`] interleaves of `O(P + E)` each; laying `O(N P)` at
 //! worst per tried candidate (as Identity), `O(P)` on a free machine.
 
 use super::super::jobs::TaskGraph;
@@ -43,6 +47,8 @@ pub const MAX_DEPTH: usize = 2;
 pub const MAX_CANDIDATES: usize = 64;
 /// Most candidates tried on the free blocks (least hop-bytes first).
 pub const MAX_LAID: usize = 4;
+/// Most interleaved layouts whose hop-bytes are counted.
+pub const MAX_INTERLEAVES: usize = 64;
 
 /// One fold (module doc, step 2): side `axis` cut into `f` segments, stacked along side `onto`
 /// (turned round on odd segments when `mirror`) or along a new side when `onto` is `None`.
@@ -254,10 +260,18 @@ pub fn fold(shape: &Shape, busy: &[bool], job: &TaskGraph, metric: &Metric) -> O
         }
         scored.push((metric.hop_weight(g, &corner_hosts), i, pts));
     }
+    let mut sides: Vec<[u32; 3]> = fitting.iter().map(|f| f.2).collect();
+    for (pts, side) in interleaves(tdims, *mdims) {
+        for (t, p) in pts.iter().enumerate() {
+            corner_hosts[t] = p[0] + mdims[0] * (p[1] + mdims[1] * p[2]);
+        }
+        scored.push((metric.hop_weight(g, &corner_hosts), sides.len(), pts));
+        sides.push(side);
+    }
     scored.sort_by_key(|s| (s.0, s.1));
     let all_free = busy.iter().all(|&b| !b);
     for (_, i, pts) in scored.iter().take(MAX_LAID) {
-        let side = fitting[*i].2;
+        let side = sides[*i];
         if all_free {
             return Some(lay(*mdims, [0; 3], pts, busy).expect("a free machine"));
         }
@@ -272,6 +286,58 @@ pub fn fold(shape: &Shape, busy: &[bool], job: &TaskGraph, metric: &Metric) -> O
         }
     }
     None
+}
+
+/// The interleaved layouts of a 3D task grid `a x b x c` on two machine axes (module doc, step
+/// 2b): one task side of length `f0 f1` walked as a snake over an `f0 x f1` block (consecutive
+/// tasks on that side one hop apart, and the last back to the first when `f1` is even), the
+/// blocks tiled by the other two sides, `X = x f0 + g0`, `Y = y f1 + g1`: the other sides'
+/// neighbours `f0` and `f1` hops apart. Each layout's box coordinates of every task (`x + a (y + b
+/// z)` numbering) and its sides along the machine's axes, for every split side, factor pair and
+/// pair of machine axes that holds the box, at most [`MAX_INTERLEAVES`].
+fn interleaves(tdims: [u32; 3], m: [u32; 3]) -> Vec<(Vec<[u32; 3]>, [u32; 3])> {
+    let mut out = Vec::new();
+    if tdims.iter().any(|&d| d < 2) {
+        return out;
+    }
+    let n: u32 = tdims.iter().product();
+    for split in 0..3 {
+        let c = tdims[split];
+        let others: Vec<usize> = (0..3).filter(|&i| i != split).collect();
+        for f0 in (2..c).filter(|f| c % f == 0) {
+            let f1 = c / f0;
+            for (k0, k1) in [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)] {
+                if out.len() >= MAX_INTERLEAVES {
+                    return out;
+                }
+                let (u, v) = (others[0], others[1]);
+                let mut side = [1u32; 3];
+                side[k0] = tdims[u] * f0;
+                side[k1] = tdims[v] * f1;
+                if (0..3).any(|k| side[k] > m[k]) {
+                    continue;
+                }
+                let pts = (0..n)
+                    .map(|t| {
+                        let full = [
+                            t % tdims[0],
+                            (t / tdims[0]) % tdims[1],
+                            t / (tdims[0] * tdims[1]),
+                        ];
+                        let r = full[split];
+                        let (row, col) = (r / f0, r % f0);
+                        let g0 = if row % 2 == 1 { f0 - 1 - col } else { col };
+                        let mut p = [0u32; 3];
+                        p[k0] = full[u] * f0 + g0;
+                        p[k1] = full[v] * f1 + row;
+                        p
+                    })
+                    .collect();
+                out.push((pts, side));
+            }
+        }
+    }
+    out
 }
 
 /// The axis orders in which a box of sides `d` (at most three) fits the machine `m`: `perm[k]`
@@ -341,6 +407,27 @@ mod tests {
             }
         }
         assert_eq!(grid_of(&Graph::from_edges(16, &edges).unwrap()), None);
+    }
+
+    #[test]
+    fn an_8x8x4_wrapped_grid_interleaves_onto_a_16x16_torus_at_five_hops_a_task() {
+        let shape = Shape::Grid {
+            dims: [16, 16, 1],
+            wrap: true,
+        };
+        let job = TaskGraph {
+            graph: grid([8, 8, 4], true),
+            shape: None,
+            wrap: true,
+        };
+        let metric = Metric::new(&shape);
+        let h = fold(&shape, &vec![false; 256], &job, &metric).unwrap();
+        let mut seen = vec![false; 256];
+        for &x in &h {
+            assert!(!std::mem::replace(&mut seen[x as usize], true));
+        }
+        // x and y neighbours 2 hops apart, the side of 4 round each 2x2 block at one hop
+        assert_eq!(metric.hop_weight(&job.graph, &h), 256 * (2 + 2 + 1));
     }
 
     #[test]

@@ -22,6 +22,8 @@
 //!    also change which nodes it occupies); none is searched when a start already lays every
 //!    edge on the fewest links possible: that start is optimal. With `hopBytes` or `congestion`
 //!    the starts more than [`SEARCH_WITHIN`] above the best start are not searched either.
+//!    With `hopBytes` the least found is then shaken and searched again on another budget
+//!    ([`super::perturb`]: patches of tasks shuffled among their own hosts, the better kept).
 //! 3. Small jobs: when every assignment of tasks to free hosts can be enumerated
 //!    ([`super::exhaustive::MAX_ASSIGNMENTS`]), branch and bound from the best cost so far
 //!    finds the least hop-bytes there is.
@@ -252,6 +254,23 @@ pub fn finalists(
             at = push(&mut hosts, r.host_of);
         }
     }
+    // with `hopBytes`, the least found shaken and searched again (iterated local search) on
+    // another budget
+    if opts.objective == Objective::HopBytes && optimal_start.is_none() && least_cost > bound {
+        let r = super::perturb::iterated(
+            g,
+            &metric,
+            busy,
+            hosts[at].clone(),
+            least_cost,
+            budget * ILS_SHARE,
+            opts.seed,
+        );
+        if r.hop_weight < least_cost {
+            least_cost = r.hop_weight;
+            at = push(&mut hosts, r.host_of);
+        }
+    }
     // when the exhaustive search runs the least hop-bytes is known: only mappings of that cost
     // may be kept
     let mut slack = HOP_SLACK;
@@ -362,6 +381,9 @@ pub const LINK_SHARE: u64 = 4;
 /// Starts whose hop-bytes exceed the best start's by more than this ratio (`5 / 4`) are not
 /// searched (measured on the mapping benchmark: none such came out best after the search).
 pub const SEARCH_WITHIN: (u64, u64) = (5, 4);
+
+/// With `hopBytes` the iterated local search has this many times a start's search budget.
+pub const ILS_SHARE: u64 = 4;
 
 /// Hop-bytes within this factor of the least found count as equal for the objective `time`.
 pub const HOP_SLACK: f64 = 1.02;

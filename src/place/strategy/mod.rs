@@ -33,6 +33,7 @@ pub mod identity;
 pub mod machine;
 pub mod mapped;
 pub mod optimal;
+pub mod perturb;
 pub mod random;
 pub mod simple;
 pub mod swap;

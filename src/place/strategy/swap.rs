@@ -375,6 +375,24 @@ pub fn search(
     budget: u64,
     radius: u32,
 ) -> Searched {
+    let all: Vec<u32> = (0..g.n()).collect();
+    search_from(g, metric, busy, host_of, cost, budget, radius, &all)
+}
+
+/// [`search`] that first examines only the tasks `first` (distinct), then those its steps
+/// queue: after a change confined to a few tasks, only they and their neighbours can have an
+/// improving step (every other task's candidates and gains are unchanged).
+#[allow(clippy::too_many_arguments)]
+pub fn search_from(
+    g: &Graph,
+    metric: &Metric,
+    busy: &[bool],
+    host_of: Vec<u32>,
+    cost: Cost,
+    budget: u64,
+    radius: u32,
+    first: &[u32],
+) -> Searched {
     let cap = MAX_CANDIDATES * (radius * radius) as usize;
     let n = g.n();
     let mut task_at = vec![NONE; metric.hosts() as usize];
@@ -399,8 +417,11 @@ pub fn search(
         Cost::Hops => None,
     };
     // FIFO of tasks to examine, each at most once in the queue
-    let mut queued = vec![true; n as usize];
-    let mut queue: std::collections::VecDeque<u32> = (0..n).collect();
+    let mut queued = vec![false; n as usize];
+    for &u in first {
+        queued[u as usize] = true;
+    }
+    let mut queue: std::collections::VecDeque<u32> = first.iter().copied().collect();
     let mut seen = vec![u32::MAX; metric.hosts() as usize];
     let mut cands: Vec<u32> = Vec::new();
     let mut near = Vec::new();
