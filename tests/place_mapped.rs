@@ -489,3 +489,40 @@ fn a_32x8_grid_on_a_16x16_torus_is_folded_at_one_hop_but_across_the_fold() {
     let t = mapped(&shape, &net, &busy, &job, Objective::Time);
     check_valid(&t, &busy, 256);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// The iterated local search (`perturb.rs`) from the swap search's result: every task on its
+    /// own free host, busy hosts untouched, never more hop-bytes than its start (recounted from
+    /// the routes), and the same mapping for the same seed.
+    #[test]
+    fn the_iterated_search_keeps_hosts_valid_and_never_raises_hop_bytes(
+        which in 0usize..8, kind in 0usize..5, frac in 10u32..=100, seed in 0u64..1000,
+        busy_pct in 0u64..40,
+    ) {
+        use placelab::place::strategy::perturb::iterated;
+        use placelab::place::strategy::swap::{search, Cost, Metric};
+        let (shape, net) = &machines()[which];
+        let hosts = shape.hosts();
+        let mut rng = Rng::seeded(seed);
+        let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();
+        let free = busy.iter().filter(|b| !**b).count() as u32;
+        prop_assume!(free > 0);
+        let n = (free * frac / 100).max(1);
+        let kind = [JobKind::Star, JobKind::Grid, JobKind::Cube, JobKind::Tree, JobKind::Full][kind];
+        let job = task_graph(kind, n, seed % 2 == 0, None).unwrap();
+        let metric = Metric::new(shape);
+        let start = bisect(shape, &busy, &job.graph, seed);
+        let s = search(&job.graph, &metric, &busy, start, Cost::Hops, 200_000, 1);
+        let before = route_hop_weight(net, &job, &s.host_of);
+        let r = iterated(&job.graph, &metric, &busy, s.host_of.clone(), s.hop_weight, 300_000, seed);
+        check_valid(&r.host_of, &busy, n);
+        // the budget, overshot by at most one step's search and bookkeeping
+        prop_assert!(r.work <= 2 * 300_000 + u64::from(n) + 2 * job.graph.m(), "work {}", r.work);
+        let after = route_hop_weight(net, &job, &r.host_of);
+        prop_assert!(after <= before, "{} after {}", after, before);
+        prop_assert!(r.hop_weight <= s.hop_weight);
+        let again = iterated(&job.graph, &metric, &busy, s.host_of.clone(), s.hop_weight, 300_000, seed);
+        prop_assert_eq!(&r.host_of, &again.host_of);
+    }
+}
