@@ -6,7 +6,6 @@
 // run, with the page's longest main-thread task and whether the tidy tables are identical.
 // Usage: node e2e/bench-study-examples.mjs [--only REGEX]   (after scripts/build.sh)
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { buildCli, CLI } from './lib/cli.mjs';
@@ -40,7 +39,8 @@ try {
     const web = await page.evaluate(async () => (await window.placelab.study.tables()).tidyCsv);
     await page.close();
 
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'placelab-bench-study-'));
+    const out = path.join(REPO, 'target', 'bench-study-examples', file.replace(/\.json$/, ''));
+    fs.rmSync(out, { recursive: true, force: true });
     const n0 = performance.now();
     const r = spawnSync(CLI, ['study', path.join(DIR, file), '-o', out, '--threads', '2']);
     const native = (performance.now() - n0) / 1000;

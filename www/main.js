@@ -370,8 +370,7 @@ async function loadStudyExample(file) {
       : await get(file.replace(/[^/]*$/, '') + doc.baseFile);
   applyScenario(base, file);
   ui.description.textContent = doc.description || '';
-  study.load(doc);
-  return () => study.api.run();
+  return study.load(doc) ? () => study.api.run() : null;
 }
 
 async function handleExampleChange() {

@@ -451,9 +451,14 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName,
     try { return build().doc; } catch { return null; }
   }
 
-  /** Shows a spec from a link: {axes, replicates, metrics}. */
+  /** Shows a spec from a link or an example study: {axes, replicates, metrics}; false (and says why) when the page cannot run it. */
   function load(doc) {
     if (!doc || typeof doc !== 'object') return;
+    if (Array.isArray(doc.axes) && doc.axes.length > MAX_AXES) {
+      ui.details.open = true;
+      showError(`this study has ${doc.axes.length} axes; the page runs at most ${MAX_AXES}: run it with placelab study`);
+      return false;
+    }
     state.metricsPending = null;
     state.metricsStale = false;
     state.rows = Array.isArray(doc.axes) ? doc.axes.slice(0, MAX_AXES).map(axisRow) : [];
@@ -465,6 +470,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName,
     state.rows = state.rows.filter((r) => r.path);
     renderAxes();
     handleEdit();
+    return true;
   }
 
   ui.details.addEventListener('toggle', () => {
