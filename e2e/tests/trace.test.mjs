@@ -14,10 +14,10 @@ import { REPO } from '../lib/server.mjs';
 
 const env = useBrowser();
 
-/** The trace examples of the menu: {file, nodes}. */
+/** The trace examples of the menu: {file, nodes} (nodes null when they come from a SimGrid platform file). */
 const EXAMPLES = fs.readdirSync(path.join(REPO, 'playground-examples')).filter((f) => f.endsWith('.json')).sort().flatMap((file) => {
   const doc = JSON.parse(fs.readFileSync(path.join(REPO, 'playground-examples', file), 'utf8'));
-  return doc.engine === 'trace' ? [{ file, nodes: doc.nodes.length }] : [];
+  return doc.engine === 'trace' ? [{ file, nodes: doc.nodes ? doc.nodes.length : null }] : [];
 });
 
 /** The six lines of the source's table 1 (MPE ALOG): one 7992-byte message, rank 0 to 1. */
