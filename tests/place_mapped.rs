@@ -258,6 +258,36 @@ fn shapes() -> Vec<Shape> {
     ]
 }
 
+/// A property test's case on machine `shape`: hosts busy with probability `busy_pct` %
+/// (drawn from `seed`), and a job of kind `kind` (STAR, GRID, CUBE, TREE, FULL) on `frac` % of
+/// the free hosts (at least one), wrapped when `seed` is even: `(busy, tasks, job)`, or `None`
+/// when no host is free.
+fn random_case(
+    shape: &Shape,
+    kind: usize,
+    frac: u32,
+    seed: u64,
+    busy_pct: u64,
+) -> Option<(Vec<bool>, u32, TaskGraph)> {
+    let hosts = shape.hosts();
+    let mut rng = Rng::seeded(seed);
+    let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();
+    let free = busy.iter().filter(|b| !**b).count() as u32;
+    if free == 0 {
+        return None;
+    }
+    let n = (free * frac / 100).max(1);
+    let kind = [
+        JobKind::Star,
+        JobKind::Grid,
+        JobKind::Cube,
+        JobKind::Tree,
+        JobKind::Full,
+    ][kind];
+    let job = task_graph(kind, n, seed % 2 == 0, None).unwrap();
+    Some((busy, n, job))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
@@ -267,14 +297,9 @@ proptest! {
     ) {
         let (shape, net) = &machines()[which];
         let net = net.clone();
-        let hosts = shape.hosts();
-        let mut rng = Rng::seeded(seed);
-        let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();
-        let free = busy.iter().filter(|b| !**b).count() as u32;
-        prop_assume!(free > 0);
-        let n = (free * frac / 100).max(1);
-        let kind = [JobKind::Star, JobKind::Grid, JobKind::Cube, JobKind::Tree, JobKind::Full][kind];
-        let job = task_graph(kind, n, seed % 2 == 0, None).unwrap();
+        let case = random_case(shape, kind, frac, seed, busy_pct);
+        prop_assume!(case.is_some());
+        let (busy, n, job) = case.unwrap();
         let h = mapped(shape, &net, &busy, &job, Objective::HopBytes);
         check_valid(&h, &busy, n);
         let ours = route_hop_weight(&net, &job, &h);
@@ -419,14 +444,9 @@ proptest! {
         busy_pct in 0u64..40,
     ) {
         let (shape, _) = &machines()[which];
-        let hosts = shape.hosts();
-        let mut rng = Rng::seeded(seed);
-        let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();
-        let free = busy.iter().filter(|b| !**b).count() as u32;
-        prop_assume!(free > 0);
-        let n = (free * frac / 100).max(1);
-        let kind = [JobKind::Star, JobKind::Grid, JobKind::Cube, JobKind::Tree, JobKind::Full][kind];
-        let job = task_graph(kind, n, seed % 2 == 0, None).unwrap();
+        let case = random_case(shape, kind, frac, seed, busy_pct);
+        prop_assume!(case.is_some());
+        let (busy, n, job) = case.unwrap();
         let h = bisect(shape, &busy, &job.graph, seed);
         check_valid(&h, &busy, n);
         prop_assert_eq!(&h, &bisect(shape, &busy, &job.graph, seed));
@@ -503,14 +523,9 @@ proptest! {
         use placelab::place::strategy::perturb::iterated;
         use placelab::place::strategy::swap::{search, Cost, Metric};
         let (shape, net) = &machines()[which];
-        let hosts = shape.hosts();
-        let mut rng = Rng::seeded(seed);
-        let busy: Vec<bool> = (0..hosts).map(|_| rng.below(100) < busy_pct).collect();
-        let free = busy.iter().filter(|b| !**b).count() as u32;
-        prop_assume!(free > 0);
-        let n = (free * frac / 100).max(1);
-        let kind = [JobKind::Star, JobKind::Grid, JobKind::Cube, JobKind::Tree, JobKind::Full][kind];
-        let job = task_graph(kind, n, seed % 2 == 0, None).unwrap();
+        let case = random_case(shape, kind, frac, seed, busy_pct);
+        prop_assume!(case.is_some());
+        let (busy, n, job) = case.unwrap();
         let metric = Metric::new(shape);
         let start = bisect(shape, &busy, &job.graph, seed);
         let s = search(&job.graph, &metric, &busy, start, Cost::Hops, 200_000, 1);
