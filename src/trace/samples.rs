@@ -185,5 +185,25 @@ pub fn sample_scenarios() -> Vec<String> {
         "search": {"method": "exhaustive", "top": 6}})
         .to_string(),
     );
+    // the platform from a SimGrid file: two clusters joined by a link, hosts chosen by name,
+    // one of two cores, SMPI's default factors
+    let platform = "<?xml version='1.0'?>\n<platform version=\"4.1\">\n\
+        <zone id=\"w\" routing=\"Full\">\n\
+        <cluster id=\"c1\" prefix=\"a-\" suffix=\"\" radical=\"0-2\" speed=\"1Gf\" \
+        core=\"2\" bw=\"125MBps\" lat=\"50us\" router_id=\"r1\"/>\n\
+        <cluster id=\"c2\" prefix=\"b-\" suffix=\"\" radical=\"0-1\" speed=\"2Gf\" \
+        bw=\"1GBps\" lat=\"10us\" router_id=\"r2\"/>\n\
+        <link id=\"wan\" bandwidth=\"10MBps\" latency=\"5ms\"/>\n\
+        <zoneRoute src=\"c1\" dst=\"c2\" gw_src=\"r1\" gw_dst=\"r2\"><link_ctn id=\"wan\"/></zoneRoute>\n\
+        </zone>\n</platform>\n";
+    out.push(
+        json!({"version": 1, "engine": "trace", "seed": 12,
+        "protocol": "size",
+        "generate": {"program": "luUneven", "size": 48, "ranks": 4, "iterations": 2},
+        "simgrid": platform,
+        "nodes": [{"name": "a-0"}, {"name": "a-1", "cores": 1}, {"name": "b-0"}, {"name": "b-1"}],
+        "search": {"method": "branchAndBound", "top": 6}})
+        .to_string(),
+    );
     out
 }
