@@ -51,6 +51,8 @@ describe('Slurm topology.conf in the page', () => {
     const page = await env.open();
     await pickExample(page, 'slurm-tree-vs-closed-min.json');
     await page.getByTestId('param-system.topologyConf-file').setInputFiles({ name: 'cluster.conf', mimeType: 'text/plain', buffer: Buffer.from(CONF) });
+    // the file is read asynchronously: wait for the text box to take it
+    await page.waitForFunction((conf) => document.querySelector('[data-testid="param-system.topologyConf"]').value === conf, CONF);
     assert.equal(await page.getByTestId('param-system.topologyConf').inputValue(), CONF);
     assert.equal(await runAfter(page, () => page.getByTestId('run').click()), 'done');
     await assertSameAsCli(page, 'from the field');
