@@ -48,3 +48,25 @@ export function csvField(v) {
 export function csvLine(fields) {
   return fields.map(csvField).join(',');
 }
+
+/**
+ * A hidden tooltip appended to the page's body: one `div.tooltip` with role tooltip (and
+ * `data-testid` when given). The view that makes it removes it in its destroy.
+ */
+export function tooltipElement(testid) {
+  const tip = el('div', { class: 'tooltip', role: 'tooltip', hidden: true, 'data-testid': testid });
+  document.body.append(tip);
+  return tip;
+}
+
+/**
+ * Shows `tip` with `text` near the pointer of mouse event `event` (14 px right of and below it,
+ * kept 8 px inside the window); hides it when `text` is empty.
+ */
+export function showTooltip(tip, event, text) {
+  if (!text) { tip.hidden = true; return; }
+  tip.textContent = text;
+  tip.hidden = false;
+  tip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tip.offsetWidth - 8)}px`;
+  tip.style.top = `${Math.min(event.clientY + 14, window.innerHeight - tip.offsetHeight - 8)}px`;
+}

@@ -1,7 +1,7 @@
 // The allocation engine's view: one drawing per policy side by side on the same scale,
 // stream controls (time slider, utilization over time), a legend, and the metrics tables.
 import { launcherRow } from './launcher.js';
-import { el, formatValue, formatCount } from '../dom.js';
+import { el, formatValue, formatCount, tooltipElement, showTooltip } from '../dom.js';
 import { summaryKeys, jobKeys, contentionComparison } from './allocation-data.js';
 import { PALETTE, OWNED_IDLE_TINT, HEAT_BINS, jobColor, tint, drawLegend, drawLineChart } from '../draw/common.js';
 import { trafficHeat, reservedNodes } from '../draw/traffic.js';
@@ -244,8 +244,7 @@ export function draw(host, envelope) {
   }
 
   host.replaceChildren();
-  const tooltip = el('div', { class: 'tooltip', role: 'tooltip', hidden: true });
-  document.body.append(tooltip);
+  const tooltip = tooltipElement();
   const slider = el('input', { type: 'range', min: '0', max: String(frameCount - 1), value: String(frameIndex), 'data-testid': 'frame-slider', 'aria-label': 'time (frame)' });
   const frameLabel = el('span', { class: 'frame-label' });
   const playBtn = el('button', { type: 'button', class: 'secondary', text: 'Play', 'data-testid': 'play' });
@@ -366,12 +365,7 @@ export function draw(host, envelope) {
     if (!layout || !f.scene) return;
     const rect = f.canvas.getBoundingClientRect();
     const hit = hitTest(layout, event.clientX - rect.left, event.clientY - rect.top);
-    if (!hit) { tooltip.hidden = true; return; }
-    tooltip.textContent = tooltipText(report, f.run, f.scene, hit);
-    tooltip.hidden = false;
-    const x = Math.min(event.clientX + 14, window.innerWidth - tooltip.offsetWidth - 8);
-    const y = Math.min(event.clientY + 14, window.innerHeight - tooltip.offsetHeight - 8);
-    tooltip.style.left = `${x}px`; tooltip.style.top = `${y}px`;
+    showTooltip(tooltip, event, hit ? tooltipText(report, f.run, f.scene, hit) : '');
   }
   for (const f of figs) {
     f.canvas.addEventListener('mousemove', (e) => handleMove(f, e));

@@ -3,7 +3,7 @@
 // the GA's convergence curve (live while the GA runs: `partial`), the source's delta metrics,
 // and the methods table. Hovering a Gantt chart names the job under the pointer: its variant,
 // start, end and machines.
-import { el, formatValue, formatCount } from '../dom.js';
+import { el, formatValue, formatCount, tooltipElement, showTooltip } from '../dom.js';
 import { drawLegend, jobColor } from '../draw/common.js';
 import { drawGantt, drawConvergence, ganttHit, BOUND_COLOR, OPTIMUM_COLOR } from '../draw/moldable.js';
 import { scheduleArrays } from './moldable-data.js';
@@ -95,17 +95,12 @@ export function draw(host, envelope) {
     host.append(el('section', { 'data-testid': 'moldable-ga' }, el('p', { 'data-testid': 'ga-deltas', text: gaSentence(report.ga) }), curveCanvas));
   }
   const tMax = Math.max(...report.methods.map((m) => m.makespan), lb.value, report.optimum || 0);
-  const tooltip = el('div', { class: 'tooltip', role: 'tooltip', hidden: true, 'data-testid': 'gantt-tooltip' });
-  document.body.append(tooltip);
+  const tooltip = tooltipElement('gantt-tooltip');
   for (const f of figs) {
     f.canvas.addEventListener('mousemove', (event) => {
       const r = f.canvas.getBoundingClientRect();
       const i = f.map ? ganttHit(f.m.schedule, f.map.machineAt(event.clientX - r.left), f.map.timeAt(event.clientY - r.top)) : -1;
-      if (i < 0) { tooltip.hidden = true; return; }
-      tooltip.textContent = hoverText(report, f.m, i);
-      tooltip.hidden = false;
-      tooltip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tooltip.offsetWidth - 8)}px`;
-      tooltip.style.top = `${Math.min(event.clientY + 14, window.innerHeight - tooltip.offsetHeight - 8)}px`;
+      showTooltip(tooltip, event, i < 0 ? '' : hoverText(report, f.m, i));
     });
     f.canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
   }

@@ -1,7 +1,7 @@
 // The partitioning engine's view: one panel per method side by side (the graph in part colours
 // with cut edges in red, or the part-to-part graph of a big graph), balance bars under each, a
 // legend, the methods table, and the part-file export of a chosen method.
-import { el, formatValue, formatCount } from '../dom.js';
+import { el, formatValue, formatCount, tooltipElement, showTooltip } from '../dom.js';
 import { PALETTE } from '../draw/common.js';
 import { drawLegend } from '../draw/common.js';
 import { panelLayout, drawPartition, drawQuotient, drawBalance, partColor, vertexBox, vertexRadius, maxDiscRadius } from '../draw/partition.js';
@@ -94,8 +94,7 @@ export function draw(host, envelope) {
   });
   const total = g.totalVertexWeight;
   const targets = report.targets.map((t) => t * total);
-  const tooltip = el('div', { class: 'tooltip', role: 'tooltip', hidden: true, 'data-testid': 'part-tooltip' });
-  document.body.append(tooltip);
+  const tooltip = tooltipElement('part-tooltip');
   let lastWidth = 0, rafId = 0, pass = null, layouts = null;
   const sync = quotient || (d.xy.length / 2) * runs.length <= SYNC_VERTEX_PANELS;
 
@@ -190,12 +189,7 @@ export function draw(host, envelope) {
     moveRaf = 0;
     const { i, event } = lastMove;
     const rect = figs[i].canvas.getBoundingClientRect();
-    const text = hitText(i, event.clientX - rect.left, event.clientY - rect.top);
-    if (!text) { tooltip.hidden = true; return; }
-    tooltip.textContent = text;
-    tooltip.hidden = false;
-    tooltip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tooltip.offsetWidth - 8)}px`;
-    tooltip.style.top = `${Math.min(event.clientY + 14, window.innerHeight - tooltip.offsetHeight - 8)}px`;
+    showTooltip(tooltip, event, hitText(i, event.clientX - rect.left, event.clientY - rect.top));
   }
   figs.forEach((f, i) => {
     // one lookup per frame however fast the pointer moves (a linear scan: 250,000 vertices in ~1 ms)
