@@ -11,6 +11,8 @@ export const MIN_CELL = 1;      // px
 export const MAX_CELL = 28;     // px
 export const TITLE_H = 20;      // px
 export const TREE_H = 260;      // px
+export const HOST_H = 10;       // px, a host's cell on a tree drawing, below its centre's y
+export const SWITCH_HIT = 5;    // px, half the side of the square around a tree's switch that names it
 export const MAX_EDGES_DRAWN = 20_000;
 export const DENSE_POINTS = 2000; // more points per series: written as pixels, not paths
 export const IDLE = '#E3E6EA';
@@ -50,7 +52,8 @@ export function loadBin(f) { return LOAD_BINS.findIndex((b) => f <= b.max); }
 
 /**
  * Geometry of a grid machine drawn in `width` CSS px: slices laid out in columns, each `x × y`
- * cells of side `cell`. Returns {cell, cols, rows, width, height, center(h) → [px, py], slice(h)}.
+ * cells of side `cell`. Returns {kind: 'grid', dims, cell, cols, rows, width, height,
+ * cellOf(h) → [left, top, z], center(h) → [px, py]}.
  */
 export function gridLayout(dims, width) {
   const [X, Y, Z] = dims;
@@ -75,7 +78,7 @@ export function gridLayout(dims, width) {
     return [ox + x * cell, oy + y * cell, z];
   };
   return {
-    cell, cols, rows, width: w, height: TITLE_H + h,
+    kind: 'grid', dims: [X, Y, Z], cell, cols, rows, width: w, height: TITLE_H + h,
     cellOf,
     center: (hh) => { const [px, py] = cellOf(hh); return [px + cell / 2, py + cell / 2]; },
   };
@@ -87,7 +90,8 @@ export function gridLayout(dims, width) {
  * nested blocks: the levels alternate between x and y (the lowest along x), and the blocks of
  * every level from the third up are set apart by a gap that grows with the level, so a
  * dragonfly's groups are bands and its chassis blocks. One level alone is a near-square grid.
- * Returns what gridLayout returns.
+ * Returns {kind: 'net', hosts, levels (hosts per block of the level below, lowest first), axis,
+ * gap, cells, gaps (what hitTest inverts), cell, width, height, cellOf, center} (as gridLayout).
  */
 export function netLayout(system, width) {
   let g = system.groups.slice();
@@ -116,19 +120,26 @@ export function netLayout(system, width) {
     return [px, py, 0];
   };
   return {
+    kind: 'net', hosts: system.hosts, levels: g, axis, gap, cells, gaps,
     cell, cols: 1, rows: 1, width: W * cell + GW, height: TITLE_H + H * cell + GH,
     cellOf,
     center: (hh) => { const [px, py] = cellOf(hh); return [px + cell / 2, py + cell / 2]; },
   };
 }
 
-/** Geometry of a tree drawn by levels: hosts on the bottom row, switches of each level above. */
+/**
+ * Geometry of a tree drawn by levels: hosts on the bottom row (cells HOST_H px high below their
+ * centre's y), the switches of each level above, evenly spread. Returns {kind: 'tree', width,
+ * height, cell, hosts, rowY(level) (0 = hosts, l + 1 = switch level l), switchesAt (per switch
+ * level, its switch ids left to right), center(v) (a host, or switch v - hosts)}.
+ */
 export function treeLayout(system, width) {
   const hosts = system.hosts;
   const levels = Math.max(0, ...system.switchLevel) + 1;
   const count = new Array(levels).fill(0);
   const pos = new Uint32Array(system.switchLevel.length);
-  system.switchLevel.forEach((l, i) => { pos[i] = count[l]++; });
+  const switchesAt = count.map(() => []);
+  system.switchLevel.forEach((l, i) => { pos[i] = count[l]++; switchesAt[l].push(i); });
   const rowH = (TREE_H - TITLE_H - 16) / levels;
   const yOf = (lvl) => TITLE_H + 8 + (levels - lvl) * rowH; // lvl 0 = hosts at the bottom
   const cell = Math.max(1, Math.min(MAX_CELL, Math.floor(width / hosts)));
@@ -137,7 +148,72 @@ export function treeLayout(system, width) {
     const s = v - hosts, l = system.switchLevel[s];
     return [(pos[s] + 0.5) * (width / count[l]), yOf(l + 1)];
   };
-  return { width, height: TREE_H, cell, center, hosts };
+  return { kind: 'tree', width, height: TREE_H, cell, center, hosts, rowY: yOf, switchesAt };
+}
+
+/**
+ * What is under (x, y), CSS px in a placement panel of `layout`: {type: 'host', id} (a host's
+ * cell), {type: 'switch', id, level} (a tree's switch, within SWITCH_HIT px), or null.
+ */
+export function hitTest(layout, x, y) {
+  if (layout.kind === 'grid') return gridHit(layout, x, y);
+  if (layout.kind === 'net') return netHit(layout, x, y);
+  return treeHit(layout, x, y);
+}
+
+/** hitTest on a grid drawing: the slice, then the cell within it (null in the gaps). */
+function gridHit(layout, x, y) {
+  const { cell, cols, dims: [X, Y, Z] } = layout;
+  const sw = cell * X, sh = cell * Y;
+  const col = Math.floor(x / (sw + SLICE_GAP)), row = Math.floor((y - TITLE_H) / (sh + SLICE_GAP));
+  const z = row * cols + col;
+  if (col < 0 || row < 0 || col >= cols || z >= Z) return null;
+  const lx = x - col * (sw + SLICE_GAP), ly = y - TITLE_H - row * (sh + SLICE_GAP);
+  if (lx >= sw || ly >= sh) return null;
+  return { type: 'host', id: (z * Y + Math.floor(ly / cell)) * X + Math.floor(lx / cell) };
+}
+
+/** hitTest on a drawing by groups: from the top level down, the block under the point (null in a gap). */
+function netHit(layout, x, y) {
+  const { levels, axis, gap, cells, gaps, cell } = layout;
+  const p = [x, y - TITLE_H];
+  let id = 0;
+  for (let l = levels.length - 1; l >= 0; l--) {
+    const a = axis[l];
+    const size = cells[l][a] * cell + gaps[l][a];  // one block of the level below
+    const step = size + gap[l];
+    const k = Math.floor(p[a] / step);
+    if (k < 0 || k >= levels[l] || p[a] - k * step >= size) return null;
+    p[a] -= k * step;
+    id = id * levels[l] + k;
+  }
+  if (p[0] < 0 || p[1] < 0 || p[0] >= cell || p[1] >= cell || id >= layout.hosts) return null;
+  return { type: 'host', id };
+}
+
+/** hitTest on a tree drawing: the hosts' row, else the switch nearest on the row of a level. */
+function treeHit(layout, x, y) {
+  if (x < 0 || x >= layout.width) return null;
+  const y0 = layout.rowY(0);
+  if (y >= y0 && y <= y0 + HOST_H) {
+    const id = Math.floor(x / (layout.width / layout.hosts));
+    return id < layout.hosts ? { type: 'host', id } : null;
+  }
+  for (let l = 0; l < layout.switchesAt.length; l++) {
+    if (Math.abs(y - layout.rowY(l + 1)) > SWITCH_HIT) continue;
+    const ids = layout.switchesAt[l];
+    if (!ids.length) continue;
+    const k = Math.floor(x / (layout.width / ids.length));
+    const [cx] = layout.center(layout.hosts + ids[k]);
+    if (Math.abs(x - cx) <= SWITCH_HIT) return { type: 'switch', id: ids[k], level: l };
+  }
+  return null;
+}
+
+/** A point (CSS px) inside host `h`'s cell of `layout`, where hitTest finds it. */
+export function hostPoint(layout, h) {
+  const [x, y] = layout.center(h);
+  return layout.kind === 'tree' ? [x, y + HOST_H / 2] : [x, y];
 }
 
 /**
@@ -230,7 +306,7 @@ export function drawPlacement(canvas, width, scene) {
     for (let h = 0; h < n; h++) {
       const [x, y] = layout.center(h);
       ctx.fillStyle = rgb(hostColor(h));
-      ctx.fillRect(x - w / 2 + (w > 3 ? 0.5 : 0), y, Math.max(1, w - (w > 3 ? 1 : 0)), 10);
+      ctx.fillRect(x - w / 2 + (w > 3 ? 0.5 : 0), y, Math.max(1, w - (w > 3 ? 1 : 0)), HOST_H);
     }
   }
   // task-graph edges by hop count (a sample of at most MAX_EDGES_DRAWN, evenly spread)

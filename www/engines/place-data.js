@@ -9,7 +9,8 @@ import { isMetisGraph } from './partition-data.js';
 /**
  * The bounded view: system.linkEnds (Uint32Array), switchLevel (Uint32Array); per case taskEdges
  * (Uint32Array); per run hosts (Uint32Array), edgeHops (Uint8Array, hops capped at 255),
- * linkBytes and a messages job's messageEnds (Float64Array); the background jobs' hosts as one Set-friendly Uint32Array.
+ * linkBytes and a messages job's messageEnds (Float64Array); the background jobs' hosts as one
+ * Uint32Array `busy`, job k's from busyFrom[k] to busyFrom[k + 1].
  */
 export function bound(envelope) {
   const transfer = [];
@@ -31,13 +32,15 @@ export function bound(envelope) {
     });
     return { ...c, taskEdges, runs };
   });
-  let busy = new Uint32Array(0);
+  let busy = new Uint32Array(0), busyFrom = new Uint32Array(1);
   if (r.background) {
     busy = Uint32Array.from(r.background.jobs.flatMap((j) => j.hosts));
-    transfer.push(busy.buffer);
+    busyFrom = new Uint32Array(r.background.jobs.length + 1);
+    r.background.jobs.forEach((j, k) => { busyFrom[k + 1] = busyFrom[k] + j.hosts.length; });
+    transfer.push(busy.buffer, busyFrom.buffer);
   }
   const background = r.background ? { fill: r.background.fill, busyHosts: r.background.busyHosts, jobCount: r.background.jobs.length,
-    kinds: r.background.jobs.map((j) => `${j.kind}/${j.strategy}`), busy } : null;
+    kinds: r.background.jobs.map((j) => `${j.kind}/${j.strategy}`), busy, busyFrom } : null;
   return { view: { ...envelope, report: { ...r, system: sys, cases, background } }, transfer };
 }
 

@@ -1,17 +1,20 @@
 // The placement engine's view: one panel per strategy side by side for the chosen case (the nodes
 // coloured by task position, task-graph edges by hop count, a heat map of link load, switchable
 // layers), the ratio table beside the source's figures with a bar chart, a messages job's end
-// times (each message's and each round's, per strategy), and the runs table.
+// times (each message's and each round's, per strategy), and the runs table. Hovering a panel
+// names the host under the pointer (its index, name or coordinates, its tasks, or the background
+// job on it) or a tree's switch.
 import { launcherRow, LAUNCHER_FORMATS, SIMGRID_FORMATS } from './launcher.js';
-import { el, formatValue, formatCount } from '../dom.js';
+import { el, formatValue, formatCount, tooltipElement, showTooltip } from '../dom.js';
 import { drawLegend, jobColor, PALETTE } from '../draw/common.js';
-import { drawPlacement, drawRatioBars, drawEndTimes, HOP_BINS, LOAD_BINS, TASK_FIRST, TASK_LAST, BUSY, IDLE } from '../draw/place.js';
+import { drawPlacement, drawRatioBars, drawEndTimes, hitTest, hostPoint, HOP_BINS, LOAD_BINS, TASK_FIRST, TASK_LAST, BUSY, IDLE } from '../draw/place.js';
 
 const MIN_FIGURE_W = 220;  // px, narrower panels wrap to the next row
 const MAX_FIGURE_W = 560;  // px
 const FIGURE_GAP = 20;     // px
 const CHART_H = 300;       // px
 const SYNC_HOST_PANELS = 20_000; // hosts x panels drawn in one task; more: one panel per frame
+const TASKS_NAMED = 8;     // a host's tasks named in its tooltip; more are counted
 
 /**
  * Form controls for fields the engine's table states as rules on list items: a `messages` job's
@@ -72,6 +75,69 @@ function differences(r) {
   return notes;
 }
 
+/**
+ * Host → index of the background job on it (experiment 2), from the bounded view's `busy` and
+ * `busyFrom`; empty without background jobs.
+ */
+function backgroundHosts(bg) {
+  const out = new Map();
+  if (!bg) return out;
+  for (let k = 0; k + 1 < bg.busyFrom.length; k++) {
+    for (let i = bg.busyFrom[k]; i < bg.busyFrom[k + 1]; i++) out.set(bg.busy[i], k);
+  }
+  return out;
+}
+
+/**
+ * The tasks on each of `n` hosts of a placement (`hosts`: task → host): {from, tasks}, host h's
+ * tasks in task order being tasks[from[h]] to tasks[from[h + 1] - 1].
+ */
+export function tasksByHost(hosts, n) {
+  const from = new Uint32Array(n + 1);
+  for (const h of hosts) from[h + 1]++;
+  for (let h = 0; h < n; h++) from[h + 1] += from[h];
+  const next = from.slice(0, n);
+  const tasks = new Uint32Array(hosts.length);
+  hosts.forEach((h, t) => { tasks[next[h]++] = t; });
+  return { from, tasks };
+}
+
+/**
+ * Coordinates of host `h` on a machine of sides `dims` (x fastest), as text: `x 4, y 1` (and
+ * `z` on a machine of depth); a torus of more sides lists them in order: `1, 2, 0, 3, 1`.
+ */
+export function coordsText(dims, h) {
+  let rest = h;
+  const c = dims.map((d) => { const v = rest % d; rest = Math.floor(rest / d); return v; });
+  if (dims.length > 3) return c.join(', ');
+  const shown = dims.length === 3 && dims[2] === 1 ? 2 : dims.length;
+  return c.slice(0, shown).map((v, i) => `${'xyz'[i]} ${v}`).join(', ');
+}
+
+/**
+ * The tooltip of `hit` (hitTest's) on the panel of `run`: a switch's id and level; a host's index
+ * with its name (platform files) or coordinates (tori, meshes), the run's tasks on it
+ * (`byHost`: tasksByHost of the run, null when it was not placed), and when none, the
+ * background job on it (`busy`: backgroundHosts) or "free".
+ */
+export function hoverText(r, run, hit, byHost, busy) {
+  if (hit.type === 'switch') return `switch ${hit.id} (level ${hit.level}${hit.level === 0 ? ': a leaf switch' : ''})`;
+  const sys = r.system, h = hit.id;
+  const where = sys.hostNames ? sys.hostNames[h] : sys.dims ? coordsText(sys.dims, h) : '';
+  const lines = [`host ${h}${where ? ` (${where})` : ''}`];
+  const tasks = byHost ? byHost.tasks.subarray(byHost.from[h], byHost.from[h + 1]) : [];
+  if (!byHost) lines.push(`${run.label}: not placed`);
+  else if (tasks.length) {
+    const named = Array.from(tasks.subarray(0, TASKS_NAMED)).join(', ');
+    lines.push(`${run.label}: task${tasks.length > 1 ? 's' : ''} ${named}${tasks.length > TASKS_NAMED ? ` … (${formatCount(tasks.length)} tasks)` : ''}`);
+  }
+  if (!tasks.length) {
+    const k = busy.get(h);
+    lines.push(k === undefined ? 'free' : `busy: background job ${k} (${r.background.kinds[k]})`);
+  }
+  return lines.join('\n');
+}
+
 /** A strategy for the case shown, and the launcher row (launcher.js) that downloads its placement. */
 function launcherControls(r, caseShown) {
   const strategy = el('select', { 'data-testid': 'hostfile-strategy', 'aria-label': 'strategy of the launcher file' },
@@ -120,19 +186,31 @@ export function draw(host, envelope) {
   };
   ends.box.append(el('h3', { text: 'When the messages and rounds ended' }), ends.messages, ends.rounds, ends.legend, ends.note);
   host.append(ends.box);
-  const busy = new Set(r.background ? r.background.busy : []);
+  const busy = backgroundHosts(r.background);
+  const tooltip = tooltipElement('place-tooltip');
   let figs = [];
   let lastWidth = 0, rafId = 0;
 
   function buildFigures() {
     const c = r.cases[Number(caseSelect.value) || 0];
     figuresRow.replaceChildren();
+    tooltip.hidden = true;
     figs = c.runs.map((run, i) => {
       const canvas = el('canvas', { 'data-testid': 'canvas', dataset: { run: String(i), strategy: run.strategy } });
       const cap = el('div', { class: 'caption', 'data-testid': 'place-caption', dataset: { strategy: run.strategy, ratio: String(run.ratio ?? '') } });
       figuresRow.append(el('figure', { class: 'figure' }, canvas, cap));
-      return { run, canvas, cap, c, drawn: null };
+      const f = { run, canvas, cap, c, drawn: null, byHost: undefined };
+      canvas.addEventListener('mousemove', (event) => handleMove(f, event));
+      canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+      return f;
     });
+  }
+  /** The tooltip of what is under the pointer in panel `f` (hidden over nothing, or before it is drawn). */
+  function handleMove(f, event) {
+    const rect = f.canvas.getBoundingClientRect();
+    const hit = f.drawn && hitTest(f.drawn.layout, event.clientX - rect.left, event.clientY - rect.top);
+    if (hit && f.byHost === undefined) f.byHost = f.run.placed ? tasksByHost(f.run.hosts, r.system.hosts) : null;
+    showTooltip(tooltip, event, hit ? hoverText(r, f.run, hit, f.byHost, busy) : '');
   }
   /** Hosts times panels up to which a redraw is one task; beyond, one panel per frame. */
   const sync = r.system.hosts * r.strategies.length <= SYNC_HOST_PANELS;
@@ -234,11 +312,16 @@ export function draw(host, envelope) {
     ends: () => ends.drawn,
     /** What panel `i` drew: {layout, edgesDrawn}. */
     drawn: (i) => figs[i]?.drawn ?? null,
+    /** A point (CSS px in its canvas) of host `h` in panel `i`, where its tooltip shows (tests). */
+    hostPoint: (i, h) => (figs[i]?.drawn ? hostPoint(figs[i].drawn.layout, h) : null),
+    /** What is under (x, y) in panel `i` (hitTest's answer). */
+    hit: (i, x, y) => (figs[i]?.drawn ? hitTest(figs[i].drawn.layout, x, y) : null),
     /** Shows case `i` (drawn at once, or one panel per frame on big machines). */
     setCase(i) { caseSelect.value = String(i); buildFigures(); schedule(); },
     destroy() {
       observer.disconnect();
       if (rafId) cancelAnimationFrame(rafId);
+      tooltip.remove();
     },
   };
 }
