@@ -9,7 +9,7 @@ import { useBrowser, pickExample } from '../lib/harness.mjs';
 
 const env = useBrowser();
 
-/** The report as the engine wrote it (the page's text export), and the case drawn (the first). */
+/** The report as the engine wrote it (the page's text export; the panels show its first case). */
 async function fullReport(page) {
   return JSON.parse(await page.evaluate(() => window.placelab.reportText())).report;
 }
