@@ -90,8 +90,8 @@ export function gridLayout(dims, width) {
  * nested blocks: the levels alternate between x and y (the lowest along x), and the blocks of
  * every level from the third up are set apart by a gap that grows with the level, so a
  * dragonfly's groups are bands and its chassis blocks. One level alone is a near-square grid.
- * Returns {kind: 'net', hosts, levels (the groups: blocks of the level below in a block of each level, lowest first), axis,
- * gap, cells, gaps (what hitTest inverts), cell, width, height, cellOf, center} (as gridLayout).
+ * Returns {kind: 'net', hosts, levels (the groups, one level alone made two), axis, gap, cells,
+ * gaps (what hitTest inverts), cell, width, height, cellOf, center} (as gridLayout).
  */
 export function netLayout(system, width) {
   let g = system.groups.slice();
@@ -217,9 +217,10 @@ export function hostPoint(layout, h) {
 }
 
 /**
- * Draws one strategy's placement: `scene` = {system, hosts (task → host, Uint32Array), busy (the background
- * jobs' hosts: a Set, or a Map to their job), edges (Uint32Array u,v pairs), edgeHops (Uint8Array), linkBytes (Float64Array),
- * layers: {tasks, edges, heat}, title}. Returns {layout, edgesDrawn}.
+ * Draws one strategy's placement: `scene` = {system, hosts (task → host, Uint32Array), busy (the
+ * background jobs' hosts: a Set, or a Map to their job), edges (Uint32Array u,v pairs), edgeHops
+ * (Uint8Array), linkBytes (Float64Array), layers: {tasks, edges, heat}, title}. Returns {layout,
+ * edgesDrawn}.
  */
 export function drawPlacement(canvas, width, scene) {
   const sys = scene.system;
