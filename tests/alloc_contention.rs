@@ -546,3 +546,216 @@ fn admission_estimate_bounds_the_contention_models_measured_work() {
     }
     assert!(checked >= 4, "only {checked} contention samples");
 }
+
+/// The machine's own network written as a SimGrid platform file (hosts `node-0`, `node-1`, ...
+/// in node order) and given back as `contention.simgrid` runs every job as the built-in network
+/// does: same starts and ends, same slowdowns (to rounding: the file's links are routed by the
+/// importer, whose sums may be ordered differently).
+#[test]
+fn a_platform_file_of_the_machines_own_network_gives_the_same_run_times() {
+    let mut rng = Rng::seeded(23);
+    let mut total_slowed = 0;
+    for case in 0..6u64 {
+        let (system, topo) = if case % 2 == 0 {
+            let (w, h) = (2 + rng.below(4) as usize, 2 + rng.below(4) as usize);
+            (
+                json!({"kind": "mesh", "width": w, "height": h}),
+                Topology::Mesh(Mesh::new(w, h)),
+            )
+        } else {
+            let a = vec![2, 2 + rng.below(3) as usize, 2 + rng.below(3) as usize];
+            (
+                json!({"kind": "tree", "arities": a}),
+                Topology::Tree(Tree::new(&a)),
+            )
+        };
+        let link = LinkParams {
+            bandwidth: 2e8,
+            latency: 1e-6,
+        };
+        let p = platform_of(&topo, link).unwrap();
+        let xml = placelab::formats::simgrid::write::platform(&p, "m").unwrap();
+        let jobs: Vec<Value> = (0..10)
+            .map(|i| {
+                let comm = ["all", "neighbor"][rng.below(2) as usize];
+                job(
+                    &format!("j{i}"),
+                    2 + rng.below(5),
+                    comm,
+                    i as f64 * 0.5,
+                    1.0 + rng.below(6) as f64,
+                )
+            })
+            .collect();
+        let own = stream(
+            system.clone(),
+            json!(["sequential", "random"]),
+            json!({"model": "simgrid-lv08", "bandwidth": 2e8, "latency": 1e-6, "otherRate": 6e7}),
+            jobs.clone(),
+        );
+        let mut file = own.clone();
+        file["contention"] = json!({"model": "simgrid-lv08", "otherRate": 6e7, "simgrid": xml});
+        let (a, b) = (run(&own), run(&file));
+        let info = &b["report"]["contention"];
+        assert_eq!(info["platform"]["hosts"], p.hosts(), "{info}");
+        assert!(info["bandwidth"].is_null() && a["report"]["contention"]["bandwidth"] == 2e8);
+        let mut slowed = 0;
+        for (ra, rb) in a["report"]["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(b["report"]["runs"].as_array().unwrap())
+        {
+            for (ja, jb) in ra["jobs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(rb["jobs"].as_array().unwrap())
+            {
+                assert!(close(ja, jb), "case {case}:\n{ja}\n{jb}");
+                slowed += usize::from(
+                    ja["contention"]["maxSlowdown"]
+                        .as_f64()
+                        .is_some_and(|x| x > 1.0),
+                );
+            }
+        }
+        total_slowed += slowed;
+    }
+    assert!(
+        total_slowed > 0,
+        "no job was slowed: the comparison is empty"
+    );
+}
+
+/// Whether two report values are equal, numbers to a relative 1e-9.
+fn close(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            (x - y).abs() <= 1e-9 * x.abs().max(1.0)
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| close(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A topology.conf machine (irregular trees had no network before: its routes are the file's)
+/// runs on the platform file's hosts of the same names: a tree [2, 4] written as a fat-tree
+/// cluster and read back as two leaf switches under a root gives the regular tree's run times,
+/// also when the topology.conf lists the switches in the other order (node ids then differ from
+/// host indices, and `nodeHosts` says which host each node is).
+#[test]
+fn a_topology_conf_runs_on_the_platform_files_hosts_of_the_same_names() {
+    let topo = Topology::Tree(Tree::new(&[2, 4]));
+    let link = LinkParams {
+        bandwidth: 1e8,
+        latency: 0.0,
+    };
+    let xml = placelab::formats::simgrid::write::platform(&platform_of(&topo, link).unwrap(), "t")
+        .unwrap();
+    // `h` holds nodes 0 and 1 until t = 1, so `y` takes 2 to 5 and `z` 0, 1, 6, 7: both cross
+    // the root and share its links
+    let jobs = vec![
+        job("h", 2, "none", 0.0, 1.0),
+        job("y", 4, "all", 0.0, 6.0),
+        job("z", 4, "neighbor", 2.0, 6.0),
+    ];
+    let regular = run(&stream(
+        json!({"kind": "tree", "arities": [2, 4]}),
+        json!(["sequential"]),
+        json!({"model": "max-min", "bandwidth": 1e8, "latency": 0.0, "otherRate": 3e7}),
+        jobs.clone(),
+    ));
+    let ends = |r: &Value| -> Vec<f64> {
+        r["report"]["runs"][0]["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["end"].as_f64().unwrap())
+            .collect()
+    };
+    let want = ends(&regular);
+    assert!(
+        want.iter().zip([1.0, 6.0, 8.0]).any(|(e, b)| *e > b + 1e-6),
+        "no job was slowed: {want:?}"
+    );
+    for (conf, hosts) in [
+        ("SwitchName=root Switches=s[0-1]\nSwitchName=s0 Nodes=node-[0-3]\nSwitchName=s1 Nodes=node-[4-7]\n", vec![0, 1, 2, 3, 4, 5, 6, 7]),
+        ("SwitchName=root Switches=s[0-1]\nSwitchName=s0 Nodes=node-[4-7]\nSwitchName=s1 Nodes=node-[0-3]\n", vec![4, 5, 6, 7, 0, 1, 2, 3]),
+    ] {
+        let r = run(&stream(
+            json!({"kind": "slurmTopology", "topologyConf": conf}),
+            json!(["sequential"]),
+            json!({"model": "max-min", "otherRate": 3e7, "simgrid": xml}),
+            jobs.clone(),
+        ));
+        assert_eq!(r["report"]["contention"]["platform"]["nodeHosts"], json!(hosts));
+        for (a, b) in ends(&r).iter().zip(&want) {
+            assert!((a - b).abs() < 1e-9, "{conf}: {:?} vs {want:?}", ends(&r));
+        }
+    }
+}
+
+/// What a platform file can get wrong names `contention.simgrid` (the reader's line and
+/// column); an irregular tree without a file says to give one.
+#[test]
+fn a_bad_contention_platform_names_its_path_and_what_is_wrong() {
+    let conf = "SwitchName=root Switches=s[0-1]\nSwitchName=s0 Nodes=tux[0-2]\nSwitchName=s1 Nodes=tux[3-6]\n";
+    let xml = |hosts: &str| {
+        format!("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n{hosts}</zone>\n</platform>\n")
+    };
+    let seven: String = (0..7)
+        .map(|i| format!("<host id=\"tux{i}\" speed=\"1Gf\"/>\n"))
+        .collect();
+    let base = |system: Value, simgrid: Option<String>| {
+        let mut c = json!({"model": "max-min"});
+        if let Some(x) = simgrid {
+            c["simgrid"] = json!(x);
+        }
+        stream(
+            system,
+            json!(["sequential"]),
+            c,
+            vec![job("a", 2, "all", 0.0, 1.0)],
+        )
+    };
+    let slurm = json!({"kind": "slurmTopology", "topologyConf": conf});
+    let e = error(&base(slurm.clone(), None));
+    assert!(
+        e.contains("$.contention") && e.contains("contention.simgrid"),
+        "{e}"
+    );
+    let e = error(&base(
+        slurm.clone(),
+        Some(xml(&seven.replace("tux5", "tux55"))),
+    ));
+    assert!(
+        e.contains("$.contention.simgrid") && e.contains("\"tux5\""),
+        "{e}"
+    );
+    let e = error(&base(
+        json!({"kind": "mesh", "width": 3, "height": 3}),
+        Some(xml(&seven)),
+    ));
+    assert!(
+        e.contains("$.contention.simgrid") && e.contains("9 nodes") && e.contains("7 hosts"),
+        "{e}"
+    );
+    let e = error(&base(
+        slurm.clone(),
+        Some(xml("<host id=\"tux0\" speed=\"1Gf\"/>\n<hots id=\"x\"/>\n")),
+    ));
+    assert!(
+        e.contains("$.contention.simgrid") && e.contains("platform:6:"),
+        "{e}"
+    );
+    // no route between two hosts of a Full zone without routes: refused before running, or the
+    // job runs on the hosts the file routes; never a panic
+    let _ = api::run(&base(slurm, Some(xml(&seven))).to_string(), &mut NoProgress);
+}

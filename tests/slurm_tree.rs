@@ -511,7 +511,7 @@ fn bad_slurm_scenarios_name_the_field() {
     doc["contention"] = json!({"model": "max-min"});
     let e = err(doc);
     assert!(
-        e.contains("contention") && e.contains("regular trees"),
+        e.contains("$.contention") && e.contains("contention.simgrid"),
         "{e}"
     );
 }

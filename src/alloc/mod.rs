@@ -233,7 +233,10 @@ pub fn run_capped(
         let (sim_units, report_units) = phases[k];
         let state = contention.as_ref().map(|c| {
             runtime::State::new(
-                c.platform.clone(),
+                runtime::Network {
+                    platform: c.network.platform.clone(),
+                    host_of: c.network.host_of.clone(),
+                },
                 c.model,
                 c.rates.clone(),
                 s.system.cores_per_node,
@@ -328,7 +331,7 @@ fn log_info(s: &AllocScenario) -> Option<report::LogInfo> {
 
 /// The contention model's inputs, shared by every policy's run.
 struct ContentionSetup {
-    platform: crate::netsim::Platform,
+    network: runtime::Network,
     model: crate::netsim::Model,
     /// Per job: bytes per second per process.
     rates: Vec<f64>,
@@ -340,11 +343,7 @@ struct ContentionSetup {
 fn contention_setup(s: &AllocScenario, topo: &Topology, jobs: &[Job]) -> Option<ContentionSetup> {
     let c = s.contention.as_ref()?;
     let model = crate::netsim::Model::from_id(&c.model).expect("validated");
-    let link = crate::netsim::LinkParams {
-        bandwidth: c.bandwidth,
-        latency: c.latency,
-    };
-    let platform = runtime::platform_of(topo, link).expect("validated");
+    let network = runtime::network(topo, c).expect("validated");
     let listed = matches!(s.workload.kind, WorkloadKind::Set | WorkloadKind::Stream);
     let kernels: Vec<Option<&'static npb::Profile>> = (0..jobs.len())
         .map(|i| {
@@ -371,15 +370,22 @@ fn contention_setup(s: &AllocScenario, topo: &Topology, jobs: &[Job]) -> Option<
             paper_baseline: p.paper_baseline,
         })
         .collect();
+    let platform = c.simgrid.as_ref().map(|_| report::ContentionPlatform {
+        hosts: network.platform.hosts(),
+        links: network.platform.links(),
+        node_hosts: network.host_of.clone(),
+    });
+    let own = platform.is_none();
     Some(ContentionSetup {
-        platform,
+        network,
         model,
         rates,
         kernels,
         info: report::ContentionInfo {
             model: model.id(),
-            bandwidth: c.bandwidth,
-            latency: c.latency,
+            bandwidth: own.then_some(c.bandwidth),
+            latency: own.then_some(c.latency),
+            platform,
             other_rate: c.other_rate,
             window: runtime::WINDOW,
             budget: runtime::BUDGET / s.policies.len().max(1) as u64,

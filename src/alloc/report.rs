@@ -66,13 +66,30 @@ pub struct LogIds {
 #[serde(rename_all = "camelCase")]
 pub struct ContentionInfo {
     pub model: &'static str,
-    pub bandwidth: f64,
-    pub latency: f64,
+    /// Every link's bandwidth and latency: absent with a platform file (its links have their own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bandwidth: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency: Option<f64>,
+    /// The SimGrid platform file's network, when one is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<ContentionPlatform>,
     pub other_rate: f64,
     pub window: f64,
     pub budget: u64,
     pub max_flows: u64,
     pub profiles: Vec<ProfileRow>,
+}
+
+/// The network of a SimGrid platform file (option `contention.simgrid`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentionPlatform {
+    /// The file's hosts and netsim's directed links (a SPLITDUPLEX link is two).
+    pub hosts: u32,
+    pub links: u32,
+    /// Per node of the machine: the index of its host among the file's hosts (file order).
+    pub node_hosts: Vec<u32>,
 }
 
 /// One NPB kernel and class ([`super::npb::Profile`]).

@@ -3,7 +3,10 @@
 //! time, and each job's duration is stretched by its simulated communication slowdown.
 //!
 //! # The model (scenario option `contention`, `docs/format.md`)
-//! - The machine becomes a netsim platform with the same routes ([`platform_of`]): a mesh
+//! - The machine becomes a netsim platform ([`network`]): a SimGrid platform file's (option
+//!   `simgrid`), each node on the file's host of its name (a `topology.conf`'s nodes) or on its
+//!   `i`-th host, the only way to simulate an irregular tree; or one with the machine's own
+//!   routes ([`platform_of`]): a mesh
 //!   `W x H` is netsim's `mesh2d` `W x H` (host `y * W + x`, X then Y); a tree with arities
 //!   `[a0, .., aL-1]` (root first) is SimGrid's `FAT_TREE` `L; aL-1,..,a0; 1,..,1; 1,..,1` (one
 //!   up-link per switch: a plain tree, routed up to the lowest common ancestor and down). Every
@@ -78,7 +81,7 @@ pub fn platform_of(topo: &Topology, link: LinkParams) -> Result<Platform, String
             let l = t.levels();
             let arities = t
                 .arities()
-                .ok_or("the contention model simulates regular trees only (one arity per level)")?;
+                .ok_or("simulates a regular tree's own routes only (one arity per level); an irregular tree (a topology.conf) needs its SimGrid platform file: give contention.simgrid")?;
             System::FatTree(FatTreeSpec {
                 levels: l as u32,
                 down: arities.iter().rev().map(|&a| a as u32).collect(),
@@ -88,6 +91,92 @@ pub fn platform_of(topo: &Topology, link: LinkParams) -> Result<Platform, String
         }
     };
     Platform::build(&sys, link)
+}
+
+/// The contention model's network: a netsim platform and the host of each node of the machine.
+pub struct Network {
+    pub platform: Platform,
+    /// Per node id: its host in `platform`.
+    pub host_of: Vec<u32>,
+}
+
+/// Where a network cannot be built: the scenario path to name and the message.
+pub type NetworkError = (&'static str, String);
+
+/// The contention model's network for machine `topo` and option `c`: without a platform file,
+/// [`platform_of`] (every node its own host, the links of `c.bandwidth` and `c.latency`); with
+/// `c.simgrid`, the SimGrid platform file's hosts, links and routes
+/// ([`crate::netsim::Platform::from_simgrid`]). A machine with named nodes (a `topology.conf`)
+/// puts each node on the file's host of the same name; any other puts node `i` on the file's
+/// `i`-th host. A file is the only way to simulate an irregular tree: the routes are then the
+/// file's, which the user states.
+///
+/// # Errors
+/// `contention.simgrid`: the file's (`platform:LINE:COL: ...`), a node the file has no host
+/// for, fewer hosts than nodes; `contention`: an irregular tree without a file.
+pub fn network(
+    topo: &Topology,
+    c: &super::scenario::ContentionSpec,
+) -> Result<Network, NetworkError> {
+    const AT: &str = "contention.simgrid";
+    let Some(xml) = &c.simgrid else {
+        let link = LinkParams {
+            bandwidth: c.bandwidth,
+            latency: c.latency,
+        };
+        let platform = platform_of(topo, link).map_err(|m| ("contention", m))?;
+        let host_of = (0..topo.nodes() as u32).collect();
+        return Ok(Network { platform, host_of });
+    };
+    let sg = crate::formats::simgrid::parse(xml, "platform").map_err(|m| (AT, m))?;
+    let hosts = sg.hosts.len();
+    let n = topo.nodes();
+    let names = match topo {
+        Topology::Tree(t) => t.names(),
+        Topology::Mesh(_) => None,
+    };
+    let host_of: Vec<u32> = match names {
+        Some(names) => {
+            let by_name: BTreeMap<&str, u32> =
+                (0..hosts as u32).map(|h| (sg.host_name(h), h)).collect();
+            names
+                .nodes
+                .iter()
+                .map(|name| {
+                    by_name.get(name.as_str()).copied().ok_or_else(|| {
+                        (
+                            AT,
+                            format!(
+                                "node {name:?} of the machine is not a host of the platform file (its {hosts} hosts: {})",
+                                host_list(&sg)
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        }
+        None => {
+            if hosts < n {
+                return Err((
+                    AT,
+                    format!("the machine has {n} nodes and the platform file {hosts} hosts: node i runs on the file's i-th host, so it needs at least {n}"),
+                ));
+            }
+            (0..n as u32).collect()
+        }
+    };
+    let platform = Platform::from_simgrid(sg).map_err(|m| (AT, m))?;
+    Ok(Network { platform, host_of })
+}
+
+/// The first host names of a platform file, for a message.
+fn host_list(sg: &crate::formats::simgrid::SgPlatform) -> String {
+    let n = sg.hosts.len() as u32;
+    let mut s: Vec<&str> = (0..n.min(4)).map(|h| sg.host_name(h)).collect();
+    if n > 4 {
+        s.push("…");
+    }
+    s.join(", ")
 }
 
 /// The allocation engine's id of the physical link that netsim's directed link `l` crosses.
@@ -240,6 +329,7 @@ pub struct JobStats {
 /// The model's state during one policy's run.
 pub struct State {
     platform: Platform,
+    host_of: Vec<u32>,
     model: Model,
     rates: Vec<f64>,
     cores: usize,
@@ -263,7 +353,7 @@ impl State {
     /// A fresh state for `rates.len()` jobs (`rates[j]`: bytes per second per process) that may
     /// spend `budget` work.
     pub fn new(
-        platform: Platform,
+        network: Network,
         model: Model,
         rates: Vec<f64>,
         cores: usize,
@@ -271,7 +361,8 @@ impl State {
     ) -> State {
         let n = rates.len();
         State {
-            platform,
+            platform: network.platform,
+            host_of: network.host_of,
             model,
             rates,
             cores,
@@ -371,7 +462,8 @@ impl State {
                 continue;
             }
             self.work += w;
-            let m = messages(nodes, job.tasks, self.cores, job.comm, self.rates[k]);
+            let hosts: Vec<u32> = nodes.iter().map(|&u| self.host_of[u as usize]).collect();
+            let m = messages(&hosts, job.tasks, self.cores, job.comm, self.rates[k]);
             self.stats[k].flows = m.len();
             self.msgs.insert(j, m);
             let alone = if self.msgs[&j].is_empty() {

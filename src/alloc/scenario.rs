@@ -63,6 +63,10 @@ pub struct ContentionSpec {
     /// Bytes per second each process of a job without a `kernel` sends.
     #[serde(default = "d::other_rate")]
     pub other_rate: f64,
+    /// A SimGrid platform file's text (version 4.1): the network, instead of the machine's
+    /// own routes with `bandwidth` and `latency` ([`super::runtime::network`]).
+    #[serde(default)]
+    pub simgrid: Option<String>,
 }
 
 /// The `contention` option, `None` when absent, `null` or `"model": "off"` (the form's way of
@@ -636,12 +640,7 @@ pub fn validate_fields(s: &AllocScenario) -> Result<crate::topology::Topology> {
     }
     if let Some(c) = &s.contention {
         validate_contention(c, s)?;
-        if matches!(&topo, Topology::Tree(t) if t.arities().is_none()) {
-            return Err(ScenarioError::at(
-                "contention",
-                "simulates regular trees only (one arity per level); a topology.conf tree is irregular",
-            ));
-        }
+        super::runtime::network(&topo, c).map_err(|(at, m)| ScenarioError::at(at, m))?;
     }
     for (i, j) in w.jobs.iter().enumerate() {
         let p = format!("workload.jobs[{i}]");
@@ -930,6 +929,9 @@ fn build_table() -> Vec<Param> {
         .range(0.0, 1e12)
         .unit("B/s per process")
         .show_if_any("contention.model", CONTENTION_ON),
+        Param::new("contention.simgrid", "SimGrid platform (XML)", "text", json!(null))
+            .help("a SimGrid platform file (version 4.1) as the network: its links and routes instead of the machine's with the bandwidth and latency above; a topology.conf's nodes run on the file's hosts of the same names, any other machine's node i on the file's i-th host")
+            .show_if_any("contention.model", CONTENTION_ON),
         Param::new("seed", "Seed", "uint64", json!(1))
             .help("a whole number from 0 to 18446744073709551615"),
     ]

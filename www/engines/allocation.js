@@ -424,7 +424,7 @@ function runTimeSection(report) {
     cmp.closedPolicy ? el('td', { text: r.gain === undefined ? '—' : `${(100 * (Math.abs(r.gain) < 5e-5 ? 0 : r.gain)).toFixed(1)} %` }) : null));
   const section = el('section', { class: 'runtime', 'data-testid': 'runtime-section' },
     el('h3', { text: 'Run time under contention' }),
-    el('p', { class: 'note', text: `Every running job's traffic through the ${c.model} network simulator with everyone else's (links ${formatValue(c.bandwidth / 1e9)} GB/s, ${formatValue(c.latency * 1e6)} us); run time = compute part + communication part x slowdown. Means over the jobs of each kernel and class.` }),
+    el('p', { class: 'note', text: `Every running job's traffic through the ${c.model} network simulator with everyone else's (${c.platform ? `the SimGrid platform file's links and routes: ${c.platform.hosts} hosts, ${c.platform.links} directed links` : `links ${formatValue(c.bandwidth / 1e9)} GB/s, ${formatValue(c.latency * 1e6)} us`}); run time = compute part + communication part x slowdown. Means over the jobs of each kernel and class.` }),
     canvas, claims,
     el('div', { class: 'table-scroll' }, el('table', { class: 'metrics', 'data-testid': 'runtime-table' }, el('thead', {}, head), el('tbody', {}, body))));
   const redraw = () => drawRunTimeChart(canvas, { width: Math.max(320, Math.min(960, (section.clientWidth || 640))), rows: cmp.rows, policies: cmp.policies });
