@@ -47,6 +47,27 @@ describe('Slurm topology.conf in the page', () => {
     await page.close();
   });
 
+  it('runs a topology.conf under contention on its SimGrid platform file, as placelab run does', async () => {
+    const page = await env.open();
+    await pickExample(page, 'slurm-topology-contention-platform.json');
+    assert.equal(await waitSettled(page), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const box = page.getByTestId('param-contention.simgrid');
+    assert.equal(await box.evaluate((e) => e.tagName), 'TEXTAREA', 'the platform file is a text box of the form');
+    assert.match(await box.inputValue(), /<host id="tux001"/);
+    await assertSameAsCli(page, 'platform');
+    const r = JSON.parse(await page.evaluate(() => window.placelab.reportText())).report;
+    assert.equal(r.contention.platform.hosts, 39);
+    assert.equal(r.contention.bandwidth, undefined, 'no uniform bandwidth is claimed: the links are the file\'s');
+    const seq = r.runs.find((x) => x.policy === 'sequential');
+    assert.ok(seq.jobs.some((j) => j.contention.maxSlowdown > 1), 'sequential jobs share the oversubscribed links');
+    const section = page.getByTestId('runtime-section');
+    assert.match(await section.textContent(), /SimGrid platform file's links and routes: 39 hosts/);
+    const slowedSeq = seq.jobs.filter((j) => j.contention.maxSlowdown > 1 + 1e-9).length;
+    assert.match(await page.getByTestId('slowed').textContent(), new RegExp(`Sequential: ${slowedSeq} of ${seq.jobs.length} jobs slowed`, 'i'));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('fills the field from a file, shows a bad file\'s line and column, and keeps the last good drawing', async () => {
     const page = await env.open();
     await pickExample(page, 'slurm-tree-vs-closed-min.json');
