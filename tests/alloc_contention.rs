@@ -29,6 +29,30 @@ fn job(name: &str, tasks: u64, comm: &str, arrival: f64, duration: f64) -> Value
     json!({"name": name, "tasks": tasks, "comm": comm, "arrival": arrival, "duration": duration})
 }
 
+/// `count` jobs `j0, j1, ...` arriving `gap` s apart, each with a pattern of `comms`, `lo` to
+/// `lo + span - 1` tasks and 1 to `durations` s, drawn from `rng`.
+fn random_jobs(
+    rng: &mut Rng,
+    count: usize,
+    comms: &[&str],
+    (lo, span): (u64, u64),
+    gap: f64,
+    durations: u64,
+) -> Vec<Value> {
+    (0..count)
+        .map(|i| {
+            let comm = comms[rng.below(comms.len() as u64) as usize];
+            job(
+                &format!("j{i}"),
+                lo + rng.below(span),
+                comm,
+                i as f64 * gap,
+                1.0 + rng.below(durations) as f64,
+            )
+        })
+        .collect()
+}
+
 fn stream(system: Value, policies: Value, contention: Value, jobs: Vec<Value>) -> Value {
     json!({"version": 1, "engine": "allocation", "seed": 1, "system": system,
            "policies": policies, "contention": contention,
@@ -111,18 +135,7 @@ fn slowdowns_are_never_below_one_and_runs_never_shorter_than_baselines() {
         } else {
             json!({"kind": "tree", "arities": [2, 2 + rng.below(3), 2 + rng.below(4)], "coresPerNode": 2})
         };
-        let jobs: Vec<Value> = (0..14)
-            .map(|i| {
-                let comm = ["all", "neighbor", "none"][rng.below(3) as usize];
-                job(
-                    &format!("j{i}"),
-                    1 + rng.below(12),
-                    comm,
-                    i as f64 * 0.7,
-                    1.0 + rng.below(9) as f64,
-                )
-            })
-            .collect();
+        let jobs = random_jobs(&mut rng, 14, &["all", "neighbor", "none"], (1, 12), 0.7, 9);
         let model = if case % 3 == 0 {
             "max-min"
         } else {
@@ -575,18 +588,7 @@ fn a_platform_file_of_the_machines_own_network_gives_the_same_run_times() {
         };
         let p = platform_of(&topo, link).unwrap();
         let xml = placelab::formats::simgrid::write::platform(&p, "m").unwrap();
-        let jobs: Vec<Value> = (0..10)
-            .map(|i| {
-                let comm = ["all", "neighbor"][rng.below(2) as usize];
-                job(
-                    &format!("j{i}"),
-                    2 + rng.below(5),
-                    comm,
-                    i as f64 * 0.5,
-                    1.0 + rng.below(6) as f64,
-                )
-            })
-            .collect();
+        let jobs = random_jobs(&mut rng, 10, &["all", "neighbor"], (2, 5), 0.5, 6);
         let own = stream(
             system.clone(),
             json!(["sequential", "random"]),
