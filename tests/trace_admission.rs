@@ -104,3 +104,19 @@ fn auto_runs_exhaustive_search_when_it_costs_no_more_than_branch_and_bound() {
     assert_eq!(b3.method, Method::BranchAndBound);
     assert!(estimate_for(&b3, Method::BranchAndBound, small).work < ex);
 }
+
+/// Admission keeps its build for the run (a trace is parsed and compiled once, not again for
+/// the run); a clone starts empty, so a copy whose fields change is built anew.
+#[test]
+fn a_scenario_is_built_once_and_a_changed_copy_anew() {
+    let (_, s) = placelab::engines::admit_text::<TracePrediction>(&lu8(2e9)).unwrap();
+    assert!(s.built.get().is_some(), "admission kept its build");
+    let (a, b) = (build(&s).unwrap(), build(&s).unwrap());
+    assert!(std::rc::Rc::ptr_eq(&a, &b));
+    assert_eq!(a.method, Method::Exhaustive);
+    let mut s2 = s.clone();
+    assert!(s2.built.get().is_none());
+    s2.search.method = Method::BranchAndBound;
+    assert_eq!(build(&s2).unwrap().method, Method::BranchAndBound);
+    assert_eq!(build(&s).unwrap().method, Method::Exhaustive);
+}

@@ -53,8 +53,10 @@ impl Engine for TracePrediction {
     }
 
     fn estimate(s: &TraceScenario) -> Result<crate::engine::Estimate> {
-        let b = scenario::build_unadmitted(s)?;
-        Ok(scenario::estimate(s, &b))
+        match s.built.get() {
+            Some(b) => Ok(scenario::estimate(s, b)),
+            None => Ok(scenario::estimate(s, &scenario::build_unadmitted(s)?)),
+        }
     }
 
     fn run(s: &TraceScenario, meta: &Meta, progress: &mut dyn Progress) -> TraceReport {

@@ -86,6 +86,41 @@ pub struct TraceScenario {
     /// Measured run times per assignment, CSV `assignment,time`: the assignment as node names
     /// per rank separated by spaces, the time in seconds.
     pub measured: Option<String>,
+    /// The scenario as [`build`] made it when it was admitted, kept for the run (and a study's
+    /// every replicate): a trace is parsed, compiled and its platform built once, not once for
+    /// admission and again for the run. Nothing the build reads depends on the seed, which is
+    /// the run's ([`crate::scenario::Meta`]).
+    #[serde(skip)]
+    pub built: BuiltCache,
+}
+
+/// [`TraceScenario::built`]: empty until [`build`] admits the scenario. A clone starts empty, so
+/// a copy whose fields are then changed is built anew; change a scenario's fields only on such
+/// a copy.
+#[derive(Default)]
+pub struct BuiltCache(std::cell::OnceCell<std::rc::Rc<Built>>);
+
+impl BuiltCache {
+    /// The admitted build, if [`build`] made one.
+    pub fn get(&self) -> Option<&std::rc::Rc<Built>> {
+        self.0.get()
+    }
+}
+
+impl Clone for BuiltCache {
+    fn clone(&self) -> Self {
+        BuiltCache::default()
+    }
+}
+
+impl std::fmt::Debug for BuiltCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "built"
+        } else {
+            "not built"
+        })
+    }
 }
 
 /// Serde's defaults, read from the field table ([`params`]).
@@ -367,7 +402,10 @@ fn parse_error(path: &str, e: model::ParseError) -> ScenarioError {
 ///
 /// # Errors
 /// The first problem at its JSON path; trace problems name their line.
-pub fn build(s: &TraceScenario) -> Result<Built> {
+pub fn build(s: &TraceScenario) -> Result<std::rc::Rc<Built>> {
+    if let Some(b) = s.built.get() {
+        return Ok(b.clone());
+    }
     let b = build_unadmitted(s)?;
     let est = estimate(s, &b);
     let (what, hint) = if b.method == Method::Exhaustive {
@@ -401,6 +439,9 @@ pub fn build(s: &TraceScenario) -> Result<Built> {
         )
     };
     est.admit("search", "replay steps", &what, &hint)?;
+    let b = std::rc::Rc::new(b);
+    // kept for the run; a scenario admitted twice keeps its first build
+    let _ = s.built.0.set(b.clone());
     Ok(b)
 }
 
