@@ -46,7 +46,37 @@ pub fn sample_scenarios() -> Vec<String> {
             out.push(slurm_sample(seed, si, workload).to_string());
         }
     }
+    // Run time under contention on a SimGrid platform file, the first topology.conf's nodes on
+    // the file's hosts of the same names (its only way to a network).
+    for (si, &seed) in SEEDS.iter().enumerate().step_by(2) {
+        let mut v = slurm_sample(seed, si, "stream");
+        v["workload"]["backfill"] = json!("none");
+        v["contention"] =
+            json!({"model": "simgrid-lv08", "otherRate": 3e8, "simgrid": two_switch_platform()});
+        out.push(v.to_string());
+    }
     out
+}
+
+/// A Floyd zone of the hosts `n01`..`n20` of [`SLURM_TOPOLOGIES`]`[0]`: `n01`..`n09` on router
+/// `a`, the others on `b`, 1 GB/s host links and a 2 GB/s link between the routers.
+fn two_switch_platform() -> String {
+    let mut hosts = String::new();
+    let mut links = String::new();
+    let mut routes = String::new();
+    for i in 1..=20 {
+        let r = if i <= 9 { "a" } else { "b" };
+        hosts.push_str(&format!("<host id=\"n{i:02}\" speed=\"1Gf\"/>"));
+        links.push_str(&format!(
+            "<link id=\"l{i}\" bandwidth=\"1GBps\" latency=\"1us\" sharing_policy=\"SPLITDUPLEX\"/>"
+        ));
+        routes.push_str(&format!(
+            "<route src=\"n{i:02}\" dst=\"{r}\"><link_ctn id=\"l{i}\" direction=\"UP\"/></route>"
+        ));
+    }
+    format!(
+        "<?xml version='1.0'?><platform version=\"4.1\"><zone id=\"z\" routing=\"Floyd\">{hosts}<router id=\"a\"/><router id=\"b\"/>{links}<link id=\"ab\" bandwidth=\"2GBps\" latency=\"1us\" sharing_policy=\"SPLITDUPLEX\"/>{routes}<route src=\"a\" dst=\"b\"><link_ctn id=\"ab\" direction=\"UP\"/></route></zone></platform>"
+    )
 }
 
 /// Small Slurm `topology.conf` trees: irregular arities, and (second) two top-level switches.
