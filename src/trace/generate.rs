@@ -20,7 +20,7 @@
 //!   sends 8 bytes to rank 0, which sends the sum back.
 //!
 //! # Complexity
-//! LU `O(n R)` events, matmul `O(R)`, Himeno `O(iterations R)`.
+//! LU `O(n R)` events, matmul `O(R)`, Himeno and ring `O(iterations R)`.
 
 // Rank and node indices are ids here (peers, pairs, classes), not only positions in one array.
 #![allow(clippy::needless_range_loop)]
@@ -64,7 +64,7 @@ pub struct GenerateSpec {
     pub width: u32,
     /// Data shares per rank of the uneven programs; default 4:2:1:1 repeated.
     pub weights: Option<Vec<u32>>,
-    /// Himeno iterations.
+    /// Himeno and ring iterations.
     #[serde(default = "iterations")]
     pub iterations: u32,
 }
@@ -81,6 +81,8 @@ choices! {
         Matmul = ("matmul", "Matrix multiply, uneven"),
         /// A Himeno-like Jacobi stencil, slabs with halo exchange.
         Himeno = ("himeno", "Himeno-like stencil"),
+        /// A periodic ring of equal slabs exchanging halos with non-blocking calls.
+        Ring = ("ring", "Ring halo exchange (periodic)"),
     }
 }
 
@@ -120,6 +122,7 @@ pub fn estimate_events(spec: &GenerateSpec) -> u64 {
         Program::LuCyclic | Program::LuBlock | Program::LuUneven => n * 3 * r,
         Program::Matmul => 8 * r,
         Program::Himeno => spec.iterations as u64 * 10 * r,
+        Program::Ring => spec.iterations as u64 * 6 * r,
     }
 }
 
@@ -129,6 +132,7 @@ pub fn generate(spec: &GenerateSpec, rate: f64) -> Trace {
         Program::LuCyclic | Program::LuBlock | Program::LuUneven => lu(spec, rate),
         Program::Matmul => matmul(spec, rate),
         Program::Himeno => himeno(spec, rate),
+        Program::Ring => ring(spec, rate),
     }
 }
 
@@ -362,6 +366,55 @@ fn himeno(spec: &GenerateSpec, rate: f64) -> Trace {
                 0,
                 0,
             );
+        }
+    }
+    t
+}
+
+/// A periodic ring of ranks, each holding a `size x size` slab of 8-byte values: each iteration a rank computes its slab (10 flops a point), posts sends of
+/// its edge rows to both neighbours and receives of theirs (`isend` right, `isend` left,
+/// `irecv` left, `irecv` right, tag 0), and waits for all four. Every rank runs the same code
+/// with its neighbours shifted, so the rank shifts leave the trace unchanged
+/// ([`super::search::symmetry`]).
+fn ring(spec: &GenerateSpec, rate: f64) -> Trace {
+    let r = spec.ranks as usize;
+    let n = spec.size as f64;
+    let row = 8.0 * n;
+    let mut t = Trace::new(r, Origin::Generated);
+    for _ in 0..spec.iterations {
+        for p in 0..r {
+            let right = ((p + 1) % r) as u32;
+            let left = ((p + r - 1) % r) as u32;
+            t.push(p, Op::Compute(10.0 * n * n / rate), 0, 0);
+            if r == 1 {
+                continue;
+            }
+            let ops = [
+                Op::Isend {
+                    peer: right,
+                    tag: 0,
+                    bytes: row,
+                },
+                Op::Isend {
+                    peer: left,
+                    tag: 0,
+                    bytes: row,
+                },
+                Op::Irecv {
+                    peer: left,
+                    tag: 0,
+                    bytes: row,
+                },
+                Op::Irecv {
+                    peer: right,
+                    tag: 0,
+                    bytes: row,
+                },
+                Op::WaitAll,
+            ];
+            for op in ops {
+                t.push(p, op, 0, 0);
+            }
         }
     }
     t

@@ -71,7 +71,7 @@ impl Engine for TracePrediction {
 
 /// Runs the search the scenario asks for; `tick(steps)` reports the work spent.
 pub fn search(s: &TraceScenario, b: &Built, seed: u64, tick: &mut dyn FnMut(u64)) -> Outcome {
-    let prob = Problem::new(&b.compiled, &b.platform);
+    let prob = Problem::searched(&b.compiled, &b.platform, s.search.rank_symmetry);
     let top = s.search.top as usize;
     let budget = s.search.budget as u64;
     match b.method {
@@ -135,7 +135,8 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
     let p = &b.platform;
     let n = p.n;
     let r = c.ranks;
-    let prob = Problem::new(c, p);
+    let mut prob = Problem::new(c, p);
+    prob.sym = out.symmetry.clone();
     // trace summary
     let mut per: Vec<RankSummary> = (0..r)
         .map(|x| RankSummary {
@@ -259,6 +260,11 @@ pub fn build_report(b: &Built, out: &Outcome) -> TraceReport {
         stopped: out.stop.id(),
         lower_bound: out.lower_bound,
         gap,
+        identical_ranks: out.symmetry.as_ref().map(|sym| IdenticalRanks {
+            generators: sym.generators.iter().map(|g| g.name()).collect(),
+            pivot: sym.pivot as u32,
+            orbit: sym.orbit.clone(),
+        }),
     };
     let ranking = out
         .top
@@ -360,16 +366,12 @@ fn measured_row(b: &Built, prob: &Problem, best: &search::Ranked) -> MeasuredRow
     let pred: Vec<f64> = b.measured.iter().map(|(a, _)| c.time_of(p, a)).collect();
     let meas: Vec<f64> = b.measured.iter().map(|(_, t)| *t).collect();
     // t_n: the predicted best's measured time (same assignment, else an equivalent one)
-    let rep = prob.representative(&best.assign);
+    let rep = prob.canonical(&best.assign);
     let tn = b
         .measured
         .iter()
         .find(|(a, _)| *a == best.assign)
-        .or_else(|| {
-            b.measured
-                .iter()
-                .find(|(a, _)| prob.representative(a) == rep)
-        })
+        .or_else(|| b.measured.iter().find(|(a, _)| prob.canonical(a) == rep))
         .map(|(_, t)| *t);
     let mut m = 0usize;
     for i in 1..meas.len() {

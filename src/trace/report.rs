@@ -185,6 +185,21 @@ pub struct SearchRow {
     pub lower_bound: f64,
     /// `(best - lowerBound) / best`; 0 when proven.
     pub gap: f64,
+    /// The identical ranks the search was reduced by, when some were found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identical_ranks: Option<IdenticalRanks>,
+}
+
+/// Permutations of the ranks that leave the trace unchanged, and the condition the searched
+/// assignments meet: `pivot`'s node has the least class of the nodes of `orbit`'s ranks.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdenticalRanks {
+    /// The permutations found (they generate the group), as named in `docs/format.md`.
+    pub generators: Vec<String>,
+    pub pivot: u32,
+    /// The ranks some found permutation maps `pivot` to, ascending.
+    pub orbit: Vec<u32>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -139,6 +139,7 @@ pub mod d {
         top: u32 = "search.top",
         budget: f64 = "search.budget",
         restarts: u32 = "search.restarts",
+        rank_symmetry: bool = "search.rankSymmetry",
     );
 }
 
@@ -223,6 +224,9 @@ pub struct SearchSpec {
     /// Local search restarts (seeded by `seed`).
     #[serde(default = "d::restarts")]
     pub restarts: u32,
+    /// Reduce the search by the identical ranks found ([`super::search::symmetry`]).
+    #[serde(default = "d::rank_symmetry")]
+    pub rank_symmetry: bool,
 }
 
 impl Default for SearchSpec {
@@ -233,6 +237,7 @@ impl Default for SearchSpec {
             top: d::top(),
             budget: d::budget(),
             restarts: d::restarts(),
+            rank_symmetry: d::rank_symmetry(),
         }
     }
 }
@@ -282,7 +287,7 @@ fn build_table() -> Vec<Param> {
             .show_if("generate.program", "luCyclic"),
         Param::new("generate.iterations", "Iterations", "int", json!(generate::DEFAULT_ITERATIONS))
             .range(1.0, MAX_GENERATE as f64)
-            .show_if("generate.program", "himeno"),
+            .show_if_any("generate.program", &["himeno", "ring"]),
         Param::rule("generate.weights[]", "int").range(1.0, MAX_SHARE as f64),
         Param::new("referenceRate", "Reference rate", "number", json!(1e9))
             .range(1.0, MAX_VALUE)
@@ -308,6 +313,9 @@ fn build_table() -> Vec<Param> {
         .unit("replay steps"),
         Param::new("search.restarts", "Local search restarts", "int", json!(8))
             .range(1.0, MAX_RESTARTS as f64),
+        Param::new("search.rankSymmetry", "Identical ranks", "bool", json!(true)).help(
+            "skip assignments that only permute identical ranks (shifts, reflections or xors of the ranks that leave the trace unchanged, found by checking it); off: every assignment is searched",
+        ),
         Param::new("simgrid", "SimGrid platform (XML)", "text", json!(null))
             .help("a SimGrid platform file (version 4.1): the nodes are its hosts (every one in file order, or those named in nodes), a node's ratio referenceRate / the host's speed, its cores the host's; each pair's link is their route's (a0 its latency, a1 1 / its bottleneck bandwidth), and SMPI's default factors apply; then no links, defaultLink or intraLink"),
         Param::new("nodes", "Nodes", "string", json!(null))

@@ -212,6 +212,7 @@ pub fn branch_and_bound_with(
     // proven: nothing is faster than the best (ties may remain unexplored when stopped)
     let proven = lower_bound >= best;
     Outcome {
+        symmetry: prob.sym.clone(),
         top: list,
         stats,
         stop,
@@ -254,6 +255,9 @@ fn children(prob: &Problem, room: &[u32], child: &mut [u8], x: usize, out: &mut 
     let mut tried_class = vec![false; n];
     for u in 0..n {
         if room[u] == 0 {
+            continue;
+        }
+        if !prob.allows_placing(child, x, u) {
             continue;
         }
         if room[u] == prob.p.cores[u] {

@@ -1,6 +1,6 @@
 //! Exhaustive search: every assignment replayed.
 
-use super::{Bounds, Outcome, Problem, Stats, Stop, TopList};
+use super::{Bounds, Outcome, Problem, Stats, Stop, TopList, FREE};
 use crate::trace::replay::{LaneTables, LANES};
 
 /// Exhaustive search: every capacity-feasible assignment (at most `cores` ranks on a node) in
@@ -28,7 +28,7 @@ pub fn exhaustive_with(
     let mut b = Bounds::new(c, prob.p);
     let mut list = TopList::new(top);
     let mut stats = Stats::default();
-    let mut assign = vec![0u8; r];
+    let mut assign = vec![FREE; r];
     let cores = &prob.p.cores;
     let mut load = vec![0u32; n];
     // iterative DFS over the maps within capacity in lexicographic order
@@ -43,7 +43,7 @@ pub fn exhaustive_with(
         }
         let times = b.partial_lanes(batch, &mut lane_tab, &mut lane_t);
         for (k, a) in batch.iter().enumerate() {
-            if prob.representative(a) == *a {
+            if prob.listed(a) {
                 list.insert(times[k], a);
             }
         }
@@ -64,7 +64,7 @@ pub fn exhaustive_with(
                 }
             } else {
                 let t = b.exact(&assign);
-                if prob.representative(&assign) == assign {
+                if prob.listed(&assign) {
                     list.insert(t, &assign);
                 }
             }
@@ -72,8 +72,10 @@ pub fn exhaustive_with(
             load[assign[depth] as usize] -= 1;
             continue;
         }
+        // unplaced ranks are FREE for the identical-rank check
+        assign[depth] = FREE;
         let mut u = next[depth];
-        while u < n && load[u] >= cores[u] {
+        while u < n && (load[u] >= cores[u] || !prob.allows_placing(&assign, depth, u)) {
             u += 1;
         }
         if u >= n {
@@ -94,6 +96,7 @@ pub fn exhaustive_with(
     flush(&mut batch, &mut b, &mut list);
     let lb = list.best().map_or(0.0, |x| x.time);
     Outcome {
+        symmetry: prob.sym.clone(),
         top: list,
         stats,
         stop: Stop::Complete,

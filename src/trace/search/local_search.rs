@@ -61,7 +61,7 @@ pub fn local_search(
         stats.replays += 1;
         stats.visited += 1;
         stats.steps += c.steps();
-        list.insert(t, &prob.representative(a));
+        list.insert(t, &prob.canonical(a));
         t
     };
     for k in 0..restarts.max(1) {
@@ -151,6 +151,7 @@ pub fn local_only(prob: &Problem, top: usize, budget: u64, restarts: u32, seed: 
     let done = local_search(prob, restarts, seed, budget, &mut list, &mut stats);
     let best = list.best().map_or(f64::INFINITY, |x| x.time);
     Outcome {
+        symmetry: prob.sym.clone(),
         top: list,
         stats,
         stop: if done { Stop::Complete } else { Stop::Budget },

@@ -19,6 +19,14 @@
 //! ranks placed on nodes of one class get that class's nodes smallest index first
 //! ([`representative`]); `equivalents` says how many assignments the row stands for.
 //!
+//! # Identical ranks
+//! Permutations of the ranks that leave the compiled trace unchanged leave every predicted
+//! time unchanged too ([`symmetry`]). When some are found ([`Problem::searched`]), every
+//! search looks only at assignments meeting [`symmetry::RankSymmetry::allows`], which keeps
+//! at least one assignment of each class of equivalents: the answers and proofs are those of
+//! the whole search, and the ranking lists only such assignments (`equivalents` still counts
+//! identical nodes only).
+//!
 //! # Tie order
 //! Rows are ordered by predicted time, then by the assignment (node index per rank, rank 0
 //! first) lexicographically. Every search evaluates times with the same replay
@@ -45,6 +53,7 @@ mod problem;
 mod rank_bound;
 mod ranking;
 mod replay_bound;
+pub mod symmetry;
 
 pub use branch_and_bound::*;
 pub use exhaustive::*;

@@ -1,5 +1,6 @@
 //! The problem every search and bound reads, and the classes of identical nodes.
 
+use super::symmetry::{self, RankSymmetry};
 use super::{FREE, MAX_PATHS};
 use crate::trace::replay::{Compiled, Platform};
 
@@ -14,6 +15,8 @@ pub struct Problem<'a> {
     /// Whether branch and bound uses [`super::RankBound`] and [`super::PathBound`] before replaying: by
     /// default when both together cost at most one replay ([`cheap_bounds_pay`]).
     pub cheap_bounds: bool,
+    /// Identical ranks the searches reduce by ([`Problem::searched`]); none from [`Problem::new`].
+    pub sym: Option<RankSymmetry>,
 }
 
 impl<'a> Problem<'a> {
@@ -24,6 +27,43 @@ impl<'a> Problem<'a> {
             class: classes(p),
             order: rank_order(c),
             cheap_bounds: cheap_bounds_pay(c, p),
+            sym: None,
+        }
+    }
+
+    /// [`Problem::new`] with the identical ranks of the trace ([`symmetry::detect`]) when
+    /// `rank_symmetry`.
+    pub fn searched(c: &'a Compiled, p: &'a Platform, rank_symmetry: bool) -> Self {
+        let mut prob = Problem::new(c, p);
+        if rank_symmetry {
+            prob.sym = symmetry::detect(c, &prob.order);
+        }
+        prob
+    }
+
+    /// Whether placing rank `x` on node `u` keeps the partial assignment `assign` within the
+    /// identical-rank reduction (always, without one).
+    #[inline]
+    pub fn allows_placing(&self, assign: &[u8], x: usize, u: usize) -> bool {
+        self.sym
+            .as_ref()
+            .is_none_or(|s| s.allows_placing(assign, &self.class, x, u))
+    }
+
+    /// Whether the complete assignment `assign` is the one listed for its class: within the
+    /// identical-rank reduction and the representative of its identical-node equivalents.
+    pub fn listed(&self, assign: &[u8]) -> bool {
+        self.sym
+            .as_ref()
+            .is_none_or(|s| s.allows(assign, &self.class))
+            && self.representative(assign) == assign
+    }
+
+    /// The assignment listed for `assign`'s class ([`Problem::listed`]).
+    pub fn canonical(&self, assign: &[u8]) -> Vec<u8> {
+        match &self.sym {
+            Some(s) => self.representative(&s.canonical(assign, &self.class)),
+            None => self.representative(assign),
         }
     }
 

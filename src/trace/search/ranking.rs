@@ -126,4 +126,6 @@ pub struct Outcome {
     pub proven: bool,
     /// No assignment is faster than this.
     pub lower_bound: f64,
+    /// The identical ranks the search was reduced by.
+    pub symmetry: Option<super::symmetry::RankSymmetry>,
 }
