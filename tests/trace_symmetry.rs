@@ -133,8 +133,8 @@ fn random_assignment(rng: &mut Rng, r: usize, n: usize) -> Vec<u8> {
     nodes
 }
 
-/// Every assignment of `r` ranks to distinct nodes of `n` with its time, listed ones only,
-/// best first (ties by assignment).
+/// Every assignment of `r` ranks to the `n` nodes within their cores with its time (listed ones
+/// only, or all), best first (ties by assignment).
 fn brute_force(prob: &Problem, r: usize, n: usize, listed_only: bool) -> Vec<Ranked> {
     let mut out = Vec::new();
     let mut a = vec![0u8; r];
@@ -156,7 +156,8 @@ fn brute_force(prob: &Problem, r: usize, n: usize, listed_only: bool) -> Vec<Ran
             return;
         }
         for u in 0..n as u8 {
-            if !a[..d].contains(&u) {
+            let load = a[..d].iter().filter(|&&v| v == u).count() as u32;
+            if load < prob.p.cores[u as usize] {
                 a[d] = u;
                 rec(prob, a, d + 1, n, listed_only, out);
             }
@@ -234,12 +235,26 @@ proptest! {
     /// The searches reduced by identical ranks give exactly the brute-force ranking of the
     /// listed assignments, and its first row has the least time of all assignments.
     #[test]
-    fn reduced_searches_answer_as_the_brute_force(seed in any::<u64>(), r in 2usize..6, steps in 1usize..10, xor in any::<bool>(), top in 1usize..12) {
+    fn reduced_searches_answer_as_the_brute_force(seed in any::<u64>(), r in 2usize..6, steps in 1usize..10, xor in any::<bool>(), top in 1usize..12, multicore in any::<bool>()) {
         let mut rng = Rng::seeded(seed);
         let t = spmd(&mut rng, r, steps, xor, None);
         let c = compiled(&t);
-        let n = r + rng.below(2) as usize;
-        let p = p_of(&mut rng, n);
+        let mut n = r + rng.below(2) as usize;
+        if multicore {
+            // fewer nodes, of 1 to 3 cores, enough for every rank
+            n = (r + 1) / 2 + rng.below(2) as usize;
+        }
+        let mut p = p_of(&mut rng, n);
+        if multicore {
+            for u in 0..n {
+                p.cores[u] = 1 + rng.below(3) as u32;
+            }
+            while (p.cores.iter().sum::<u32>() as usize) < r {
+                for k in p.cores.iter_mut() {
+                    *k += 1;
+                }
+            }
+        }
         let mut prob = Problem::searched(&c, &p, true);
         prop_assume!(prob.sym.is_some());
         let want = brute_force(&prob, r, n, true);

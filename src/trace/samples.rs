@@ -205,5 +205,29 @@ pub fn sample_scenarios() -> Vec<String> {
         "search": {"method": "branchAndBound", "top": 6}})
         .to_string(),
     );
+    // identical ranks: a periodic ring whose shifts leave it unchanged, every search reduced
+    // (on two cores a node, too) and one not
+    for (i, method) in [
+        "exhaustive",
+        "branchAndBound",
+        "localSearch",
+        "branchAndBound",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let cores = if i == 3 { 2 } else { 1 };
+        out.push(
+            json!({"version": 1, "engine": "trace", "seed": 11 + i as u64,
+            "generate": {"program": "ring", "size": 40, "ranks": 6, "iterations": 2},
+            "nodes": [{"name": "a", "ratio": 1, "cores": cores}, {"name": "b", "ratio": 2, "cores": cores},
+                      {"name": "c", "ratio": 1, "cores": cores}, {"name": "d", "ratio": 3, "cores": cores},
+                      {"name": "e", "ratio": 1.5, "cores": cores}, {"name": "f", "ratio": 2.5, "cores": cores}],
+            "defaultLink": {"a0": 5e-5, "a1": 2e-8},
+            "search": {"method": method, "top": 8, "budget": 200000, "restarts": 3,
+                       "rankSymmetry": i != 2}})
+            .to_string(),
+        );
+    }
     out
 }

@@ -54,6 +54,11 @@ export function csv(envelope) {
   if (r.program) add('program', r.program);
   for (const k of ['ranks', 'events', 'messages', 'bytes', 'compute']) add(`trace.${k}`, r.trace?.[k]);
   for (const k of ['method', 'assignments', 'distinct', 'classes', 'visited', 'replays', 'boundReplays', 'pruned', 'steps', 'budget', 'proven', 'stopped', 'lowerBound', 'gap']) add(`search.${k}`, s[k]);
+  if (s.identicalRanks) {
+    add('search.identicalRanks.generators', s.identicalRanks.generators.join('; '));
+    add('search.identicalRanks.pivot', s.identicalRanks.pivot);
+    add('search.identicalRanks.orbit', s.identicalRanks.orbit.join(' '));
+  }
   for (const k of ['hosts', 'time', 'identityTime', 'identityRatio']) add(`best.${k}`, r.best?.[k]);
   if (r.measured) {
     for (const k of ['rows', 'predictedBest', 'predictedBestMeasured', 'measuredBest', 'measuredBestTime', 'a', 'measuredBestPredictedPosition', 'meanRelativeError', 'rankCorrelation']) add(`measured.${k}`, r.measured[k]);

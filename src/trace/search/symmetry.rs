@@ -433,16 +433,17 @@ pub fn detect(c: &Compiled, order: &[usize]) -> Option<RankSymmetry> {
         return None;
     }
     let ix = index(c);
-    let mut gens = Vec::new();
-    // a shift by d holds when one by a divisor of d does; skip the implied ones
+    let mut gens: Vec<Generator> = Vec::new();
     for g in candidates(r as u32) {
-        if let Generator::Shift(d) = g {
-            if gens
-                .iter()
+        // a shift by d holds when one by a divisor of d does, and xor R/2 is a shift by R/2
+        let implied = |d: u32| {
+            gens.iter()
                 .any(|h| matches!(h, Generator::Shift(e) if d % e == 0))
-            {
-                continue;
-            }
+        };
+        match g {
+            Generator::Shift(d) if implied(d) => continue,
+            Generator::Xor(m) if 2 * m == r as u32 && implied(m) => continue,
+            _ => {}
         }
         let perm: Vec<u32> = (0..r as u32).map(|x| g.apply(x, r as u32)).collect();
         if holds(c, &ix, &perm) {
