@@ -242,7 +242,7 @@ proptest! {
         let mut n = r + rng.below(2) as usize;
         if multicore {
             // fewer nodes, of 1 to 3 cores, enough for every rank
-            n = (r + 1) / 2 + rng.below(2) as usize;
+            n = r.div_ceil(2) + rng.below(2) as usize;
         }
         let mut p = p_of(&mut rng, n);
         if multicore {

@@ -2,7 +2,8 @@
 // fits (and predicted against measured when measured times are given), the timeline's pixels
 // show each segment's kind where the report puts it, the machinefile download is the report's, a
 // dropped trace becomes the scenario's trace, a bad trace names its line while the last good
-// drawing stays, and the 8-node example leaves no main-thread task over 200 ms.
+// drawing stays, the search sentence names identical ranks when the report found some, and the
+// 8-node example leaves no main-thread task over 200 ms.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -111,6 +112,10 @@ describe('trace page', () => {
       const search = await page.getByTestId('trace-search').textContent();
       assert.match(search, report.search.proven ? /the best is proven optimal/ : /not proven, the best is within .* of the lower bound/);
       assert.match(search, new RegExp(`${report.search.visited.toLocaleString('en-US')} assignments visited`));
+      // identical ranks are named exactly when the report found some
+      const id = report.search.identicalRanks;
+      if (id) assert.match(search, new RegExp(`identical ranks \\(${id.generators.join(', ')} leave the trace unchanged\\): only assignments with rank ${id.pivot} on the least node class`));
+      else assert.doesNotMatch(search, /identical ranks/);
       if (report.measured) assert.match(await page.getByTestId('trace-measured').textContent(), /error a = \|t_n − t_m\| \/ t_m = \d+\.\d %/);
       assert.equal(await page.locator('[data-testid=trace-ranking-table] tbody tr').count(), Math.min(200, report.ranking.length));
       await page.screenshot({ path: artifact(`trace-${file.replace('.json', '')}.png`), fullPage: true });

@@ -2,20 +2,23 @@
 //! (its automorphisms), found among a few families, and the reduction they give the searches.
 //!
 //! # Theorem
-//! Let `g` be a permutation of the ranks such that, for every rank `x`, the operations of rank
-//! `g(x)` in program order are those of `x` with every peer `y` renamed `g(y)` (same
-//! computation, bytes, protocol and request numbering, bit for bit), and `g(x)`'s last
-//! computation is `x`'s. Then for every assignment `a`, the assignment `a ∘ g` (rank `x` on the
-//! node of `g(x)`) has a predicted time equal to `a`'s, to the last bit.
+//! Let `g` be a permutation of the ranks such that, for every rank `x`, the operations on the
+//! clock of rank `g(x)` in program order (computes, posts, waits, sleeps, blocking sends and
+//! receives) are those of `x` with every peer `y` renamed `g(y)`, the message side completing
+//! `g(x)`'s `k`-th request is that of `x`'s `k`-th renamed likewise (same computation, bytes,
+//! protocol, link weights and request numbers, bit for bit), and `g(x)`'s last computation is
+//! `x`'s. Then for every assignment `a`, the assignment `a ∘ g` (rank `x` on the node of
+//! `g(x)`) has a predicted time equal to `a`'s, to the last bit.
 //!
-//! Proof: the replay is a recurrence over a graph whose vertices are the ranks' operations
-//! (each after its rank's previous one) and whose edges join the two sides of a message (the
-//! `k`-th send from `s` to `d` with the `k`-th receive of `d` from `s`, first in first out).
-//! The condition makes `g` an isomorphism of that graph that keeps every operation's numbers
-//! (the `k`-th send from `s` to `d` is the `k`-th from `g(s)` to `g(d)`, since the prefixes of
-//! the two ranks' sequences correspond), and the node pair of a message under `a ∘ g` is the
-//! node pair of its image under `a`. So each operation's time is computed by the same
-//! operations on the same numbers, and the time, the largest rank clock, is the same.
+//! Proof: the replay is a recurrence over a graph whose vertices are the ranks' operations and
+//! requests and whose edges join each to its rank's previous operation and the two sides of a
+//! message (the `k`-th send from `s` to `d` with the `k`-th receive of `d` from `s`, first in
+//! first out, a non-blocking side at its post). The condition makes `g` an isomorphism of that
+//! graph that keeps every vertex's numbers (the `k`-th send from `s` to `d` is the `k`-th from
+//! `g(s)` to `g(d)`, since the prefixes of the two ranks' sequences correspond), and the node
+//! pair of a message under `a ∘ g` is the node pair of its image under `a`. So each vertex's
+//! time is computed by the same operations on the same numbers, whatever order the compiled
+//! trace lists the transfers in, and the time, the largest rank clock, is the same.
 //!
 //! The permutations meeting the condition form a group `G`. Checking all `R!` is out of
 //! reach; [`detect`] checks the families SPMD programs have: cyclic shifts `x -> x + d mod R`
@@ -38,14 +41,15 @@
 //!
 //! # Complexity
 //! `O(I + R)` to index the operations of `I` instructions by rank, then `O(I)` per family
-//! member checked (at most about `4 log R + d(R)` of them, most rejected at their first
-//! differing operation); memory `8` bytes per message and `4` per other instruction.
+//! member checked (at most `3 d(R) + log R` of them for `d(R)` divisors, most rejected at
+//! their first differing operation); memory at most 8 bytes a message and 4 a request or other
+//! instruction, plus a request's side (48 bytes).
 
 use super::FREE;
 use crate::trace::replay::{Compiled, Ins, NONE};
 
-/// Traces with more instructions than this are not checked for identical ranks (the index
-/// costs 8 bytes a message).
+/// Traces with more instructions than this are not checked for identical ranks (module doc,
+/// Complexity: the index would take more than about 32 MiB).
 pub const MAX_CHECKED_INSTRUCTIONS: usize = 1 << 22;
 
 /// A permutation family member found to be an automorphism.
