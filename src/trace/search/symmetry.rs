@@ -167,37 +167,25 @@ struct Index {
     slot_key: Vec<Option<Key>>,
 }
 
-/// One operation as a rank sees it, peers as rank numbers.
+/// One side of a message as its rank sees it, the peer as a rank number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Side {
+    recv: bool,
+    peer: u32,
+    c: u64,
+    bytes: u64,
+    eager: bool,
+    slot: u32,
+    w: [u64; 2],
+}
+
+/// One operation as a rank sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Key {
-    Send {
-        peer: u32,
-        c: u64,
-        bytes: u64,
-        eager: bool,
-        slot: u32,
-        w: [u64; 2],
-    },
-    Recv {
-        peer: u32,
-        c: u64,
-        bytes: u64,
-        eager: bool,
-        slot: u32,
-        w: [u64; 2],
-    },
-    Post {
-        c: u64,
-        slot: u32,
-    },
-    Wait {
-        c: u64,
-        slot: u32,
-    },
-    Delay {
-        c: u64,
-        d: u64,
-    },
+    Msg(Side),
+    Post { c: u64, slot: u32 },
+    Wait { c: u64, slot: u32 },
+    Delay { c: u64, d: u64 },
 }
 
 /// The ranks whose clock instruction `ins` reads or writes (sides 0 and 1): a message side
@@ -289,25 +277,16 @@ fn key(c: &Compiled, ix: &Index, op: u32) -> Key {
         Ins::Msg(it) => {
             let w = c.weight(i, it.bytes);
             let w = [w[0].to_bits(), w[1].to_bits()];
-            if op & 1 == 0 {
-                Key::Send {
-                    peer: it.dst as u32,
-                    c: it.cs.to_bits(),
-                    bytes: it.bytes.to_bits(),
-                    eager: it.eager,
-                    slot: slot(it.sq),
-                    w,
-                }
-            } else {
-                Key::Recv {
-                    peer: it.src as u32,
-                    c: it.cd.to_bits(),
-                    bytes: it.bytes.to_bits(),
-                    eager: it.eager,
-                    slot: slot(it.rq),
-                    w,
-                }
-            }
+            let recv = op & 1 == 1;
+            Key::Msg(Side {
+                recv,
+                peer: if recv { it.src } else { it.dst } as u32,
+                c: if recv { it.cd } else { it.cs }.to_bits(),
+                bytes: it.bytes.to_bits(),
+                eager: it.eager,
+                slot: slot(if recv { it.rq } else { it.sq }),
+                w,
+            })
         }
         Ins::Post { c: cc, slot: q, .. } => Key::Post {
             c: cc.to_bits(),
@@ -327,36 +306,10 @@ fn key(c: &Compiled, ix: &Index, op: u32) -> Key {
 /// `k` with its peer renamed by `g`.
 fn renamed(k: Key, g: &[u32]) -> Key {
     match k {
-        Key::Send {
-            peer,
-            c,
-            bytes,
-            eager,
-            slot,
-            w,
-        } => Key::Send {
-            peer: g[peer as usize],
-            c,
-            bytes,
-            eager,
-            slot,
-            w,
-        },
-        Key::Recv {
-            peer,
-            c,
-            bytes,
-            eager,
-            slot,
-            w,
-        } => Key::Recv {
-            peer: g[peer as usize],
-            c,
-            bytes,
-            eager,
-            slot,
-            w,
-        },
+        Key::Msg(side) => Key::Msg(Side {
+            peer: g[side.peer as usize],
+            ..side
+        }),
         other => other,
     }
 }
@@ -377,22 +330,24 @@ fn holds(c: &Compiled, ix: &Index, g: &[u32]) -> bool {
         }
     }
     for x in 0..r {
-        let y = g[x] as usize;
-        let (a, b) = (ix.slot_start[x] as usize, ix.slot_start[x + 1] as usize);
-        let a2 = ix.slot_start[y] as usize;
-        for k in 0..b - a {
-            let (p, q) = (ix.slots[a + k] as usize, ix.slots[a2 + k] as usize);
-            if ix.slot_key[p].map(|k| renamed(k, g)) != ix.slot_key[q] {
-                return false;
-            }
-        }
-    }
-    for x in 0..r {
-        let y = g[x] as usize;
-        let (a, b) = (ix.start[x] as usize, ix.start[x + 1] as usize);
-        let a2 = ix.start[y] as usize;
-        for k in 0..b - a {
-            if renamed(key(c, ix, ix.ops[a + k]), g) != key(c, ix, ix.ops[a2 + k]) {
+        // the requests' message sides, then the clock operations, `x`'s renamed against `g(x)`'s
+        let (s, y) = (ix.slot_start[x] as usize, g[x] as usize);
+        let requests = (s..ix.slot_start[x + 1] as usize).map(|k| {
+            let q = ix.slot_start[y] as usize + k - s;
+            (
+                ix.slot_key[ix.slots[k] as usize],
+                ix.slot_key[ix.slots[q] as usize],
+            )
+        });
+        let (a, a2) = (ix.start[x] as usize, ix.start[y] as usize);
+        let ops = (a..ix.start[x + 1] as usize).map(|k| {
+            (
+                Some(key(c, ix, ix.ops[k])),
+                Some(key(c, ix, ix.ops[a2 + k - a])),
+            )
+        });
+        for (mine, theirs) in requests.chain(ops) {
+            if mine.map(|k| renamed(k, g)) != theirs {
                 return false;
             }
         }
