@@ -114,7 +114,7 @@ describe('trace page', () => {
       assert.match(search, new RegExp(`${report.search.visited.toLocaleString('en-US')} assignments visited`));
       // identical ranks are named exactly when the report found some
       const id = report.search.identicalRanks;
-      if (id) assert.match(search, new RegExp(`identical ranks \\(${id.generators.join(', ')} leave the trace unchanged\\): only assignments with rank ${id.pivot} on the least node class`));
+      if (id) assert.match(search, new RegExp(`identical ranks \\(${id.generators.join(', ')} found to leave the trace unchanged\\): only assignments with rank ${id.pivot} on the least node class`));
       else assert.doesNotMatch(search, /identical ranks/);
       if (report.measured) assert.match(await page.getByTestId('trace-measured').textContent(), /error a = \|t_n − t_m\| \/ t_m = \d+\.\d %/);
       assert.equal(await page.locator('[data-testid=trace-ranking-table] tbody tr').count(), Math.min(200, report.ranking.length));

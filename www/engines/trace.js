@@ -37,7 +37,7 @@ function searchSentence(s) {
   `${formatCount(s.replays)} full replays, ${formatCount(s.pruned)} branches pruned, ${formatCount(s.steps)} replay steps of a budget of ${formatCount(s.budget)}`];
   const id = s.identicalRanks;
   if (id) {
-    parts.push(`identical ranks (${id.generators.join(', ')} leave the trace unchanged): only assignments with rank ${id.pivot} on the least node class of ranks ${id.orbit.length > 8 ? `${id.orbit.slice(0, 8).join(', ')}, … (${id.orbit.length})` : id.orbit.join(', ')} are searched and listed`);
+    parts.push(`identical ranks (${id.generators.join(', ')} found to leave the trace unchanged): only assignments with rank ${id.pivot} on the least node class of ranks ${id.orbit.length > 8 ? `${id.orbit.slice(0, 8).join(', ')}, … (${id.orbit.length})` : id.orbit.join(', ')} are searched and listed`);
   }
   const verdict = s.proven
     ? 'the best is proven optimal'

@@ -4,8 +4,11 @@ use super::{Bounds, Outcome, Problem, Stats, Stop, TopList, FREE};
 use crate::trace::replay::{LaneTables, LANES};
 
 /// Exhaustive search: every capacity-feasible assignment (at most `cores` ranks on a node) in
-/// lexicographic order, replayed; representatives enter the ranking. So the ranking is the
-/// `top` best of all feasible assignments, one row per class of identical-node equivalents.
+/// lexicographic order, replayed, but those the identical-rank reduction skips
+/// ([`Problem::allows_placing`], checked as each rank is placed); the listed ones
+/// ([`Problem::listed`]) enter the ranking. So the ranking is the `top` best of all feasible
+/// assignments, one row per class of equivalents (by identical nodes, and by identical ranks up
+/// to ties the reduction keeps apart).
 ///
 /// # Complexity
 /// `O(A x (M + R))` for the `A` feasible assignments ([`super::assignments_on`]; `n!/(n-R)!`
