@@ -227,6 +227,7 @@ fn a_work_budget_stops_the_simulation_with_a_reason_and_otherwise_changes_nothin
             std::slice::from_ref(&job),
             model,
             u64::MAX / 2,
+            placelab::netsim::Lazy::Auto,
             &mut NoProgress,
         )
         .unwrap();
@@ -236,6 +237,7 @@ fn a_work_budget_stops_the_simulation_with_a_reason_and_otherwise_changes_nothin
             std::slice::from_ref(&job),
             model,
             100,
+            placelab::netsim::Lazy::Auto,
             &mut NoProgress,
         )
         .unwrap_err();

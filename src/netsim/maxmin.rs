@@ -33,6 +33,17 @@
 //! chooses; by default a simulation switches to [`slack`] after [`AUTO_SWITCH`] recomputed
 //! flows, so smaller ones keep their results to the last bit).
 //!
+//! # Batched ends (an approximation, off by default)
+//! With [`Net::end_tolerance`] `eps > 0`, a flow that has at most `eps` of its bytes left when
+//! another flow ends ends with it: after the events within [`EVENT_TOLERANCE`], the event
+//! queue is read on while its next event is an end whose flow would send at most
+//! `eps * bytes` more at its current rate (`rate * (t_end - t)`), and those flows end at `t`
+//! with the others, in one recomputation. **Bound:** every flow sends at least `(1 - eps)` of
+//! its bytes at the sharing's rates, and ends at most `eps * bytes / rate` early (its rate
+//! when it ended); every batched end is counted ([`Net::batched_ends`]). The effect on a
+//! job's time is measured, not proved (max-min sharing is not monotone: an earlier end can
+//! slow another flow): the tests compare it with the exact simulation.
+//!
 //! # Complexity
 //! A recomputation over a set `S` of flows touching capacities `C_S` costs
 //! `O(sum_{c in C_S} deg(c) + |S| * h * log |C_S|)` (`h` the route length with ACKs); a flow's
@@ -251,6 +262,12 @@ pub(crate) struct Net {
     pub always_full: bool,
     /// How ends are recomputed (see [`Lazy`]).
     pub lazy_method: Lazy,
+    /// Share of its bytes a flow may have left and still end with an earlier end (module
+    /// doc, "Batched ends"); 0 is exact.
+    pub end_tolerance: f64,
+    /// Flows ended early by [`Net::end_tolerance`], and their bytes left then.
+    pub batched_ends: u64,
+    pub batched_bytes: f64,
 }
 
 /// How [`Net`] recomputes the rates after flows end (flows starting always recompute their
@@ -351,6 +368,9 @@ impl Net {
             work: 0,
             always_full: false,
             lazy_method: Lazy::Auto,
+            end_tolerance: 0.0,
+            batched_ends: 0,
+            batched_bytes: 0.0,
         }
     }
 
@@ -545,6 +565,24 @@ impl Net {
                 State::Latency => self.activated.push(f),
                 State::Active => self.ended.push(f),
                 State::Idle => {}
+            }
+        }
+        if self.end_tolerance > 0.0 && !self.ended.is_empty() {
+            // Batched ends: the ends next in time whose flows have at most `eps` of their
+            // bytes left (module doc); the first other event stops the batch.
+            while let Some((tk, f)) = self.events.peek() {
+                let fi = f as usize;
+                if self.f_state[fi] != State::Active {
+                    break;
+                }
+                let left = self.fh[fi].rate * (tk - t);
+                if !(left <= self.end_tolerance * self.f_bytes[fi]) {
+                    break;
+                }
+                self.events.pop();
+                self.ended.push(f);
+                self.batched_ends += 1;
+                self.batched_bytes += left;
             }
         }
         // Ends: detach, note the lowest level.

@@ -91,6 +91,7 @@ pub use platform::{LinkInfo, Platform};
 pub use rounds::{
     simulate_every_round, simulate_every_round_with, simulate_rounds, simulate_rounds_budgeted,
     simulate_rounds_with, simulate_rounds_within, Budget, JobTraffic, Message, RoundsResult,
+    Sharing,
 };
 
 use crate::progress::Progress;

@@ -49,6 +49,27 @@ pub struct RoundsResult {
     /// The engine's work: flow-capacity incidences visited by recomputations plus flows
     /// rescheduled (what its time follows, see [`super::maxmin`]).
     pub work: u64,
+    /// Flows that ended early, batched with an earlier end ([`Sharing::end_tolerance`]).
+    pub batched_ends: u64,
+}
+
+/// How a simulation recomputes the sharing: the method for ends, and the share of its bytes a
+/// flow may have left and still end with an earlier end (0, exact; otherwise the approximation
+/// of [`super::maxmin`], "Batched ends": every flow sends at least `1 - end_tolerance` of its
+/// bytes at the sharing's rates).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sharing {
+    pub lazy: Lazy,
+    pub end_tolerance: f64,
+}
+
+impl From<Lazy> for Sharing {
+    fn from(lazy: Lazy) -> Sharing {
+        Sharing {
+            lazy,
+            end_tolerance: 0.0,
+        }
+    }
 }
 
 /// What a budgeted simulation counts against its budget.
@@ -89,12 +110,12 @@ pub fn simulate_rounds(
     model: Model,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
-    simulate_rounds_within(p, jobs, model, u64::MAX, progress)
+    simulate_rounds_within(p, jobs, model, u64::MAX, Lazy::Auto, progress)
 }
 
 /// [`simulate_rounds`] that gives up once its rate recomputations have covered more than
 /// `budget` flows in all (the engine's `solved_flows`, which its work follows): an engine that must finish in seconds whatever the placement passes its budget and
-/// reports the case as not simulated.
+/// reports the case as not simulated; `sharing` as in [`simulate_rounds_with`].
 ///
 /// # Errors
 /// As [`simulate_rounds`], and a sentence saying where the budget ran out.
@@ -103,9 +124,19 @@ pub fn simulate_rounds_within(
     jobs: &[JobTraffic],
     model: Model,
     budget: u64,
+    sharing: impl Into<Sharing>,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
-    simulate_rounds_budgeted(p, jobs, model, Budget::Flows(budget), progress)
+    check_jobs(p, jobs)?;
+    by_groups(
+        p,
+        jobs,
+        model,
+        Budget::Flows(budget),
+        sharing.into(),
+        false,
+        progress,
+    )
 }
 
 /// [`simulate_rounds`] that gives up once the count `budget` names passes its value (a
@@ -121,10 +152,10 @@ pub fn simulate_rounds_budgeted(
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    by_groups(p, jobs, model, budget, Lazy::Auto, false, progress)
+    by_groups(p, jobs, model, budget, Lazy::Auto.into(), false, progress)
 }
 
-/// [`simulate_rounds`] recomputing flow ends by `lazy` ([`simulate_every_round_with`]), and
+/// [`simulate_rounds`] recomputing flow ends as `sharing` says ([`simulate_every_round_with`]), and
 /// with several jobs split into groups that share no capacity, each job alone in its group
 /// simulated for one round (theorem at [`by_groups`]; `placelab netsim` uses it).
 ///
@@ -137,7 +168,7 @@ pub fn simulate_rounds_with(
     p: &Platform,
     jobs: &[JobTraffic],
     model: Model,
-    lazy: Lazy,
+    sharing: impl Into<Sharing>,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
@@ -146,7 +177,7 @@ pub fn simulate_rounds_with(
         jobs,
         model,
         Budget::Flows(u64::MAX),
-        lazy,
+        sharing.into(),
         true,
         progress,
     )
@@ -179,7 +210,7 @@ fn by_groups(
     jobs: &[JobTraffic],
     model: Model,
     budget: Budget,
-    lazy: Lazy,
+    sharing: Sharing,
     split: bool,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
@@ -190,7 +221,7 @@ fn by_groups(
     };
     if let [g] = groups.as_slice() {
         if g.len() > 1 {
-            return run(p, jobs, model, budget, lazy, progress);
+            return run(p, jobs, model, budget, sharing, progress);
         }
     }
     let nj = jobs.len();
@@ -203,6 +234,7 @@ fn by_groups(
         solves: 0,
         solved_flows: 0,
         work: 0,
+        batched_ends: 0,
     };
     for g in &groups {
         let left = match budget {
@@ -211,8 +243,8 @@ fn by_groups(
         };
         let sub: Vec<JobTraffic> = g.iter().map(|&j| jobs[j].clone()).collect();
         let r = match sub.as_slice() {
-            [job] if job.rounds > 1 => one_round_repeated(p, job, model, left, lazy, progress)?,
-            _ => run(p, &sub, model, left, lazy, progress)?,
+            [job] if job.rounds > 1 => one_round_repeated(p, job, model, left, sharing, progress)?,
+            _ => run(p, &sub, model, left, sharing, progress)?,
         };
         for (k, &j) in g.iter().enumerate() {
             out.job_end[j] = r.job_end[k];
@@ -228,6 +260,7 @@ fn by_groups(
         out.solves += r.solves;
         out.solved_flows += r.solved_flows;
         out.work += r.work;
+        out.batched_ends += r.batched_ends;
     }
     out.makespan = out.job_end.iter().copied().fold(0.0, f64::max);
     Ok(out)
@@ -239,14 +272,21 @@ fn one_round_repeated(
     job: &JobTraffic,
     model: Model,
     budget: Budget,
-    lazy: Lazy,
+    sharing: Sharing,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     let one = JobTraffic {
         rounds: 1,
         ..job.clone()
     };
-    let mut r = run(p, std::slice::from_ref(&one), model, budget, lazy, progress)?;
+    let mut r = run(
+        p,
+        std::slice::from_ref(&one),
+        model,
+        budget,
+        sharing,
+        progress,
+    )?;
     let k = f64::from(job.rounds);
     let round = r.job_end[0] - job.start;
     r.job_end[0] = job.start + k * round;
@@ -317,7 +357,7 @@ pub fn simulate_every_round(
     simulate_every_round_with(p, jobs, model, Lazy::Auto, progress)
 }
 
-/// [`simulate_every_round`] recomputing flow ends by `lazy` (benchmarks compare the methods;
+/// [`simulate_every_round`] recomputing flow ends as `sharing` says (benchmarks compare the methods;
 /// all give the same rates but for the order of floating-point sums).
 ///
 /// # Errors
@@ -326,11 +366,18 @@ pub fn simulate_every_round_with(
     p: &Platform,
     jobs: &[JobTraffic],
     model: Model,
-    lazy: Lazy,
+    sharing: impl Into<Sharing>,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     check_jobs(p, jobs)?;
-    run(p, jobs, model, Budget::Flows(u64::MAX), lazy, progress)
+    run(
+        p,
+        jobs,
+        model,
+        Budget::Flows(u64::MAX),
+        sharing.into(),
+        progress,
+    )
 }
 
 /// [`simulate_every_round`] on checked inputs.
@@ -339,11 +386,12 @@ fn run(
     jobs: &[JobTraffic],
     model: Model,
     budget: Budget,
-    lazy: Lazy,
+    sharing: Sharing,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     let mut net = Net::new(p, ModelParams::of(model));
-    net.lazy_method = lazy;
+    net.lazy_method = sharing.lazy;
+    net.end_tolerance = sharing.end_tolerance;
     // Templates of job j: first[j]..first[j+1].
     let mut first = Vec::with_capacity(jobs.len() + 1);
     for (j, job) in jobs.iter().enumerate() {
@@ -459,6 +507,7 @@ fn run(
         solves: net.solves,
         solved_flows: net.solved_flows,
         work: net.work,
+        batched_ends: net.batched_ends,
     })
 }
 

@@ -16,6 +16,10 @@ pub struct PlaceReport {
     pub system: SystemInfo,
     pub model: &'static str,
     pub source_quirks: bool,
+    /// A message with at most this share of its bytes left ends with an earlier end (absent
+    /// when 0: exact).
+    #[serde(skip_serializing_if = "is_zero_f64")]
+    pub end_tolerance: f64,
     pub strategies: Vec<&'static str>,
     /// Experiment 2's jobs, placed before the control job (`null` for experiment 1).
     pub background: Option<BackgroundInfo>,
@@ -207,6 +211,13 @@ pub struct RunReport {
     /// A `messages` job: when each round ended (s from the job's start).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub round_ends: Option<Vec<f64>>,
+    /// Messages that ended early, with an earlier end (`endTolerance`; absent when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub batched_ends: u64,
+}
+
+fn is_zero_f64(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// What the report leaves out to stay within [`REPORT_BYTE_CAP`].

@@ -21,7 +21,8 @@ use super::report::{
 use super::scenario::{self, PlaceScenario, System, SystemKind};
 use super::strategy::{self, mapped, Objective, Options, Placement, Shape, StrategyId};
 use crate::netsim::{
-    simulate_rounds_within, static_metrics, Flow, JobTraffic, LinkParams, Message, Model, Platform,
+    simulate_rounds_within, static_metrics, Flow, JobTraffic, Lazy, LinkParams, Message, Model,
+    Platform, Sharing,
 };
 use crate::progress::{NoProgress, Progress, Span};
 use crate::rng::Rng;
@@ -165,6 +166,8 @@ pub fn message_flows(s: &PlaceScenario, hosts: &[u32]) -> Vec<Flow> {
 pub struct Simulated {
     pub time: f64,
     pub message_ends: Vec<f64>,
+    /// Messages ended early with an earlier end ([`PlaceScenario::end_tolerance`]).
+    pub batched_ends: u64,
 }
 
 /// The control job's time on `hosts` for case `c`: one round simulated and multiplied by the
@@ -190,6 +193,7 @@ fn simulate(
         return Ok(Simulated {
             time: round * f64::from(rounds),
             message_ends: r.finish,
+            batched_ends: 0,
         });
     }
     if *left == 0 {
@@ -200,9 +204,10 @@ fn simulate(
     let budget = SIM_BUDGET.min(*left);
     let r = simulate_graph(p, job, hosts, c, s, bg, budget, progress);
     *left -= r.as_ref().map_or(budget, |x| x.1.min(budget));
-    r.map(|(time, _)| Simulated {
+    r.map(|(time, _, batched_ends)| Simulated {
         time,
         message_ends: Vec::new(),
+        batched_ends,
     })
 }
 
@@ -215,8 +220,12 @@ fn simulate_graph(
     bg: Option<&Background>,
     budget: u64,
     progress: &mut dyn Progress,
-) -> Result<(f64, u64), String> {
+) -> Result<(f64, u64, u64), String> {
     let rounds = s.job.rounds as u32;
+    let sharing = Sharing {
+        lazy: Lazy::Auto,
+        end_tolerance: s.end_tolerance,
+    };
     let control = traffic(
         job,
         hosts,
@@ -231,8 +240,13 @@ fn simulate_graph(
                 rounds: 1,
                 ..control
             };
-            simulate_rounds_within(p, &[one], s.model, budget, progress)
-                .map(|r| (r.job_time[0] * f64::from(rounds), r.solved_flows))
+            simulate_rounds_within(p, &[one], s.model, budget, sharing, progress).map(|r| {
+                (
+                    r.job_time[0] * f64::from(rounds),
+                    r.solved_flows,
+                    r.batched_ends,
+                )
+            })
         }
         Some(b) => {
             let mut all = vec![control];
@@ -246,8 +260,8 @@ fn simulate_graph(
                     rounds,
                 ));
             }
-            simulate_rounds_within(p, &all, s.model, budget, progress)
-                .map(|r| (r.job_time[0], r.solved_flows))
+            simulate_rounds_within(p, &all, s.model, budget, sharing, progress)
+                .map(|r| (r.job_time[0], r.solved_flows, r.batched_ends))
         }
     }
 }
@@ -384,6 +398,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                 link_bytes: Vec::new(),
                 message_ends: None,
                 round_ends: None,
+                batched_ends: 0,
             };
             match placement {
                 Placement::NotPlaced(why) => run.reason = Some(why),
@@ -433,6 +448,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                     match time {
                         Ok(t) => {
                             run.time = Some(t.time);
+                            run.batched_ends = t.batched_ends;
                             if c.kind == JobKind::Messages {
                                 let round = t.time / f64::from(rounds);
                                 run.round_ends =
@@ -547,6 +563,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         },
         model: s.model.id(),
         source_quirks: quirks,
+        end_tolerance: s.end_tolerance,
         strategies: s.strategies.iter().map(|s| s.id()).collect(),
         background: s
             .background

@@ -41,6 +41,8 @@ pub const USAGE: &str = "placelab netsim [options]   simulate bulk-synchronous j
       --latency L            link latency, s (default 50e-6)
       --recompute R          how flow ends are recomputed: auto (default), scan (every touched
                              capacity summed from its flows) or slack (spare capacities kept)
+      --end-tolerance E      a flow with at most E of its bytes left ends with an earlier end
+                             (0, the default: exact; e.g. 0.01; --job and --jobs)
       --emit-messages        print the job's messages as JSON [[src,dst,bytes],...] and stop
       --platform FILE.xml    read the platform from a SimGrid platform file (version 4.1)
                              instead of --system/--dims/--tree/--bandwidth/--latency; host i is
@@ -77,6 +79,8 @@ pub struct NetsimCase {
     pub emit_messages: bool,
     /// How flow ends are recomputed.
     pub lazy: Lazy,
+    /// Share of its bytes a flow may have left and end with an earlier end.
+    pub end_tolerance: f64,
     /// A one-line description for the report.
     pub description: String,
     /// Route every host pair and stop.
@@ -217,6 +221,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
     let mut link = LinkParams::SOURCE;
     let mut emit = false;
     let mut lazy = Lazy::Auto;
+    let mut end_tolerance = 0.0;
     let mut file: Option<String> = None;
     let mut route_all = false;
     let mut write_platform = None;
@@ -271,6 +276,14 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
                     "scan" => Lazy::Scan,
                     "slack" => Lazy::Slack,
                     r => return Err(format!("--recompute: '{r}' is not auto, scan or slack")),
+                }
+            }
+            "--end-tolerance" => {
+                end_tolerance = number(value(args, &mut i, a)?, a)?;
+                if !(0.0..=0.5).contains(&end_tolerance) {
+                    return Err(format!(
+                        "--end-tolerance: must be from 0 to 0.5, got {end_tolerance}"
+                    ));
                 }
             }
             _ => return Err(format!("unknown option '{a}'")),
@@ -484,6 +497,7 @@ pub fn parse(args: &[String]) -> Result<NetsimCase, String> {
         model,
         emit_messages: emit,
         lazy,
+        end_tolerance,
         description,
         route_all,
         write_platform,
@@ -742,7 +756,10 @@ pub fn main(args: &[String]) -> ExitCode {
         &case.platform,
         &jobs,
         case.model,
-        case.lazy,
+        placelab::netsim::Sharing {
+            lazy: case.lazy,
+            end_tolerance: case.end_tolerance,
+        },
         &mut placelab::progress::NoProgress,
     );
     let seconds = t0.elapsed().as_secs_f64();
@@ -757,6 +774,7 @@ pub fn main(args: &[String]) -> ExitCode {
                 "solves": r.solves,
                 "solvedFlows": r.solved_flows,
                 "work": r.work,
+                "batchedEnds": r.batched_ends,
                 "wallSeconds": seconds,
                 "peakRssMiB": peak_rss_mib(),
             });
