@@ -127,6 +127,23 @@ describe('place page', () => {
     await page.close();
   });
 
+  it('batched ends: Random on the 64x64 torus with 1 MB messages finishes, and the page says the ends were batched', async () => {
+    const page = await readyPage(env);
+    const t0 = Date.now();
+    await pickExample(page, 'place-random-4096-batched-ends.json');
+    console.log(`# Random, 4,096 tasks, 1 MB, batched ends: run and draw ${Date.now() - t0} ms`);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    assert.match(await page.getByTestId('place-info').textContent(), /ends batched: a message with at most 2 % of its bytes left/);
+    await page.waitForFunction(() => document.querySelector('[data-testid=place-caption][data-strategy=random]')?.textContent.includes('ends batched'), null, { timeout: 0 });
+    const caption = await page.locator('[data-testid=place-caption][data-strategy=random]').textContent();
+    assert.match(caption, /^time [0-9.]+ s · ratio [0-9.]+.* · [0-9,]+ ends batched/, caption);
+    const tasks = await page.evaluate(() => window.__longTasks);
+    const worst = tasks.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
+    assert.ok(worst.ms <= GOAL_MS, `main thread blocked ${worst.ms} ms`);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
   it('the largest Mapped run the limits admit (4,096 nodes, 1 MB, every strategy) finishes with no long main-thread task', async () => {
     const text = JSON.stringify({
       version: 1, engine: 'place', name: 'largest admitted Mapped run', seed: 1,

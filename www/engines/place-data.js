@@ -45,7 +45,7 @@ export function bound(envelope) {
 }
 
 export const RUN_COLUMNS = ['kind', 'processes', 'messageBytes', 'rounds', 'strategy', 'placed', 'time', 'ratio', 'sourceRatio',
-  'hopBytes', 'dilationMax', 'dilationMean', 'congestion', 'reason'];
+  'hopBytes', 'dilationMax', 'dilationMean', 'congestion', 'batchedEnds', 'reason'];
 
 /**
  * Exports from the complete report: `summary` (the averaged ratio table beside the source's) and
@@ -65,7 +65,7 @@ export function csv(envelope) {
   for (const c of r.cases) {
     for (const x of c.runs) {
       runs.push(csvLine([c.kind, c.processes, c.messageBytes, c.rounds, x.strategy, x.placed, x.time ?? '', x.ratio ?? '', x.sourceRatio ?? '',
-        x.hopBytes, x.dilationMax, x.dilationMean, x.congestion, x.reason ?? '']));
+        x.hopBytes, x.dilationMax, x.dilationMean, x.congestion, x.batchedEnds ?? 0, x.reason ?? '']));
     }
   }
   return [

@@ -48,7 +48,7 @@ function systemLine(r) {
     : s.kind === 'simgrid' ? `platform file, ${s.groups.length === 1 ? 'one group of hosts' : s.groups.length === 2 ? `${s.groups[1]} groups of ${s.groups[0]} hosts` : `host groups ${s.groups.join(' x ')} (lowest level first)`}`
       : s.dims ? (s.dims.length > 3 || s.dims[2] > 1 ? `${s.dims.join(' x ')}` : `${s.dims[0]} x ${s.dims[1]}`) : `SimGrid FAT_TREE ${s.simgrid}`;
   const bg = r.background ? `; experiment 2: ${r.background.jobCount} background job(s) on ${formatCount(r.background.busyHosts)} nodes (${Math.round(r.background.fill * 100)} % asked)` : '; experiment 1: empty cluster';
-  return `${s.kind} ${shape}: ${formatCount(s.hosts)} hosts, ${s.kind === 'simgrid' ? `${formatCount(s.links)} links of the file's own bandwidths and latencies` : `${formatCount(s.links)} directed links of ${formatValue(s.bandwidth / 1e6)} MB/s and ${formatValue(s.latency * 1e6)} µs`}; model ${r.model}${r.sourceQuirks ? '; the source\'s quirks on (half shuffle, power-of-two 3D Hilbert)' : ''}${bg}`;
+  return `${s.kind} ${shape}: ${formatCount(s.hosts)} hosts, ${s.kind === 'simgrid' ? `${formatCount(s.links)} links of the file's own bandwidths and latencies` : `${formatCount(s.links)} directed links of ${formatValue(s.bandwidth / 1e6)} MB/s and ${formatValue(s.latency * 1e6)} µs`}; model ${r.model}${r.endTolerance ? `; ends batched: a message with at most ${formatValue(r.endTolerance * 100)} % of its bytes left ends with an earlier one (approximate)` : ''}${r.sourceQuirks ? '; the source\'s quirks on (half shuffle, power-of-two 3D Hilbert)' : ''}${bg}`;
 }
 
 /** Where our figures differ from the source's, in words, from the averaged table. */
@@ -222,7 +222,7 @@ export function draw(host, envelope) {
     f.drawn = drawPlacement(f.canvas, w, { system: r.system, hosts: run.placed ? run.hosts : null, busy, edges: f.c.taskEdges,
       edgeHops: run.edgeHops, linkBytes: run.linkBytes, layers, title: run.label });
     f.cap.textContent = run.placed
-      ? `time ${fmtTime(run.time)} · ratio ${fmtRatio(run.ratio)}${run.sourceRatio != null ? ` (source ${fmtRatio(run.sourceRatio)})` : ''} · mean ${formatValue(run.dilationMean)} hops, max ${run.dilationMax}${run.time == null && run.reason ? ` · ${run.reason}` : ''}`
+      ? `time ${fmtTime(run.time)} · ratio ${fmtRatio(run.ratio)}${run.sourceRatio != null ? ` (source ${fmtRatio(run.sourceRatio)})` : ''} · mean ${formatValue(run.dilationMean)} hops, max ${run.dilationMax}${run.batchedEnds ? ` · ${formatCount(run.batchedEnds)} ends batched` : ''}${run.time == null && run.reason ? ` · ${run.reason}` : ''}`
       : `not placed: ${run.reason}`;
   }
   function drawRest(avail, layers) {
