@@ -245,8 +245,23 @@ fn a_split_run_gives_the_report_of_the_run_in_one_worker() {
     let mut split = api::split(text).unwrap().unwrap();
     let report = placelab::split::run_here(split.as_mut(), &mut NoProgress).unwrap();
     assert_eq!(report, api::run(text, &mut NoProgress).unwrap());
+    // the trace engine's exhaustive search, its subtrees in 3 workers
+    let nodes: Vec<String> = (0..6)
+        .map(|i| format!(r#"{{"name": "n{i}", "ratio": {}}}"#, 1 + i / 2))
+        .collect();
+    let trace = format!(
+        r#"{{"version": 1, "engine": "trace", "name": "subtrees", "seed": 2, "referenceRate": 5e8,
+        "generate": {{"program": "luCyclic", "size": 300, "ranks": 6, "width": 5, "iterations": 2}},
+        "nodes": [{}], "defaultLink": {{"a0": 5e-5, "a1": 1e-7}},
+        "search": {{"method": "exhaustive", "workers": 3}}}}"#,
+        nodes.join(", ")
+    );
+    assert_eq!(api::plan(&trace, 4).unwrap().workers, 3);
+    let mut split = api::split(&trace).unwrap().unwrap();
+    let report = placelab::split::run_here(split.as_mut(), &mut NoProgress).unwrap();
+    assert_eq!(report, api::run(&trace, &mut NoProgress).unwrap());
     for sample in api::sample_scenarios() {
-        if !sample.contains("\"moldable\"") {
+        if !sample.contains("\"moldable\"") && !sample.contains("\"workers\"") {
             assert_eq!(api::plan(&sample, 8).unwrap().workers, 1, "{sample}");
         }
     }

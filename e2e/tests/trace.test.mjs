@@ -11,6 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { useBrowser, pickExample, waitSettled, artifact, moduleUrl } from '../lib/harness.mjs';
 import { readyPage, assertNoLongTask } from '../lib/longtasks.mjs';
+import { typeRawJson } from '../lib/harness.mjs';
 import { REPO } from '../lib/server.mjs';
 
 const env = useBrowser();
@@ -258,6 +259,34 @@ describe('trace page', () => {
       assert.ok(width <= 390, `${file}: the page is ${width} px wide`);
     }
     await page.screenshot({ path: artifact('trace-phone.png'), fullPage: true });
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('the block-cyclic LU on 8 nodes is proven by exhaustive search in two workers, as one worker reports it', async () => {
+    const page = await readyPage(env);
+    const t0 = Date.now();
+    await pickExample(page, 'trace-lu-cyclic-8-workers.json');
+    const ms = Date.now() - t0;
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const two = await page.evaluate(() => ({ search: window.placelab.lastReport.report.search, sha: window.placelab.lastReportSha256 }));
+    assert.equal(two.search.proven, true);
+    assert.equal(two.search.replays, 40320);
+    console.log(`# block-cyclic LU, 8 nodes, exhaustive in 2 workers: example chosen to drawn ${ms} ms`);
+    // one worker: the same report, byte for byte
+    const text = await page.evaluate(() => window.placelab.scenarioText());
+    const one = JSON.parse(text);
+    one.search.workers = 1;
+    await typeRawJson(page, JSON.stringify(one));
+    await waitSettled(page, 0);
+    const runs = await page.evaluate(() => window.placelab.runCount);
+    const t1 = Date.now();
+    await page.getByTestId('run').click();
+    await page.waitForFunction((n) => window.placelab.runCount > n && ['done', 'error'].includes(document.body.dataset.status), runs, { timeout: 0 });
+    console.log(`# the same in one worker: Run to drawn ${Date.now() - t1} ms`);
+    const single = await page.evaluate(() => window.placelab.lastReport.report.search);
+    assert.deepEqual(single, two.search);
+    await assertNoLongTask(page, 'block-cyclic LU in two workers and one');
     assert.deepEqual(page.problems, []);
     await page.close();
   });

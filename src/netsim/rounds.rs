@@ -651,7 +651,7 @@ mod tests {
             std::slice::from_ref(&job),
             Model::SimgridLv08,
             Budget::Flows(u64::MAX),
-            Lazy::Auto,
+            Lazy::Auto.into(),
             &mut NoProgress,
         )
         .unwrap();

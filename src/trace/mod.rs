@@ -7,7 +7,7 @@
 //! a SimGrid platform file by [`simgrid`]) →
 //! [`search`] (exhaustive, branch and bound, local search) → [`report`] (ranking, timeline of
 //! the best, machinefile, fits, the error `a` against measured times). [`samples`] is the
-//! cross-target sample matrix.
+//! cross-target sample matrix; [`split`] runs an exhaustive search in several workers.
 
 pub mod alog;
 pub mod collectives;
@@ -22,6 +22,7 @@ pub mod samples;
 pub mod scenario;
 pub mod search;
 pub mod simgrid;
+pub mod split;
 pub mod text;
 pub mod ti;
 
@@ -67,6 +68,14 @@ impl Engine for TracePrediction {
     fn sample_scenarios() -> Vec<String> {
         samples::sample_scenarios()
     }
+
+    /// An exhaustive search in several workers when the scenario asks for them: [`split`].
+    fn split(
+        s: TraceScenario,
+        meta: &Meta,
+    ) -> Result<Option<Box<dyn crate::split::Split<Report = TraceReport>>>> {
+        split::split(s, meta)
+    }
 }
 
 /// Runs the search the scenario asks for; `tick(steps)` reports the work spent.
@@ -75,6 +84,11 @@ pub fn search(s: &TraceScenario, b: &Built, seed: u64, tick: &mut dyn FnMut(u64)
     let top = s.search.top as usize;
     let budget = s.search.budget as u64;
     match b.method {
+        #[cfg(not(target_arch = "wasm32"))]
+        Method::Exhaustive => {
+            search::exhaustive_threads(&prob, top, rayon::current_num_threads(), tick)
+        }
+        #[cfg(target_arch = "wasm32")]
         Method::Exhaustive => search::exhaustive_with(&prob, top, true, tick),
         Method::LocalSearch => search::local_only(&prob, top, budget, s.search.restarts, seed),
         Method::BranchAndBound | Method::Auto => {
@@ -85,7 +99,7 @@ pub fn search(s: &TraceScenario, b: &Built, seed: u64, tick: &mut dyn FnMut(u64)
 
 /// Progress units: the search takes the first 900 (in proportion to steps over the budget, or
 /// over all assignments' steps for exhaustive search), the report the last 100.
-const PROGRESS_UNITS: u64 = 1000;
+pub(crate) const PROGRESS_UNITS: u64 = 1000;
 
 /// Runs a built scenario.
 pub fn run(s: &TraceScenario, b: &Built, seed: u64, progress: &mut dyn Progress) -> TraceReport {

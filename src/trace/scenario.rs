@@ -140,6 +140,7 @@ pub mod d {
         budget: f64 = "search.budget",
         restarts: u32 = "search.restarts",
         rank_symmetry: bool = "search.rankSymmetry",
+        workers: u32 = "search.workers",
     );
 }
 
@@ -227,6 +228,9 @@ pub struct SearchSpec {
     /// Reduce the search by the identical ranks found ([`super::search::symmetry`]).
     #[serde(default = "d::rank_symmetry")]
     pub rank_symmetry: bool,
+    /// Web Workers the page runs an exhaustive search in ([`super::split`]).
+    #[serde(default = "d::workers")]
+    pub workers: u32,
 }
 
 impl Default for SearchSpec {
@@ -238,6 +242,7 @@ impl Default for SearchSpec {
             budget: d::budget(),
             restarts: d::restarts(),
             rank_symmetry: d::rank_symmetry(),
+            workers: d::workers(),
         }
     }
 }
@@ -316,6 +321,9 @@ fn build_table() -> Vec<Param> {
         Param::new("search.rankSymmetry", "Identical ranks", "bool", json!(true)).help(
             "skip assignments that only permute identical ranks (shifts, reflections or xors of the ranks that leave the trace unchanged, found by checking it); off: every assignment is searched",
         ),
+        Param::new("search.workers", "Web Workers", "int", json!(1))
+            .range(1.0, crate::split::MAX_WORKERS as f64)
+            .help("the page runs an exhaustive search in this many workers at once (capped by the machine's threads); natively it uses every thread; same report"),
         Param::new("simgrid", "SimGrid platform (XML)", "text", json!(null))
             .help("a SimGrid platform file (version 4.1): the nodes are its hosts (every one in file order, or those named in nodes), a node's ratio referenceRate / the host's speed, its cores the host's; each pair's link is their route's (a0 its latency, a1 1 / its bottleneck bandwidth), and SMPI's default factors apply; then no links, defaultLink or intraLink"),
         Param::new("nodes", "Nodes", "string", json!(null))
