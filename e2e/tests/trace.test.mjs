@@ -286,6 +286,16 @@ describe('trace page', () => {
     console.log(`# the same in one worker: Run to drawn ${Date.now() - t1} ms`);
     const single = await page.evaluate(() => window.placelab.lastReport.report.search);
     assert.deepEqual(single, two.search);
+    // two workers again, warm as the one-worker run was
+    one.search.workers = 2;
+    await typeRawJson(page, JSON.stringify(one));
+    await waitSettled(page, 0);
+    const runs2 = await page.evaluate(() => window.placelab.runCount);
+    const t2 = Date.now();
+    await page.getByTestId('run').click();
+    await page.waitForFunction((n) => window.placelab.runCount > n && ['done', 'error'].includes(document.body.dataset.status), runs2, { timeout: 0 });
+    console.log(`# two workers again: Run to drawn ${Date.now() - t2} ms`);
+    assert.equal(await page.evaluate(() => window.placelab.lastReportSha256), two.sha);
     await assertNoLongTask(page, 'block-cyclic LU in two workers and one');
     assert.deepEqual(page.problems, []);
     await page.close();
