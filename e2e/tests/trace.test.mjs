@@ -273,29 +273,21 @@ describe('trace page', () => {
     assert.equal(two.search.proven, true);
     assert.equal(two.search.replays, 40320);
     console.log(`# block-cyclic LU, 8 nodes, exhaustive in 2 workers: example chosen to drawn ${ms} ms`);
-    // one worker: the same report, byte for byte
-    const text = await page.evaluate(() => window.placelab.scenarioText());
-    const one = JSON.parse(text);
-    one.search.workers = 1;
-    await typeRawJson(page, JSON.stringify(one));
-    await waitSettled(page, 0);
-    const runs = await page.evaluate(() => window.placelab.runCount);
-    const t1 = Date.now();
-    await page.getByTestId('run').click();
-    await page.waitForFunction((n) => window.placelab.runCount > n && ['done', 'error'].includes(document.body.dataset.status), runs, { timeout: 0 });
-    console.log(`# the same in one worker: Run to drawn ${Date.now() - t1} ms`);
-    const single = await page.evaluate(() => window.placelab.lastReport.report.search);
-    assert.deepEqual(single, two.search);
-    // two workers again, warm as the one-worker run was
-    one.search.workers = 2;
-    await typeRawJson(page, JSON.stringify(one));
-    await waitSettled(page, 0);
-    const runs2 = await page.evaluate(() => window.placelab.runCount);
-    const t2 = Date.now();
-    await page.getByTestId('run').click();
-    await page.waitForFunction((n) => window.placelab.runCount > n && ['done', 'error'].includes(document.body.dataset.status), runs2, { timeout: 0 });
-    console.log(`# two workers again: Run to drawn ${Date.now() - t2} ms`);
-    assert.equal(await page.evaluate(() => window.placelab.lastReportSha256), two.sha);
+    // one worker, then two again (both warm): the same report, byte for byte
+    const scenario = JSON.parse(await page.evaluate(() => window.placelab.scenarioText()));
+    const runWith = async (workers) => {
+      scenario.search.workers = workers;
+      await typeRawJson(page, JSON.stringify(scenario));
+      await waitSettled(page, 0);
+      const runs = await page.evaluate(() => window.placelab.runCount);
+      const t = Date.now();
+      await page.getByTestId('run').click();
+      await page.waitForFunction((n) => window.placelab.runCount > n && ['done', 'error'].includes(document.body.dataset.status), runs, { timeout: 0 });
+      console.log(`# ${workers} worker(s), warm: Run to drawn ${Date.now() - t} ms`);
+      return page.evaluate(() => ({ search: window.placelab.lastReport.report.search, sha: window.placelab.lastReportSha256 }));
+    };
+    assert.deepEqual((await runWith(1)).search, two.search);
+    assert.equal((await runWith(2)).sha, two.sha);
     await assertNoLongTask(page, 'block-cyclic LU in two workers and one');
     assert.deepEqual(page.problems, []);
     await page.close();

@@ -109,15 +109,7 @@ pub fn exhaustive_over(
         }
     }
     flush(&mut batch, &mut b, &mut list);
-    let lb = list.best().map_or(0.0, |x| x.time);
-    Outcome {
-        symmetry: prob.sym.clone(),
-        top: list,
-        stats,
-        stop: Stop::Complete,
-        proven: true,
-        lower_bound: lb,
-    }
+    complete(prob, list, stats)
 }
 
 /// The outcome of exhaustive searches of disjoint subtrees together (theorem at
@@ -136,14 +128,19 @@ pub fn merge_exhaustive(prob: &Problem, top: usize, parts: &[Outcome]) -> Outcom
         stats.pruned += o.stats.pruned;
         stats.steps += o.stats.steps;
     }
-    let lb = list.best().map_or(0.0, |x| x.time);
+    complete(prob, list, stats)
+}
+
+/// The outcome of a complete exhaustive search: proven, its lower bound its best time.
+fn complete(prob: &Problem, top: TopList, stats: Stats) -> Outcome {
+    let lower_bound = top.best().map_or(0.0, |x| x.time);
     Outcome {
         symmetry: prob.sym.clone(),
-        top: list,
+        top,
         stats,
         stop: Stop::Complete,
         proven: true,
-        lower_bound: lb,
+        lower_bound,
     }
 }
 
