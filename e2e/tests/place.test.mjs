@@ -137,6 +137,7 @@ describe('place page', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=place-caption][data-strategy=random]')?.textContent.includes('ends batched'), null, { timeout: 0 });
     const caption = await page.locator('[data-testid=place-caption][data-strategy=random]').textContent();
     assert.match(caption, /^time [0-9.]+ s · ratio [0-9.]+.* · [0-9,]+ ends batched/, caption);
+    await page.screenshot({ path: artifact('place-random-batched-ends.png'), fullPage: true });
     const tasks = await page.evaluate(() => window.__longTasks);
     const worst = tasks.reduce((a, t) => (t.ms > a.ms ? t : a), { ms: 0 });
     assert.ok(worst.ms <= GOAL_MS, `main thread blocked ${worst.ms} ms`);

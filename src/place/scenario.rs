@@ -1418,7 +1418,7 @@ fn build_table() -> Vec<Param> {
         Param::new("endTolerance", "Ends batched within", "number", json!(0))
             .range(0.0, 0.05)
             .unit("of a message")
-            .help("a message with at most this share of its bytes left ends with an earlier one, in one recomputation: 0 is exact; 0.01 makes scattered placements of thousands of tasks with 1 MB messages about 4x faster, within 0.3 % of the exact time"),
+            .help("a message with at most this share of its bytes left ends with an earlier one, in one recomputation: 0 is exact; 0.01 made the scattered (Random) 4,096-task GRID with 1 MB messages 2.1x faster on the 16x16x16 torus and 4.3x on the 64x64 one, within 0.3 % of the exact time"),
         Param::new("objective", "Mapped's objective", "enum", json!("time"))
             .options(Objective::options())
             .help("what Mapped (ours) minimizes: the simulated time, hop-bytes, or the most bytes on one link"),
