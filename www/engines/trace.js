@@ -34,7 +34,7 @@ function searchSentence(s) {
   const many = (x) => (x === null || x === undefined ? 'more than 1.8e308' : formatCount(x));
   const parts = [`Search: ${method}, ${formatCount(s.visited)} assignments visited of ${many(s.assignments)}`
     + `${s.distinct !== s.assignments ? ` (${many(s.distinct)} distinct up to identical nodes, ${formatCount(s.classes)} classes)` : ''}`,
-  `${formatCount(s.replays)} full replays, ${formatCount(s.pruned)} branches pruned, ${formatCount(s.steps)} replay steps of a budget of ${formatCount(s.budget)}`];
+  `${formatCount(s.replays)} full replays, ${formatCount(s.pruned)} branches pruned, ${formatCount(s.steps)} replay steps${s.method === 'exhaustive' ? ' (exhaustive search has no budget: every assignment is replayed)' : ` of a budget of ${formatCount(s.budget)}`}`];
   const id = s.identicalRanks;
   if (id) {
     parts.push(`identical ranks (${id.generators.join(', ')} found to leave the trace unchanged): only assignments with rank ${id.pivot} on the least node class of ranks ${id.orbit.length > 8 ? `${id.orbit.slice(0, 8).join(', ')}, … (${id.orbit.length})` : id.orbit.join(', ')} are searched and listed`);
