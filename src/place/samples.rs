@@ -136,6 +136,16 @@ pub fn sample_scenarios() -> Vec<String> {
                "strategies": ["given", "simple", "mapped"], "placement": [7, 0, 3, 4]})
         .to_string(),
     );
+    // batched ends: scattered 1 MB jobs, alone and beside background jobs
+    out.push(
+        json!({"version": 1, "engine": "place", "seed": SEEDS[1],
+               "system": {"kind": "torus2d", "x": 8, "y": 8},
+               "job": {"kind": "GRID", "processes": 36, "rounds": 3, "messageBytes": 1e6, "wrap": true},
+               "sweep": {"kinds": ["GRID", "TREE"]},
+               "background": {"fill": 0.3, "processes": 4},
+               "strategies": ["random", "simple", "advanced"], "endTolerance": 0.02})
+        .to_string(),
+    );
     out
 }
 

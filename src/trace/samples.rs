@@ -229,5 +229,15 @@ pub fn sample_scenarios() -> Vec<String> {
             .to_string(),
         );
     }
+    // exhaustive search on every native thread (one piece in wasm): the same report
+    out.push(
+        json!({"version": 1, "engine": "trace", "seed": 17,
+        "generate": {"program": "luCyclic", "size": 200, "ranks": 6, "width": 5, "iterations": 1},
+        "nodes": [{"name": "a", "ratio": 1}, {"name": "b", "ratio": 2}, {"name": "c", "ratio": 1.25},
+                  {"name": "d", "ratio": 3}, {"name": "e", "ratio": 1.5}, {"name": "f", "ratio": 2.5}],
+        "defaultLink": {"a0": 5e-5, "a1": 2e-8},
+        "search": {"method": "exhaustive", "top": 8, "workers": 2}})
+        .to_string(),
+    );
     out
 }
