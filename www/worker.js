@@ -27,8 +27,17 @@ async function start() {
     await init();
     postMessage({ type: 'ready', engines: JSON.parse(engines()), version: version() });
   } catch (e) {
-    postMessage({ type: 'error', id: null, error: { path: '', message: `could not load the engine: ${asError(e).message}`, internal: true } });
+    const why = simdMissing()
+      ? 'this browser does not run WebAssembly SIMD, which the engines use (Chrome or Edge 91, Firefox 89, Safari 16.4 or later do)'
+      : asError(e).message;
+    postMessage({ type: 'error', id: null, error: { path: '', message: `could not load the engine: ${why}`, internal: true } });
   }
+}
+
+/** Whether the browser refuses a module of one 128-bit SIMD instruction (the engines need it). */
+function simdMissing() {
+  const bytes = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+  try { return !WebAssembly.validate(bytes); } catch { return true; }
 }
 
 function hex(buffer) {
