@@ -22,8 +22,9 @@
 //! frozen, and removing an unfrozen flow only raises the other capacities' levels). So when
 //! flows end we recompute only the flows of level `>= L_min` reachable from the ended flows'
 //! capacities through such flows; every other flow keeps its rate and its predicted end, and
-//! counts as a fixed load. When flows become active we recompute their whole connected
-//! component (flows linked through shared capacities). Events closer than
+//! counts as a fixed load. When flows become active, [`Net::lazy`] recomputes their whole
+//! connected component (flows linked through shared capacities), the [`slack`] method only
+//! the flows whose rate may change (its module doc, "Starts"). Events closer than
 //! [`EVENT_TOLERANCE`] seconds are handled together (SimGrid's `surf/precision` is 1e-9 too).
 //!
 //! Ends are recomputed by [`Net::lazy`], which sums every capacity it touches from its flows,
@@ -31,7 +32,7 @@
 //! bottlenecks between recomputations and so reads only the flows whose rate may change; both
 //! give the full water-filling's rates but for the order of floating-point sums ([`Lazy`]
 //! chooses; by default a simulation switches to [`slack`] after [`AUTO_SWITCH`] recomputed
-//! flows, so smaller ones keep their results to the last bit).
+//! flows, so smaller ones keep their results to the last bit, or at once with batched ends).
 //!
 //! # Batched ends (an approximation, off by default)
 //! With [`Net::end_tolerance`] `eps > 0`, a flow that has at most `eps` of its bytes left when
@@ -698,18 +699,23 @@ impl Net {
             self.stamp = 2;
         }
         let st = self.stamp;
-        if !(full || self.always_full) {
+        if !self.always_full {
+            // Batched ends are newer than every pinned result, so they take the faster
+            // method at once.
             let slack = match self.lazy_method {
                 Lazy::Scan => false,
                 Lazy::Slack => true,
-                Lazy::Auto => self.solved_flows >= AUTO_SWITCH,
+                Lazy::Auto => self.solved_flows >= AUTO_SWITCH || self.end_tolerance > 0.0,
             };
             if slack {
-                self.lazy_slack(st, l_min);
-            } else {
-                self.lazy(st, l_min);
+                // starts too ([`slack`], "Starts"): from level 0
+                self.lazy_slack(st, if full { 0.0 } else { l_min });
+                return;
             }
-            return;
+            if !full {
+                self.lazy(st, l_min);
+                return;
+            }
         }
         self.set.clear();
         self.queue.clear();

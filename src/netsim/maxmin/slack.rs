@@ -31,6 +31,17 @@
 //! compensated summation), so it stays within about one rounding of the fresh sum however many
 //! updates it has seen (the tests check 1e-12 of the capacity after every event).
 //!
+//! # Starts
+//! Flows that become active are recomputed the same way, from level 0 (`L_min = 0`, so no flow
+//! is clean by its level): each starts perturbed at rate 0, which leaves the spare capacities
+//! as they are, and joins the growing usage of its capacities, which become dirty. Every
+//! capacity it crosses may now saturate lower; the flows it froze are perturbed when it
+//! becomes dirty (rule (b)), and any other clean flow above the level at which it saturates by
+//! rule (a). So the argument of [`Net::lazy`] holds unchanged: a clean flow keeps its rate
+//! exactly, and the rates are the full water-filling's up to rounding, for the cost of the
+//! flows whose rate may change instead of the whole connected component (the tests compare
+//! every event with [`Net::always_full`]).
+//!
 //! Two more savings, both exact: a freeze leaves the queued keys of the capacities that still
 //! have growing flows (their keys only rise, [`Net::rekey`]), and a capacity whose key is above
 //! every flow's bound level is not queued at all (every growing flow on it freezes, at its
@@ -57,6 +68,15 @@ impl Net {
                 if self.cs[c].mark != st {
                     self.make_dirty_slack(c, st);
                 }
+            }
+        }
+        // Starts: a flow just attached (active at rate 0; those that ended at once are idle,
+        // those on FATPIPE links only send at their bound) grows from level 0.
+        for k in 0..self.activated.len() {
+            let f = self.activated[k];
+            let h = self.fh[f as usize];
+            if h.active && h.rate == 0.0 && h.mark != st {
+                self.perturb(f, st);
             }
         }
         self.settle_slack(st);
