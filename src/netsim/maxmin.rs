@@ -1236,6 +1236,16 @@ mod tests {
     /// Completion times of `flows` (src, dst, bytes, start): `None` recomputes whole components
     /// at every event (the oracle), else ends are recomputed by the given method.
     fn run(p: &Platform, flows: &[(u32, u32, f64, f64)], m: Model, lazy: Option<Lazy>) -> Vec<f64> {
+        run_counted(p, flows, m, lazy).0
+    }
+
+    /// [`run`], and the flows its recomputations covered.
+    fn run_counted(
+        p: &Platform,
+        flows: &[(u32, u32, f64, f64)],
+        m: Model,
+        lazy: Option<Lazy>,
+    ) -> (Vec<f64>, u64) {
         let mut net = Net::new(p, ModelParams::of(m));
         net.always_full = lazy.is_none();
         net.lazy_method = lazy.unwrap_or(Lazy::Scan);
@@ -1259,7 +1269,7 @@ mod tests {
                 finish[f as usize] = net.now();
             }
             if !moved && next >= order.len() {
-                return finish;
+                return (finish, net.solved_flows);
             }
         }
     }
@@ -1471,30 +1481,8 @@ mod tests {
                 .into_iter()
                 .enumerate()
             {
-                let mut net = Net::new(&p, ModelParams::of(m));
-                net.always_full = lazy.is_none();
-                net.lazy_method = lazy.unwrap_or(Lazy::Scan);
-                for &(s, d, b, _) in &flows {
-                    net.add_flow(&p, s, d, b, 0);
-                }
-                let mut finish = vec![f64::NAN; flows.len()];
-                let (mut next, mut done) = (0, Vec::new());
-                loop {
-                    while next < flows.len() && flows[next].3 <= net.now() {
-                        net.launch(next as u32);
-                        next += 1;
-                    }
-                    let limit = flows.get(next).map_or(f64::INFINITY, |f| f.3);
-                    done.clear();
-                    let moved = net.step(limit, &mut done);
-                    for &f in &done {
-                        finish[f as usize] = net.now();
-                    }
-                    if !moved && next >= flows.len() {
-                        break;
-                    }
-                }
-                solved[k] = net.solved_flows;
+                let (finish, flows_solved) = run_counted(&p, &flows, m, lazy);
+                solved[k] = flows_solved;
                 times.push(finish);
             }
             for k in [1, 2] {
