@@ -141,12 +141,28 @@ impl Estimate {
     /// # Errors
     /// The refusal, when over a limit.
     pub fn admit(&self, path: &str, unit: &str, what: &str, hint: &str) -> Result<()> {
+        self.admit_within(MAX_SECONDS, path, unit, what, hint)
+    }
+
+    /// [`Estimate::admit`] under a limit of `limit` seconds instead of [`MAX_SECONDS`] (an
+    /// engine whose scenario states its own limit).
+    ///
+    /// # Errors
+    /// The refusal, when over a limit.
+    pub fn admit_within(
+        &self,
+        limit: f64,
+        path: &str,
+        unit: &str,
+        what: &str,
+        hint: &str,
+    ) -> Result<()> {
         let of = if what.is_empty() {
             String::new()
         } else {
             format!("; {what}")
         };
-        if !(self.seconds() <= MAX_SECONDS) {
+        if !(self.seconds() <= limit) {
             return Err(ScenarioError::at(
                 path,
                 format!(
@@ -154,7 +170,7 @@ impl Estimate {
                     seconds_words(self.seconds()),
                     sig3(self.work),
                     sig3(self.ns_per_unit),
-                    compact_number(MAX_SECONDS)
+                    compact_number(limit)
                 ),
             ));
         }

@@ -534,3 +534,47 @@ proptest! {
         }
     }
 }
+
+/// `timeLimit` is the scenario's own admission limit, and the simulation budgets follow it: a
+/// scattered 1 MB GRID on a 16x16 torus (about 50,000 recomputed flows) finishes under the
+/// default limit and stops at the budget under 0.1 s (35,000 flows), with the same placements;
+/// a scenario over the default limit is refused naming it and admitted under a larger one.
+#[test]
+fn time_limit_scales_admission_and_the_simulation_budgets() {
+    let base = serde_json::json!({"system": {"kind": "torus2d", "x": 16, "y": 16},
+        "job": {"kind": "GRID", "processes": 256, "rounds": 1, "messageBytes": 1048576, "wrap": true},
+        "strategies": ["random", "advanced"]});
+    let default = run(&scenario(base.clone()));
+    let mut short = base.clone();
+    short["timeLimit"] = serde_json::json!(0.1);
+    let short = run(&scenario(short));
+    let (d, s) = (&default["cases"][0]["runs"], &short["cases"][0]["runs"]);
+    assert!(d[0]["time"].as_f64().unwrap() > 0.0, "{}", d[0]);
+    assert!(s[0]["time"].is_null());
+    let reason = s[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("over the budget of 35000 flows"),
+        "{reason}"
+    );
+    assert_eq!(d[0]["hosts"], s[0]["hosts"]);
+    assert_eq!(
+        d[1]["time"], s[1]["time"],
+        "Advanced needs little: both finish"
+    );
+
+    let mut big = serde_json::json!({"system": {"kind": "torus2d", "x": 64, "y": 64},
+        "job": {"kind": "CUBE", "processes": 2048, "rounds": 10, "messageBytes": 1048576, "wrap": true},
+        "background": {"fill": 0.5, "processes": 32},
+        "strategies": ["simple", "optimal", "advanced", "identity", "mapped"], "endTolerance": 0.02});
+    let err = placelab::api::check(&scenario(big.clone()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("the limit is 10 s"), "{err}");
+    big["timeLimit"] = serde_json::json!(60);
+    placelab::api::check(&scenario(big.clone())).unwrap();
+    big["timeLimit"] = serde_json::json!(3601);
+    let err = placelab::api::check(&scenario(big))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("timeLimit"), "{err}");
+}

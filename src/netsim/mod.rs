@@ -66,7 +66,8 @@
 //!   simulated for one round and repeated; [`simulate_rounds_with`] also every job that shares
 //!   no capacity with another, see [`rounds`]; [`simulate_every_round`] simulates them all;
 //!   [`simulate_every_round_with`] and [`simulate_rounds_with`] choose how flow ends are
-//!   recomputed, [`Lazy`]).
+//!   recomputed, [`Lazy`]); [`simulate_first_job_within`] stops when job 0 ends (the
+//!   placement engine measures one job among background jobs).
 //! - [`static_metrics`] -> [`StaticMetrics`].
 //!
 //! Errors are `String` sentences (the caller prefixes the JSON path).
@@ -89,9 +90,9 @@ pub use metrics::{static_metrics, StaticMetrics};
 pub use model::{LinkParams, Model, System};
 pub use platform::{LinkInfo, Platform};
 pub use rounds::{
-    simulate_every_round, simulate_every_round_with, simulate_rounds, simulate_rounds_budgeted,
-    simulate_rounds_with, simulate_rounds_within, Budget, JobTraffic, Message, RoundsResult,
-    Sharing,
+    simulate_every_round, simulate_every_round_with, simulate_first_job_within, simulate_rounds,
+    simulate_rounds_budgeted, simulate_rounds_with, simulate_rounds_within, Budget, JobTraffic,
+    Message, RoundsResult, Sharing,
 };
 
 use crate::progress::Progress;

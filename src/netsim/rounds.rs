@@ -221,7 +221,7 @@ fn by_groups(
     };
     if let [g] = groups.as_slice() {
         if g.len() > 1 {
-            return run(p, jobs, model, budget, sharing, progress);
+            return run(p, jobs, model, budget, sharing, Until::AllJobs, progress);
         }
     }
     let nj = jobs.len();
@@ -244,7 +244,7 @@ fn by_groups(
         let sub: Vec<JobTraffic> = g.iter().map(|&j| jobs[j].clone()).collect();
         let r = match sub.as_slice() {
             [job] if job.rounds > 1 => one_round_repeated(p, job, model, left, sharing, progress)?,
-            _ => run(p, &sub, model, left, sharing, progress)?,
+            _ => run(p, &sub, model, left, sharing, Until::AllJobs, progress)?,
         };
         for (k, &j) in g.iter().enumerate() {
             out.job_end[j] = r.job_end[k];
@@ -285,6 +285,7 @@ fn one_round_repeated(
         model,
         budget,
         sharing,
+        Until::AllJobs,
         progress,
     )?;
     let k = f64::from(job.rounds);
@@ -376,6 +377,69 @@ pub fn simulate_every_round_with(
         model,
         Budget::Flows(u64::MAX),
         sharing.into(),
+        Until::AllJobs,
+        progress,
+    )
+}
+
+/// Where [`run`] stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Until {
+    /// Every job's last round has ended.
+    AllJobs,
+    /// Job 0's last round has ended ([`simulate_first_job_within`]).
+    FirstJob,
+}
+
+/// Job 0's time among `jobs`, all simulated round by round together (as
+/// [`simulate_rounds_within`] keeps several jobs), stopping as soon as job 0's last round
+/// ends: the engine that measures one job among background jobs needs nothing later.
+///
+/// **Theorem (causality).** The simulation is a sequence of events in time order, and each
+/// event's effect (a recomputation, a round's relaunch) reads only the state the earlier events
+/// left; so stopping after the step in which job 0 ends leaves every value computed up to then,
+/// job 0's end included, exactly as the whole simulation computes it, to the last bit (events
+/// within [`super::maxmin::EVENT_TOLERANCE`] of that end are handled in the same step either
+/// way). Only the other jobs' fields and the counters differ: `job_end` and `job_time` of a job
+/// still running are its start and 0, `comm_time` covers its finished rounds, `link_bytes`
+/// the bytes of the flows launched by then, and `solves`, `solved_flows`, `work` and
+/// `batched_ends` count the simulated part (a job that would have run on for long costs
+/// nothing). A job alone is simulated for one round and repeated, as [`simulate_rounds_within`]
+/// does (theorem at [`by_groups`]).
+///
+/// # Errors
+/// As [`simulate_rounds_within`].
+pub fn simulate_first_job_within(
+    p: &Platform,
+    jobs: &[JobTraffic],
+    model: Model,
+    budget: u64,
+    sharing: impl Into<Sharing>,
+    progress: &mut dyn Progress,
+) -> Result<RoundsResult, String> {
+    check_jobs(p, jobs)?;
+    if jobs.is_empty() {
+        return Err("jobs: at least one job (job 0 is the one measured)".to_string());
+    }
+    if jobs.len() == 1 {
+        // alone: one round, repeated (as `simulate_rounds_within`, to the last bit)
+        return by_groups(
+            p,
+            jobs,
+            model,
+            Budget::Flows(budget),
+            sharing.into(),
+            false,
+            progress,
+        );
+    }
+    run(
+        p,
+        jobs,
+        model,
+        Budget::Flows(budget),
+        sharing.into(),
+        Until::FirstJob,
         progress,
     )
 }
@@ -387,6 +451,7 @@ fn run(
     model: Model,
     budget: Budget,
     sharing: Sharing,
+    until: Until,
     progress: &mut dyn Progress,
 ) -> Result<RoundsResult, String> {
     let mut net = Net::new(p, ModelParams::of(model));
@@ -459,6 +524,9 @@ fn run(
                     &mut wakes,
                 );
             }
+        }
+        if until == Until::FirstJob && round[0] >= jobs[0].rounds {
+            break;
         }
         if moved {
             continue;
@@ -652,12 +720,75 @@ mod tests {
             Model::SimgridLv08,
             Budget::Flows(u64::MAX),
             Lazy::Auto.into(),
+            Until::AllJobs,
             &mut NoProgress,
         )
         .unwrap();
         assert!((short.job_end[0] - full.job_end[0]).abs() < 1e-12);
         assert!((short.comm_time[0] - full.comm_time[0]).abs() < 1e-12);
         assert_eq!(short.link_bytes, full.link_bytes);
+    }
+
+    #[test]
+    fn stopping_at_the_first_jobs_end_gives_its_time_to_the_bit_for_less_work() {
+        // A short job 0 among longer jobs that share its links, scattered at random: job 0's
+        // end, time and communication time are the whole simulation's exactly, under both
+        // models, exact and with batched ends; the stopped simulation recomputes fewer flows.
+        let p = Platform::build(&System::Torus2d { x: 8, y: 8 }, LinkParams::SOURCE).unwrap();
+        let mut rng = crate::rng::Rng::seeded(11);
+        let mut job = |n: usize, rounds: u32, bytes: f64, start: f64| JobTraffic {
+            messages: (0..n)
+                .map(|_| Message {
+                    src: rng.below(64) as u32,
+                    dst: rng.below(64) as u32,
+                    bytes: bytes * (1.0 + rng.below(8) as f64 / 8.0),
+                })
+                .collect(),
+            compute: 1e-4,
+            rounds,
+            start,
+        };
+        let jobs = vec![
+            job(40, 3, 2e5, 0.0),
+            job(60, 8, 1e6, 0.0),
+            job(30, 10, 5e5, 1e-3),
+        ];
+        for model in [Model::MaxMin, Model::SimgridLv08] {
+            for eps in [0.0, 0.02] {
+                let sharing = Sharing {
+                    lazy: Lazy::Auto,
+                    end_tolerance: eps,
+                };
+                let full = run(
+                    &p,
+                    &jobs,
+                    model,
+                    Budget::Flows(u64::MAX),
+                    sharing,
+                    Until::AllJobs,
+                    &mut NoProgress,
+                )
+                .unwrap();
+                let first =
+                    simulate_first_job_within(&p, &jobs, model, u64::MAX, sharing, &mut NoProgress)
+                        .unwrap();
+                assert_eq!(first.job_end[0].to_bits(), full.job_end[0].to_bits());
+                assert_eq!(first.job_time[0].to_bits(), full.job_time[0].to_bits());
+                assert_eq!(first.comm_time[0].to_bits(), full.comm_time[0].to_bits());
+                // the others were still running: the stop saved their later rounds
+                assert!(full.job_end[1] > first.job_end[0] && full.job_end[2] > first.job_end[0]);
+                assert!(
+                    first.solved_flows < full.solved_flows,
+                    "{model:?} {eps}: {} vs {}",
+                    first.solved_flows,
+                    full.solved_flows
+                );
+            }
+        }
+        assert!(
+            simulate_first_job_within(&p, &[], Model::MaxMin, 1, Lazy::Auto, &mut NoProgress)
+                .is_err()
+        );
     }
 
     #[test]

@@ -21,8 +21,8 @@ use super::report::{
 use super::scenario::{self, PlaceScenario, System, SystemKind};
 use super::strategy::{self, mapped, Objective, Options, Placement, Shape, StrategyId};
 use crate::netsim::{
-    simulate_rounds_within, static_metrics, Flow, JobTraffic, Lazy, LinkParams, Message, Model,
-    Platform, Sharing,
+    simulate_first_job_within, simulate_rounds_within, static_metrics, Flow, JobTraffic, Lazy,
+    LinkParams, Message, Model, Platform, Sharing,
 };
 use crate::progress::{NoProgress, Progress, Span};
 use crate::rng::Rng;
@@ -48,6 +48,16 @@ pub const SIM_BUDGET: u64 = 3_500_000;
 /// simulated, with the reason. At 1.5 to 3.6 us of CPU per recomputed flow (see
 /// [`SIM_BUDGET`]) the simulations of a run stop within about 10 s natively.
 pub const RUN_SIM_BUDGET: u64 = 5_000_000;
+
+/// [`SIM_BUDGET`] scaled by the scenario's `timeLimit` ([`PlaceScenario::budget_scale`]).
+pub fn sim_budget(s: &PlaceScenario) -> u64 {
+    (SIM_BUDGET as f64 * s.budget_scale()) as u64
+}
+
+/// [`RUN_SIM_BUDGET`] scaled by the scenario's `timeLimit`.
+pub fn run_sim_budget(s: &PlaceScenario) -> u64 {
+    (RUN_SIM_BUDGET as f64 * s.budget_scale()) as u64
+}
 
 /// Most message end times listed per report (`omitted.messageEnds` counts the rest).
 pub const MAX_LISTED_MESSAGE_ENDS: usize = 100_000;
@@ -197,11 +207,12 @@ fn simulate(
         });
     }
     if *left == 0 {
+        let (all, limit) = (run_sim_budget(s), s.time_limit);
         return Err(format!(
-            "not simulated: the run's simulations have recomputed {RUN_SIM_BUDGET} flows in all, its budget (about 10 s); run fewer cases or strategies"
+            "not simulated: the run's simulations have recomputed {all} flows in all, its budget (about {limit} s, timeLimit); run fewer cases or strategies"
         ));
     }
-    let budget = SIM_BUDGET.min(*left);
+    let budget = sim_budget(s).min(*left);
     let r = simulate_graph(p, job, hosts, c, s, bg, budget, progress);
     *left -= r.as_ref().map_or(budget, |x| x.1.min(budget));
     r.map(|(time, _, batched_ends)| Simulated {
@@ -260,7 +271,9 @@ fn simulate_graph(
                     rounds,
                 ));
             }
-            simulate_rounds_within(p, &all, s.model, budget, sharing, progress)
+            // only the control job's time is reported: the background's later rounds are not
+            // simulated (theorem at `simulate_first_job_within`)
+            simulate_first_job_within(p, &all, s.model, budget, sharing, progress)
                 .map(|r| (r.job_time[0], r.solved_flows, r.batched_ends))
         }
     }
@@ -300,7 +313,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     let mut link_budget = cap.saturating_sub((1 << 20) + host_bytes + links * 16);
     // message end times (about 24 bytes each in JSON) share an eighth of the cap
     let mut ends_budget = (cap / 8).min(MAX_LISTED_MESSAGE_ENDS * 24);
-    let mut sim_left = RUN_SIM_BUDGET;
+    let mut sim_left = run_sim_budget(s);
     let mut case_reports = Vec::with_capacity(cases.len());
     let mut table: Vec<Vec<Option<f64>>> = Vec::new();
     let mut done = 0u64;

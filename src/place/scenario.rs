@@ -30,6 +30,9 @@ pub const MAX_TASK_EDGES: u64 = 600_000;
 pub const MAX_MESSAGE_START: f64 = 1e6;
 /// Most cases (kinds x message sizes) of a sweep.
 pub const MAX_CASES: usize = 64;
+/// Largest `timeLimit` (s): an hour, for studies of the source's full-size experiments natively
+/// or on a cluster.
+pub const MAX_TIME_LIMIT: f64 = 3600.0;
 /// Largest share of the hosts the background jobs may fill.
 pub const MAX_FILL: f64 = 0.95;
 /// Estimated steps of work a scenario may need (see [`estimate`]).
@@ -54,11 +57,25 @@ pub struct PlaceScenario {
     /// Share of its bytes a message may have left and end with an earlier end (0: exact).
     #[serde(default = "d::end_tolerance")]
     pub end_tolerance: f64,
+    /// The estimated native seconds a run may take ([`validate`]); the simulations' budgets
+    /// grow with it ([`PlaceScenario::budget_scale`]).
+    #[serde(default = "d::time_limit")]
+    pub time_limit: f64,
     /// What Mapped (ours) minimizes.
     #[serde(default = "d::objective")]
     pub objective: Objective,
     /// Strategy `given`: the host of each task, in task order.
     pub placement: Option<Vec<u64>>,
+}
+
+impl PlaceScenario {
+    /// What the simulations' budgets ([`super::run::SIM_BUDGET`], [`super::run::RUN_SIM_BUDGET`])
+    /// and the estimate's caps on them ([`SIM_NS`], [`RUN_SIM_NS`]) are multiplied by:
+    /// `timeLimit` over the default limit ([`crate::engine::MAX_SECONDS`]), so a run stops within
+    /// about its limit whatever its simulations need.
+    pub fn budget_scale(&self) -> f64 {
+        self.time_limit / crate::engine::MAX_SECONDS
+    }
 }
 
 /// Serde's defaults, read from the field table ([`params`]).
@@ -69,6 +86,7 @@ pub mod d {
         model: ModelId = "model",
         source_quirks: bool = "sourceQuirks",
         end_tolerance: f64 = "endTolerance",
+        time_limit: f64 = "timeLimit",
         objective: Objective = "objective",
         bandwidth: f64 = "system.bandwidth",
         latency: f64 = "system.latency",
@@ -1012,7 +1030,7 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         for &k in &sims {
             let one = simulation_ns(sys, flows, bytes, kind, k);
             fixed_ns += rounds * one.latency;
-            sim_ns += (rounds * one.recomputed).min(SIM_NS);
+            sim_ns += (rounds * one.recomputed).min(SIM_NS * s.budget_scale());
         }
     }
     if let Shape::Net { .. } = sys.shape {
@@ -1023,7 +1041,7 @@ pub fn estimate(s: &PlaceScenario, sys: &System, processes: u64, task_edges: u64
         }
     }
     Estimate {
-        steps: steps + (fixed_ns + sim_ns.min(RUN_SIM_NS)) / NS_PER_STEP,
+        steps: steps + (fixed_ns + sim_ns.min(RUN_SIM_NS * s.budget_scale())) / NS_PER_STEP,
     }
 }
 
@@ -1061,10 +1079,11 @@ const HOST_BYTES: f64 = 2048.0;
 const EDGE_BYTES: f64 = 2048.0;
 
 /// Checks the whole scenario before any work starts: its fields, then the estimate within the
-/// budget ([`crate::engine::MAX_SECONDS`]).
+/// scenario's `timeLimit` (by default [`crate::engine::MAX_SECONDS`], every engine's budget).
 pub fn validate(s: &PlaceScenario) -> Result<()> {
     let est = engine_estimate(s)?;
-    est.admit(
+    est.admit_within(
+        s.time_limit,
         "job",
         "steps",
         "",
@@ -1419,6 +1438,10 @@ fn build_table() -> Vec<Param> {
             .range(0.0, 0.05)
             .unit("of a message")
             .help("a message with at most this share of its bytes left ends with an earlier one, in one recomputation: 0 is exact; 0.01 made the scattered (Random) 4,096-task GRID with 1 MB messages 2.1x faster on the 16x16x16 torus and 4.3x on the 64x64 one, within 0.3 % of the exact time"),
+        Param::new("timeLimit", "Time limit", "number", json!(crate::engine::MAX_SECONDS))
+            .range(0.1, MAX_TIME_LIMIT)
+            .unit("s")
+            .help("the estimated native seconds a run may take: a larger scenario is refused before it runs, and the simulations' budgets of recomputed flows grow in proportion; the default is every engine's limit, and a run asking for more takes as long in the page too (with progress and Stop)"),
         Param::new("objective", "Mapped's objective", "enum", json!("time"))
             .options(Objective::options())
             .help("what Mapped (ours) minimizes: the simulated time, hop-bytes, or the most bytes on one link"),
