@@ -79,6 +79,49 @@ fn every_example_study_is_admitted_and_its_first_point_gives_every_metric() {
     }
 }
 
+/// The studies for the command line (`playground-examples/studies/native/`, not in the page's
+/// menu: their points take minutes): each has a name and a description, is admitted with every
+/// point valid under its own limit, and every point asks for more than the page's 10 s (else it
+/// belongs beside the others).
+#[test]
+fn every_native_study_is_admitted_and_needs_more_than_the_page_limit() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("playground-examples/studies/native");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "the native studies are missing");
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(f).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for key in ["name", "description"] {
+            assert!(
+                doc[key].as_str().is_some_and(|s| !s.is_empty()),
+                "{name}: a study needs a {key}"
+            );
+        }
+        let s = study::parse(&text, &mut resolve).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let admitted = study::admit(&s, study::DEFAULT_MAX_POINTS, 0..s.points)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            admitted.invalid.is_empty(),
+            "{name}: refused points {:?}",
+            admitted.invalid
+        );
+        let mut over = 0;
+        for k in 0..s.points {
+            let est = placelab::api::estimate(&study::point_scenario(&s, k)).unwrap();
+            if est.seconds() > placelab::engine::MAX_SECONDS {
+                over += 1;
+            }
+        }
+        assert!(over > 0, "{name}: every point fits the page's limit");
+    }
+}
+
 /// A placement scenario's `sweep` as a study: point `c` of the study is case `c` of the sweep,
 /// strategy by strategy (time, ratio to Advanced, hop-bytes), with the scenario's own seed.
 #[test]
