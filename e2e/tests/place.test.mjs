@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { REPO } from '../lib/server.mjs';
-import { useBrowser, pickExample, waitSettled, artifact } from '../lib/harness.mjs';
+import { useBrowser, pickExample, waitSettled, artifact, typeRawJson } from '../lib/harness.mjs';
 import { readyPage, observedPage, assertNoLongTask, GOAL_MS } from '../lib/longtasks.mjs';
 import { execFileSync } from 'node:child_process';
-import { CLI, buildCli, link } from '../lib/cli.mjs';
+import { CLI, buildCli, cli, link } from '../lib/cli.mjs';
 
 const env = useBrowser();
 
@@ -240,6 +240,42 @@ describe('place page', () => {
     assert.equal(r.report.cases[0].kind, 'metis');
     assert.equal(r.report.cases[0].processes, 6);
     assert.equal(r.report.system.kind, 'torus2d', 'the system is kept');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+  it('the time limit in the form is the admission limit of the run and scales the simulation budget', async () => {
+    // A scattered 1 MB GRID on a 16x16 torus needs about 50,000 recomputed flows: with
+    // timeLimit 0.1 s its budget is 35,000, so Random stops there as `placelab run` says; more
+    // strategies make the estimate pass the limit, and the scenario is refused naming it.
+    buildCli();
+    const page = await readyPage(env);
+    await pickExample(page, 'place-zk-exp1-torus2d-1mb.json');
+    const scenario = {
+      version: 1, engine: 'place', name: 'time limit', seed: 1,
+      system: { kind: 'torus2d', x: 16, y: 16 },
+      job: { kind: 'GRID', processes: 256, rounds: 1, messageBytes: 1048576, wrap: true },
+      strategies: ['random', 'advanced'], timeLimit: 0.1,
+    };
+    const text = JSON.stringify(scenario, null, 2);
+    await typeRawJson(page, text);
+    assert.equal(await page.getByTestId('param-timeLimit').inputValue(), '0.1', 'the form shows the limit');
+    await page.getByTestId('run').click();
+    await waitSettled(page, 0);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'done', JSON.stringify(await page.evaluate(() => window.placelab.lastError)));
+    const shown = await page.evaluate(() => window.placelab.lastReportText);
+    assert.equal(fingerprint(shown), fingerprint(cli(text).stdout.toString().trimEnd()), 'the page and the CLI give the same report');
+    const runs = JSON.parse(shown).report.cases[0].runs;
+    assert.equal(runs[0].time, null);
+    assert.match(runs[0].reason, /over the budget of 35000 flows/);
+    assert.ok(runs[1].time > 0, 'Advanced needs little and finishes');
+
+    // three more strategies (Mapped's searches above all) take the estimate past 0.1 s
+    await typeRawJson(page, JSON.stringify({ ...scenario, strategies: ['random', 'advanced', 'simple', 'optimal', 'mapped'] }, null, 2));
+    await page.getByTestId('run').click();
+    await waitSettled(page, 0);
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'error');
+    assert.match(await page.getByTestId('error-text').textContent(), /\$\.job: .*the limit is 0\.1 s/);
+    assert.equal(await page.evaluate(() => window.placelab.lastReportText), shown, 'the last good report is kept');
     assert.deepEqual(page.problems, []);
     await page.close();
   });
