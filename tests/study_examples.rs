@@ -15,34 +15,48 @@ fn resolve(source: BaseSource<'_>) -> Result<String, String> {
     std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-#[test]
-fn every_example_study_is_admitted_and_its_first_point_gives_every_metric() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("playground-examples/studies");
+/// The studies in `playground-examples/SUB` (file name, study), each with a name and a
+/// description, parsed and admitted with every point valid.
+fn admitted_studies(sub: &str) -> Vec<(String, study::Study)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("playground-examples")
+        .join(sub);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
-    assert!(files.len() >= 4, "the example studies are missing");
-    for f in &files {
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(f).unwrap();
-        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        for key in ["name", "description"] {
+    files
+        .iter()
+        .map(|f| {
+            let name = f.file_name().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(f).unwrap();
+            let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for key in ["name", "description"] {
+                assert!(
+                    doc[key].as_str().is_some_and(|s| !s.is_empty()),
+                    "{name}: a study needs a {key}"
+                );
+            }
+            let s = study::parse(&text, &mut resolve).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let admitted = study::admit(&s, study::DEFAULT_MAX_POINTS, 0..s.points)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(
-                doc[key].as_str().is_some_and(|s| !s.is_empty()),
-                "{name}: an example study needs a {key}"
+                admitted.invalid.is_empty(),
+                "{name}: refused points {:?}",
+                admitted.invalid
             );
-        }
-        let s = study::parse(&text, &mut resolve).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let admitted = study::admit(&s, study::DEFAULT_MAX_POINTS, 0..s.points)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(
-            admitted.invalid.is_empty(),
-            "{name}: refused points {:?}",
-            admitted.invalid
-        );
+            (name, s)
+        })
+        .collect()
+}
+
+#[test]
+fn every_example_study_is_admitted_and_its_first_point_gives_every_metric() {
+    let studies = admitted_studies("studies");
+    assert!(studies.len() >= 4, "the example studies are missing");
+    for (name, s) in &studies {
         assert!(s.points > 1, "{name}: a study of one point");
         // point 0's report, pinned for the browser tests (wasm-tests/examples.rs)
         let report = placelab::api::run(
@@ -85,32 +99,9 @@ fn every_example_study_is_admitted_and_its_first_point_gives_every_metric() {
 /// belongs beside the others).
 #[test]
 fn every_native_study_is_admitted_and_needs_more_than_the_page_limit() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("playground-examples/studies/native");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "the native studies are missing");
-    for f in &files {
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(f).unwrap();
-        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        for key in ["name", "description"] {
-            assert!(
-                doc[key].as_str().is_some_and(|s| !s.is_empty()),
-                "{name}: a study needs a {key}"
-            );
-        }
-        let s = study::parse(&text, &mut resolve).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let admitted = study::admit(&s, study::DEFAULT_MAX_POINTS, 0..s.points)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(
-            admitted.invalid.is_empty(),
-            "{name}: refused points {:?}",
-            admitted.invalid
-        );
+    let studies = admitted_studies("studies/native");
+    assert!(!studies.is_empty(), "the native studies are missing");
+    for (name, s) in &studies {
         let mut over = 0;
         for k in 0..s.points {
             let est = placelab::api::estimate(&study::point_scenario(&s, k)).unwrap();

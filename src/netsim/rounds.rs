@@ -422,16 +422,8 @@ pub fn simulate_first_job_within(
         return Err("jobs: at least one job (job 0 is the one measured)".to_string());
     }
     if jobs.len() == 1 {
-        // alone: one round, repeated (as `simulate_rounds_within`, to the last bit)
-        return by_groups(
-            p,
-            jobs,
-            model,
-            Budget::Flows(budget),
-            sharing.into(),
-            false,
-            progress,
-        );
+        // alone: one round, repeated (to the last bit as before)
+        return simulate_rounds_within(p, jobs, model, budget, sharing, progress);
     }
     run(
         p,
