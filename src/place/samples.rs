@@ -1,6 +1,7 @@
 //! The placement engine's sample matrix: small scenarios that together use every system kind,
 //! job kind (METIS and edge-list files included), strategy, Mapped's objectives, model, the source
-//! quirks, the background of experiment 2, a `messages` job and strategy `given`, networks seen
+//! quirks, the background of experiment 2, a `messages` job and strategy `given`, a `timeLimit`
+//! whose budgets stop a simulation, networks seen
 //! through their routes (a 4D torus, a dragonfly, a SimGrid platform file), for several seeds
 //! (one above 2^53). The native tests pin their
 //! reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm
@@ -144,6 +145,16 @@ pub fn sample_scenarios() -> Vec<String> {
                "sweep": {"kinds": ["GRID", "TREE"]},
                "background": {"fill": 0.3, "processes": 4},
                "strategies": ["random", "simple", "advanced"], "endTolerance": 0.02})
+        .to_string(),
+    );
+    // a time limit of 0.3 s: the budgets shrink to 3 %, so Random and Simple finish,
+    // Advanced stops at its budget and Mapped judges what finished
+    out.push(
+        json!({"version": 1, "engine": "place", "seed": SEEDS[0],
+               "system": {"kind": "torus2d", "x": 12, "y": 12},
+               "job": {"kind": "CUBE", "processes": 64, "rounds": 4, "messageBytes": 1e6, "wrap": true},
+               "background": {"fill": 0.4, "processes": 6},
+               "strategies": ["random", "simple", "advanced", "mapped"], "timeLimit": 0.3})
         .to_string(),
     );
     out
