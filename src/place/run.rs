@@ -31,9 +31,10 @@ use crate::rng::Rng;
 /// simulator's work grows with the flows each start or end disturbs, which admission cannot
 /// know before the placement exists (an aligned placement disturbs few, a scattered one many),
 /// so a case over this budget is reported as not simulated instead of freezing the tab.
-/// Natively on our 2-core machine, on the scattered case: about 3.6 us of CPU per recomputed
-/// flow for a simulation's first 500,000 (it scans capacities, `netsim::Lazy::Auto`), about
-/// 1.5 us after (the slack method), so a strategy stops within about 6.5 s of CPU; the
+/// Natively on our 2-core machine, on the scattered case: about 1.5 us of CPU per recomputed
+/// flow (the slack method, from a simulation's first recomputation; scanning capacities for
+/// the first 500,000, `netsim::Lazy::Auto`, cost 3.6 us each), so a strategy stops within
+/// about 6.5 s of CPU; the
 /// scattered (Random) 4,096-node torus3d, 1 MB wrapped GRID case needs about 2.95 M and now
 /// finishes (about 5 s of CPU for the whole run; 500,000, the budget before the slack method,
 /// stopped it).
@@ -45,7 +46,7 @@ pub const SIM_BUDGET: u64 = 3_500_000;
 /// messages scattered over a 16^3 torus costs 16 times the estimate at 64 processes and about
 /// its estimate at 306). A simulation gets at most [`SIM_BUDGET`] and at most what the run has
 /// left; once the run's is spent, the remaining cases and strategies are reported as not
-/// simulated, with the reason. At 1.5 to 3.6 us of CPU per recomputed flow (see
+/// simulated, with the reason. At about 1.5 us of CPU per recomputed flow (see
 /// [`SIM_BUDGET`]) the simulations of a run stop within about 10 s natively.
 pub const RUN_SIM_BUDGET: u64 = 5_000_000;
 
@@ -233,8 +234,13 @@ fn simulate_graph(
     progress: &mut dyn Progress,
 ) -> Result<(f64, u64, u64), String> {
     let rounds = s.job.rounds as u32;
+    // The slack method from the first recomputation (starts too): the full water-filling's
+    // rates up to the order of floating-point sums, for the flows whose rate may change
+    // instead of each start's whole component (`netsim::maxmin::slack`). Experiment 2's
+    // background makes that component most of the machine: 2.7x on the 1-byte study of the
+    // 64x64 torus (docs/benchmarks.md).
     let sharing = Sharing {
-        lazy: Lazy::Auto,
+        lazy: Lazy::Slack,
         end_tolerance: s.end_tolerance,
     };
     let control = traffic(
