@@ -34,10 +34,9 @@ use crate::rng::Rng;
 /// Natively on our 2-core machine, on the scattered case: about 1.5 us of CPU per recomputed
 /// flow (the slack method, from a simulation's first recomputation; scanning capacities for
 /// the first 500,000, `netsim::Lazy::Auto`, cost 3.6 us each), so a strategy stops within
-/// about 6.5 s of CPU; the
-/// scattered (Random) 4,096-node torus3d, 1 MB wrapped GRID case needs about 2.95 M and now
-/// finishes (about 5 s of CPU for the whole run; 500,000, the budget before the slack method,
-/// stopped it).
+/// about 6.5 s of CPU; the scattered (Random) 4,096-node torus3d, 1 MB wrapped GRID case needs
+/// about 2.95 M and now finishes (about 5 s of CPU for the whole run; 500,000, the budget
+/// before the slack method, stopped it).
 pub const SIM_BUDGET: u64 = 3_500_000;
 
 /// Flows the simulations of one run may recompute in all, over every case and strategy: the
@@ -237,8 +236,9 @@ fn simulate_graph(
     // The slack method from the first recomputation (starts too): the full water-filling's
     // rates up to the order of floating-point sums, for the flows whose rate may change
     // instead of each start's whole component (`netsim::maxmin::slack`). Experiment 2's
-    // background makes that component most of the machine: 2.7x on the 1-byte study of the
-    // 64x64 torus (docs/benchmarks.md).
+    // background makes that component most of the machine: 2.8x on the 1-byte study of the
+    // 64x64 torus (docs/benchmarks.md). A `messages` job is simulated as flows by
+    // `netsim::simulate`, whose method is `Lazy::Auto`.
     let sharing = Sharing {
         lazy: Lazy::Slack,
         end_tolerance: s.end_tolerance,

@@ -1,11 +1,10 @@
 //! The placement engine's sample matrix: small scenarios that together use every system kind,
 //! job kind (METIS and edge-list files included), strategy, Mapped's objectives, model, the source
 //! quirks, the background of experiment 2, a `messages` job and strategy `given`, a `timeLimit`
-//! whose budgets stop a simulation, networks seen
-//! through their routes (a 4D torus, a dragonfly, a SimGrid platform file), for several seeds
-//! (one above 2^53). The native tests pin their
-//! reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare the wasm
-//! reports with them.
+//! whose budgets stop a simulation, networks seen through their routes (a 4D torus, a
+//! dragonfly, a SimGrid platform file), for several seeds (one above 2^53). The native tests
+//! pin their reports' fingerprints in `tests/fixtures/matrix.json` and the browser tests compare
+//! the wasm reports with them.
 
 use serde_json::{json, Value};
 
