@@ -4,7 +4,8 @@
 // page's study time (the panel's own clock, from the first point sent to the last received, on 2
 // workers) is printed beside `placelab study --threads 2` of the same file natively, in the same
 // run, with the page's longest main-thread task and whether the tidy tables are identical.
-// Usage: node e2e/bench-study-examples.mjs [--only REGEX]   (after scripts/build.sh)
+// Usage: node e2e/bench-study-examples.mjs [--only REGEX] [--page-only]   (after scripts/build.sh;
+// --page-only: the page's figures alone, its eight longest main-thread tasks listed)
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { observe } from './lib/longtasks.mjs';
 
 const args = process.argv.slice(2);
 const only = (() => { const i = args.indexOf('--only'); return i >= 0 ? new RegExp(args[i + 1]) : /-4096\.json$/; })();
+const pageOnly = args.includes('--page-only');
 const DIR = path.join(REPO, 'playground-examples', 'studies');
 const files = fs.readdirSync(DIR).filter((f) => only.test(f)).sort();
 
@@ -35,9 +37,15 @@ try {
     await page.waitForFunction(() => window.placelab.study.progress?.finished, null, { timeout: 0 });
     const wall = (Date.now() - t0) / 1000;
     const progress = await page.evaluate(() => window.placelab.study.progress);
-    const longest = await page.evaluate(() => window.__longTasks.reduce((a, t) => Math.max(a, t.ms), 0));
+    const tasks = await page.evaluate(() => window.__longTasks.map((t) => t.ms).sort((a, b) => b - a));
+    const longest = tasks[0] ?? 0;
     const web = await page.evaluate(async () => (await window.placelab.study.tables()).tidyCsv);
     await page.close();
+    if (pageOnly) {
+      console.log(`${file}: ${progress.done} points; page ${(progress.ms / 1000).toFixed(1)} s; `
+        + `main-thread tasks over 50 ms: ${tasks.length}, the longest ${tasks.slice(0, 8).join(', ') || '-'} ms`);
+      continue;
+    }
 
     const out = path.join(REPO, 'target', 'bench-study-examples', file.replace(/\.json$/, ''));
     fs.rmSync(out, { recursive: true, force: true });

@@ -42,6 +42,7 @@ const state = {
   lastShareUrl: null,
   firstDrawnMs: null,
   view: null,
+  exampleSeq: 0,          // examples chosen: a study starts only if its example is still the last one
   attachments: new Map(), // name → {file} (a log) or {files} (a trace's rank files): what a scenario names instead of carrying (src/attach.rs)
 };
 
@@ -379,17 +380,28 @@ async function handleExampleChange() {
   clearError(true);
   try {
     const entry = (state.examples.examples || []).find((ex) => ex.file === file);
+    const seq = ++state.exampleSeq;
     const runStudy = entry?.study ? await loadStudyExample(file) : (await loadExample(file), null);
     saveLinkHash('');
     handleRun();
     if (runStudy) {
       $('study-details').scrollIntoView({ block: 'start' });
-      runStudy();
+      // the base run drawn first: the study's workers would take the cores its drawing needs
+      await whenShown();
+      if (seq === state.exampleSeq) runStudy();
     }
   } catch (e) {
     showError({ path: '', message: e.message });
     setStatus('error');
   }
+}
+
+/** Resolves once no run is in flight and the view has drawn every panel (big machines: one a frame). */
+function whenShown() {
+  return new Promise((resolve) => {
+    const check = () => (state.running || state.view?.drawing?.() ? requestAnimationFrame(check) : resolve());
+    requestAnimationFrame(check);
+  });
 }
 
 async function handleEngineChange() {

@@ -270,8 +270,12 @@ export function drawPlacement(canvas, width, scene) {
     if (max > 0) {
       const paths = LOAD_BINS.map(() => new Path2D());
       for (let l = 0; l < bytes.length; l++) {
-        if (!(bytes[l] > 0)) continue;
+        let load = bytes[l];
         const a = ends[2 * l], b = ends[2 * l + 1];
+        // a tree draws a link's two directions on one line: once, in the busier one's colour
+        if (!grid && l + 1 < bytes.length && ends[2 * l + 2] === b && ends[2 * l + 3] === a) load = Math.max(load, bytes[++l]);
+        if (!(load > 0)) continue;
+        const bin = paths[loadBin(load / max)];
         const [ax, ay] = layout.center(a);
         let [bx, by] = layout.center(b);
         if (grid) {
@@ -280,11 +284,11 @@ export function drawPlacement(canvas, width, scene) {
           // the two directions of a link side by side
           const off = a < b ? -0.15 : 0.15;
           const ox = ay === by ? 0 : off * layout.cell, oy = ax === bx ? 0 : off * layout.cell;
-          paths[loadBin(bytes[l] / max)].moveTo(ax + ox, ay + oy);
-          paths[loadBin(bytes[l] / max)].lineTo(bx + ox, by + oy);
+          bin.moveTo(ax + ox, ay + oy);
+          bin.lineTo(bx + ox, by + oy);
         } else {
-          paths[loadBin(bytes[l] / max)].moveTo(ax, ay);
-          paths[loadBin(bytes[l] / max)].lineTo(bx, by);
+          bin.moveTo(ax, ay);
+          bin.lineTo(bx, by);
         }
       }
       ctx.lineWidth = grid ? Math.max(1, layout.cell * 0.22) : 1.5;
@@ -304,10 +308,31 @@ export function drawPlacement(canvas, width, scene) {
     ctx.fillStyle = PALETTE.router;
     for (let v = n; v < sys.hosts + sys.switches; v++) { const [x, y] = layout.center(v); ctx.fillRect(x - 1.5, y - 1.5, 3, 3); }
     const w = Math.max(1, layout.width / n);
-    for (let h = 0; h < n; h++) {
-      const [x, y] = layout.center(h);
-      ctx.fillStyle = rgb(hostColor(h));
-      ctx.fillRect(x - w / 2 + (w > 3 ? 0.5 : 0), y, Math.max(1, w - (w > 3 ? 1 : 0)), HOST_H);
+    if (w > 3) {
+      for (let h = 0; h < n; h++) {
+        const [x, y] = layout.center(h);
+        ctx.fillStyle = rgb(hostColor(h));
+        ctx.fillRect(x - w / 2 + 0.5, y, w - 1, HOST_H);
+      }
+    } else {
+      // hosts narrower than 3 px tile the row: one ImageData, each device pixel column the
+      // colour of the host under its centre (4,096 fill styles parsed cost tens of ms)
+      const dpr = window.devicePixelRatio || 1;
+      const y = layout.center(0)[1];
+      const img = ctx.createImageData(Math.max(1, Math.round(layout.width * dpr)), Math.max(1, Math.round(HOST_H * dpr)));
+      const data = img.data, stride = img.width * 4;
+      for (let px = 0; px < img.width; px++) {
+        const col = hostColor(Math.min(n - 1, Math.floor(((px + 0.5) / dpr) * n / layout.width)));
+        data[4 * px] = col[0]; data[4 * px + 1] = col[1]; data[4 * px + 2] = col[2]; data[4 * px + 3] = 255;
+      }
+      for (let r = 1; r < img.height; r++) data.copyWithin(r * stride, 0, stride);
+      // through a scratch canvas: putImageData on this one would rasterize the links first
+      const row = new OffscreenCanvas(img.width, img.height);
+      row.getContext('2d').putImageData(img, 0, 0);
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(row, 0, Math.round(y * dpr));
+      ctx.restore();
     }
   }
   // task-graph edges by hop count (a sample of at most MAX_EDGES_DRAWN, evenly spread)

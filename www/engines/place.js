@@ -306,6 +306,8 @@ export function draw(host, envelope) {
   buildFigures();
   if (sync) drawAll(); else startPass();
   return {
+    /** A drawing pass (one panel per frame) is under way. */
+    drawing: () => pass !== null,
     canvases: () => [figs.map((f) => f.canvas), [legendCanvas], [chart], [chartLegend],
       ...(ends.box.hidden ? [] : [[ends.messages], [ends.rounds], [ends.legend]])],
     /** The end-time charts drawn for the case shown ({messages, rounds}: their points), or null. */

@@ -37,6 +37,7 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName,
     run: null,                // {pool, t0, total, done, lines[], pending[], outline, text, finished, stopped}
     admission: null,          // {stopped} while the helper checks the points before a run
     snapshot: null,           // the chart model's last snapshot
+    tableTimer: 0,            // the table's own task while points arrive (draw)
     source: null,             // 'run' | 'file'
     drawQueued: false,
     adding: false,
@@ -339,9 +340,19 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName,
     state.canvases = drawStudy(ui.charts, snap, m, width);
     const now = performance.now();
     const running = state.run && !state.run.finished && state.source === 'run';
-    if (!running || !(now - (state.tableAt ?? -Infinity) < TABLE_EVERY_MS)) {
+    if (!running) {
+      clearTimeout(state.tableTimer);
+      state.tableTimer = 0;
       state.tableAt = now;
       drawTable(snap, TABLE_ROWS);
+    } else if (!state.tableTimer && !(now - (state.tableAt ?? -Infinity) < TABLE_EVERY_MS)) {
+      // while points arrive, the table (its layout costs as much as the charts) in a task of
+      // its own after this frame's, so neither holds the main thread for both
+      state.tableAt = now;
+      state.tableTimer = setTimeout(() => {
+        state.tableTimer = 0;
+        if (state.snapshot && state.source === 'run') drawTable(state.snapshot, TABLE_ROWS);
+      }, 0);
     }
     ui.charts.dataset.points = String(snap.points);
   }
