@@ -31,7 +31,12 @@ export function drawStudy(container, snap, m, width) {
   const x = axes[0] || { path: '(base scenario)', values: ['base'], numeric: false };
   const second = axes[1] || null;
   // axes after the second: the charts show their first value (the table has them all)
-  const cells = snap.cells.filter((c) => c.m === m && c.n > 0 && c.s < MAX_SERIES && c.a.slice(2).every((j) => j === 0));
+  const chosen = snap.cells.filter((c) => c.m === m && c.n > 0 && c.s < MAX_SERIES && c.a.slice(2).every((j) => j === 0));
+  // a metric with no negative value (a time, a ratio): intervals drawn from 0 up, not below it
+  // (two replicates' t interval often reaches below 0; the table keeps the interval as computed)
+  const nonNegative = chosen.length > 0 && chosen.every((c) => typeof c.min === 'number' && c.min >= 0);
+  const clipped = nonNegative && chosen.some((c) => typeof c.ciLow === 'number' && c.ciLow < 0);
+  const cells = clipped ? chosen.map((c) => (c.ciLow < 0 ? { ...c, ciLow: 0 } : c)) : chosen;
   const series = snap.series.slice(0, MAX_SERIES).map((s, i) => (s === '' ? (snap.series.length === 1 ? snap.metrics[m] : `series ${i}`) : s));
   const panels = second ? second.values.slice(0, MAX_PANELS).map((v, j) => ({ title: `${second.path} = ${label(v)}`, j })) : [{ title: '', j: null }];
   const line = x.numeric && x.values.length >= 2;
@@ -49,7 +54,7 @@ export function drawStudy(container, snap, m, width) {
   const total = Math.max(320, width);
   const entries = [
     ...series.map((s, i) => ({ label: s, color: seriesColor(i), line })),
-    { label: line ? 'shaded: 95 % confidence interval of the mean' : 'whiskers: 95 % confidence interval of the mean', color: tint(PALETTE.axis, 0.7) },
+    { label: `${line ? 'shaded' : 'whiskers'}: 95 % confidence interval of the mean${clipped ? ' (cut at 0: no value is negative)' : ''}`, color: tint(PALETTE.axis, 0.7) },
   ];
   const cols = panels.length > 1 ? Math.max(1, Math.floor(total / PANEL_MIN_WIDTH_PX)) : 1;
   const pw = panels.length > 1 ? Math.floor(total / Math.min(cols, panels.length)) - 8 : total;
