@@ -20,7 +20,7 @@ const pageOnly = args.includes('--page-only');
 const DIR = path.join(REPO, 'playground-examples', 'studies');
 const files = fs.readdirSync(DIR).filter((f) => only.test(f)).sort();
 
-buildCli();
+if (!pageOnly) buildCli();
 const server = await startServer();
 const browser = await launch();
 try {
@@ -42,7 +42,7 @@ try {
     const web = await page.evaluate(async () => (await window.placelab.study.tables()).tidyCsv);
     await page.close();
     if (pageOnly) {
-      console.log(`${file}: ${progress.done} points; page ${(progress.ms / 1000).toFixed(1)} s; `
+      console.log(`${file}: ${progress.done} points; page ${(progress.ms / 1000).toFixed(1)} s (${wall.toFixed(1)} s from the click); `
         + `main-thread tasks over 50 ms: ${tasks.length}, the longest ${tasks.slice(0, 8).join(', ') || '-'} ms`);
       continue;
     }
