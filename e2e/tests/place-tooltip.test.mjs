@@ -2,10 +2,12 @@
 // layout gives for it (grids, networks drawn by their groups, trees); the tooltip names the host
 // under the pointer, by its name on a SimGrid platform file, by its coordinates on a torus, with
 // the tasks the strategy drawn put on it, or the background job on it, or "free"; over a tree's
-// switch, its id and level. Truths come from the report's JSON text, not from the page's view of it.
+// switch, its id and level. A dense tree's host row (hosts narrower than a pixel) shows under every
+// pixel the colour of the host the tooltip names there. Truths come from the report's JSON text,
+// not from the page's view of it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, pickExample } from '../lib/harness.mjs';
+import { useBrowser, pickExample, moduleUrl } from '../lib/harness.mjs';
 
 const env = useBrowser();
 
@@ -64,6 +66,54 @@ describe('place drawing tooltips', () => {
       });
       assert.deepEqual(wrong.slice(0, 10), [], f);
     }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  it('a dense tree\'s host row shows, under every pixel, the colour of the host the tooltip names there', async () => {
+    const page = await env.open();
+    // 4,096 hosts in about a thousand pixels: the row is written as one image, a pixel a host
+    const scenario = {
+      version: 1, engine: 'place', name: 'dense thin tree', seed: 3, model: 'simgrid-lv08', strategies: ['random'],
+      system: { kind: 'thinTree', simgrid: '3;16,16,16;1,4,4;1,1,1' },
+      job: { kind: 'GRID', processes: 1024, rounds: 1, messageBytes: 1, wrap: true },
+    };
+    const n = await page.evaluate(() => window.placelab.runCount);
+    await page.evaluate((sc) => {
+      const raw = document.querySelector('[data-testid=raw-json]');
+      raw.value = JSON.stringify(sc);
+      raw.dispatchEvent(new Event('input', { bubbles: true }));
+    }, scenario);
+    await page.getByTestId('run').click();
+    await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+    assert.equal(await page.evaluate(() => window.placelab.lastError?.message ?? null), null);
+    await page.waitForFunction(() => !window.placelab.view.drawing());
+    const run = (await fullReport(page)).cases[0].runs[0];
+    const out = await page.evaluate(async ([url, hosts]) => {
+      const { taskColor, IDLE } = await import(url);
+      const { view } = window.placelab;
+      const taskOf = new Map(hosts.map((h, t) => [h, t]));
+      const idle = [1, 3, 5].map((i) => parseInt(IDLE.slice(i, i + 2), 16));
+      const dpr = window.devicePixelRatio || 1;
+      const canvas = document.querySelector('[data-testid=canvas]');
+      const layout = view.drawn(0).layout;
+      const y = view.hostPoint(0, 0)[1];
+      const row = canvas.getContext('2d').getImageData(0, Math.floor(y * dpr), Math.round(layout.width * dpr), 1).data;
+      const bad = [];
+      const seen = new Set();
+      for (let px = 0; px < row.length / 4; px++) {
+        const hit = view.hit(0, (px + 0.5) / dpr, y);
+        if (hit?.type !== 'host') { bad.push(`pixel ${px}: ${JSON.stringify(hit)}`); continue; }
+        seen.add(hit.id);
+        const t = taskOf.get(hit.id);
+        const want = t === undefined ? idle : taskColor(t / (hosts.length - 1));
+        const got = [row[4 * px], row[4 * px + 1], row[4 * px + 2]];
+        if (got.some((v, k) => v !== want[k])) bad.push(`pixel ${px}, host ${hit.id}: rgb(${got}) not rgb(${want})`);
+      }
+      return { bad: bad.slice(0, 10), pixels: row.length / 4, hosts: seen.size };
+    }, [moduleUrl('draw/place.js'), run.hosts]);
+    assert.deepEqual(out.bad, []);
+    assert.ok(out.pixels >= 300 && out.hosts === out.pixels, `${out.pixels} pixels, ${out.hosts} hosts shown: one host a pixel`);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

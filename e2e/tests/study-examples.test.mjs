@@ -42,6 +42,14 @@ describe('example studies', () => {
     const file = 'place-time-vs-size.json';
     const doc = JSON.parse(fs.readFileSync(path.join(STUDIES, file), 'utf8'));
     const page = await env.open();
+    // the order of what happens: the base run drawn (the page's status), then the study running
+    await page.evaluate(() => {
+      window.__order = [];
+      const watch = (node, who) => new MutationObserver(() => window.__order.push(`${who}:${node.dataset.status}`))
+        .observe(node, { attributes: true, attributeFilter: ['data-status'] });
+      watch(document.body, 'page');
+      watch(document.querySelector('[data-testid=study-panel]'), 'study');
+    });
     await pickExample(page, `studies/${file}`);
     assert.deepEqual(JSON.parse(await page.evaluate(() => window.placelab.scenarioText())), doc.base, 'the editor holds the study\'s base');
     assert.equal(await page.locator('#example-description').textContent(), doc.description);
@@ -55,6 +63,9 @@ describe('example studies', () => {
     assert.equal(progress.done, points);
     assert.match(await page.getByTestId('study-progress').textContent(), new RegExp(`^Done: ${points} / ${points} points`));
     assert.ok(await page.getByTestId('study-chart').count() >= 1, 'the study is drawn');
+    const order = await page.evaluate(() => window.__order);
+    const baseDone = order.indexOf('page:done'), studyRunning = order.indexOf('study:running');
+    assert.ok(baseDone >= 0 && studyRunning > baseDone, `the study starts once its base run is drawn: ${order.join(', ')}`);
     const tidy = await download(page, 'study-tidy-csv');
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'placelab-study-example-'));

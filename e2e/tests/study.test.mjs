@@ -265,6 +265,35 @@ describe('study panel', () => {
     assert.deepEqual(page.problems, []);
   });
 
+  it('cuts at 0 the drawn interval of a metric that is never negative, says so in the legend, and keeps the table\'s', async () => {
+    const page = await studyPage('mesh64-random-stream.json');
+    await page.evaluate(() => { document.getElementById('study-details').open = true; });
+    // two replicates a point: `report.a` is never negative (0 and 10: t's interval reaches -58.5),
+    // `report.b` has a negative value, so its interval is drawn as computed
+    const csv = 'point,replicate,seed,job.kind,status,report.a,report.b,error\n'
+      + '0,0,1,STAR,ok,0,-1,\n0,1,2,STAR,ok,10,5,\n1,0,1,GRID,ok,2,3,\n1,1,2,GRID,ok,4,4,\n';
+    await page.getByTestId('study-open-file').setInputFiles({ name: 'signs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.waitForFunction(() => document.querySelector('[data-testid=study-panel]').dataset.status === 'file');
+    const shown = async (m) => {
+      await page.getByTestId('study-metric').selectOption({ index: m });
+      return page.evaluate(() => ({
+        legend: document.querySelector('[data-testid=study-legend]').getAttribute('aria-label'),
+        y: JSON.parse(document.querySelector('[data-testid=study-chart]').dataset.yRange),
+        ciLow: window.placelab.study.snapshot.cells.filter((c) => c.m === Number(document.querySelector('[data-testid=study-metric]').value)).map((c) => c.ciLow),
+      }));
+    };
+    const a = await shown(0);
+    assert.match(a.legend, /cut at 0: no value is negative/);
+    assert.ok(a.ciLow.some((v) => v < 0), `the model keeps the interval as computed: ${a.ciLow}`);
+    assert.equal(a.y[0], 0, `the axis starts at 0: ${a.y}`);
+    const b = await shown(1);
+    assert.doesNotMatch(b.legend, /cut at 0/);
+    assert.ok(b.y[0] < 0, `a metric with a negative value keeps its interval below 0: ${b.y}`);
+    // the table shows the interval as computed
+    assert.match(await page.getByTestId('study-aggregate').textContent(), /-5\d\.\d+ – 6\d\.\d+/);
+    assert.deepEqual(page.problems, []);
+  });
+
   it('keeps every main-thread task under 200 ms while 1,000 points arrive', async () => {
     const page = await readyPage(env);
     await pickExample(page, 'fig1-4x4.json');

@@ -68,6 +68,7 @@ export function drawStudy(container, snap, m, width) {
   if (!lay || lay.key !== key || lay.legend.parentNode !== container) {
     const legend = el('canvas', { class: 'study-legend', 'data-testid': 'study-legend' });
     drawLegend(legend, entries, total);
+    legend.setAttribute('aria-label', `Legend: ${entries.map((e) => e.label).join('; ')}`);
     const charts = panels.map(() => el('canvas', { class: 'study-chart', 'data-testid': 'study-chart' }));
     const grid = el('div', { class: panels.length > 1 ? 'study-grid' : 'study-single' }, ...charts);
     container.replaceChildren(legend, grid, ...notes.map((text) => el('p', { class: 'note', text })));
@@ -172,6 +173,7 @@ function drawPanel(canvas, { width, x, line, cells, series, yLo, yHi, title, yLa
   canvas.dataset.series = String(bySeries.size);
   canvas.dataset.drawn = String(marks.length);
   canvas.dataset.marks = JSON.stringify(marks);
+  canvas.dataset.yRange = JSON.stringify([yLo, yHi]);
 }
 
 /** `report.runs[*].summary.meanWait` → `meanWait` for an axis label (the full path is in the menu). */
