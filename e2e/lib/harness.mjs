@@ -140,6 +140,18 @@ export function canvasSnapshot(page, index = 0) {
   return page.evaluate((i) => document.querySelectorAll('[data-testid=canvas]')[i]?.toDataURL() ?? null, index);
 }
 
+/** Puts `scenario` (an object) in the raw JSON editor, clicks Run and waits for its report or error. */
+export async function runScenario(page, scenario) {
+  const n = await page.evaluate(() => window.placelab.runCount);
+  await page.evaluate((s) => {
+    const raw = document.querySelector('[data-testid=raw-json]');
+    raw.value = JSON.stringify(s);
+    raw.dispatchEvent(new Event('input', { bubbles: true }));
+  }, scenario);
+  await page.getByTestId('run').click();
+  await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+}
+
 /** Replaces the raw JSON text as a user would (input event), then waits for the debounce. */
 export async function typeRawJson(page, text) {
   await page.evaluate((t) => {

@@ -4,7 +4,7 @@
 // slider's time equal to every caption's; the SWF example's "Jobs read from the log" field.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, pickExample, moduleUrl, artifact, checkDrawingAgainstReport } from '../lib/harness.mjs';
+import { useBrowser, pickExample, moduleUrl, artifact, checkDrawingAgainstReport, runScenario } from '../lib/harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -185,14 +185,7 @@ describe('layout', () => {
         version: 1, engine: 'allocation', name: `${w}x${w}`, system: { kind: 'mesh', width: w, height: w },
         policies: ['sequential', 'closed-min-best'], workload: { kind: 'set', jobs: jobs.map((tasks) => ({ tasks })) },
       };
-      const n = await page.evaluate(() => window.placelab.runCount);
-      await page.evaluate((s) => {
-        const raw = document.querySelector('[data-testid=raw-json]');
-        raw.value = JSON.stringify(s);
-        raw.dispatchEvent(new Event('input', { bubbles: true }));
-      }, scenario);
-      await page.getByTestId('run').click();
-      await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+      await runScenario(page, scenario);
       await page.evaluate(() => window.placelab.view.drawNow()); // large machines draw a panel per frame
       const colours = await page.evaluate(async (commonUrl) => {
         const { jobColor } = await import(commonUrl);
@@ -229,14 +222,7 @@ describe('layout', () => {
       policies: ['random', 'hilbert', 'closed-min-paper'],
       workload: { kind: 'set', jobs: [{ tasks: 9, comm: 'neighbor' }, { tasks: 12, comm: 'neighbor' }, { tasks: 5, comm: 'all' }, { tasks: 7, comm: 'none' }] },
     };
-    const n = await page.evaluate(() => window.placelab.runCount);
-    await page.evaluate((sc) => {
-      const raw = document.querySelector('[data-testid=raw-json]');
-      raw.value = JSON.stringify(sc);
-      raw.dispatchEvent(new Event('input', { bubbles: true }));
-    }, scenario);
-    await page.getByTestId('run').click();
-    await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+    await runScenario(page, scenario);
     const { problems, stats } = await checkDrawingAgainstReport(page);
     assert.deepEqual(problems, []);
     for (const st of stats) assert.equal(st.unknownFootprints, 0, st.policy);
@@ -251,14 +237,7 @@ describe('layout', () => {
       policies: ['random'],
       workload: { kind: 'generated', count: 200, backfill: 'easy', minTasks: 100, maxTasks: 20000, meanInterarrival: 5, meanDuration: 100 },
     };
-    const n = await page.evaluate(() => window.placelab.runCount);
-    await page.evaluate((sc) => {
-      const raw = document.querySelector('[data-testid=raw-json]');
-      raw.value = JSON.stringify(sc);
-      raw.dispatchEvent(new Event('input', { bubbles: true }));
-    }, scenario);
-    await page.getByTestId('run').click();
-    await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+    await runScenario(page, scenario);
     await page.evaluate(() => window.placelab.view.drawNow());
     const share = await page.evaluate(async (commonUrl) => {
       const { PALETTE } = await import(commonUrl);

@@ -7,7 +7,7 @@
 // not from the page's view of it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, pickExample, moduleUrl } from '../lib/harness.mjs';
+import { useBrowser, pickExample, moduleUrl, runScenario } from '../lib/harness.mjs';
 
 const env = useBrowser();
 
@@ -78,14 +78,7 @@ describe('place drawing tooltips', () => {
       system: { kind: 'thinTree', simgrid: '3;16,16,16;1,4,4;1,1,1' },
       job: { kind: 'GRID', processes: 1024, rounds: 1, messageBytes: 1, wrap: true },
     };
-    const n = await page.evaluate(() => window.placelab.runCount);
-    await page.evaluate((sc) => {
-      const raw = document.querySelector('[data-testid=raw-json]');
-      raw.value = JSON.stringify(sc);
-      raw.dispatchEvent(new Event('input', { bubbles: true }));
-    }, scenario);
-    await page.getByTestId('run').click();
-    await page.waitForFunction((k) => window.placelab.runCount > k || window.placelab.lastError, n, { timeout: 0 });
+    await runScenario(page, scenario);
     assert.equal(await page.evaluate(() => window.placelab.lastError?.message ?? null), null);
     await page.waitForFunction(() => !window.placelab.view.drawing());
     const run = (await fullReport(page)).cases[0].runs[0];
