@@ -291,6 +291,14 @@ describe('study panel', () => {
     assert.ok(b.y[0] < 0, `a metric with a negative value keeps its interval below 0: ${b.y}`);
     // the table shows the interval as computed
     assert.match(await page.getByTestId('study-aggregate').textContent(), /-5\d\.\d+ – 6\d\.\d+/);
+    // one replicate: no interval to draw, and the legend says so instead of naming one
+    await page.evaluate(() => { document.querySelector('[data-testid=study-panel]').dataset.status = 'idle'; });
+    const one = csv.split('\n').filter((l) => !/^\d+,1,/.test(l)).join('\n');
+    await page.getByTestId('study-open-file').setInputFiles({ name: 'one.csv', mimeType: 'text/csv', buffer: Buffer.from(one) });
+    await page.waitForFunction(() => document.querySelector('[data-testid=study-panel]').dataset.status === 'file');
+    const single = await shown(0);
+    assert.match(single.legend, /no confidence interval: one replicate each/);
+    assert.doesNotMatch(single.legend, /95 %/);
     assert.deepEqual(page.problems, []);
   });
 

@@ -54,7 +54,9 @@ export function drawStudy(container, snap, m, width) {
   const total = Math.max(320, width);
   const entries = [
     ...series.map((s, i) => ({ label: s, color: seriesColor(i), line })),
-    { label: `${line ? 'shaded' : 'whiskers'}: 95 % confidence interval of the mean${clipped ? ' (cut at 0: no value is negative)' : ''}`, color: tint(PALETTE.axis, 0.7) },
+    cells.some((c) => c.n >= 2)
+      ? { label: `${line ? 'shaded' : 'whiskers'}: 95 % confidence interval of the mean${clipped ? ' (cut at 0: no value is negative)' : ''}`, color: tint(PALETTE.axis, 0.7) }
+      : { label: 'no confidence interval: one replicate each', color: tint(PALETTE.axis, 0.7) },
   ];
   const cols = panels.length > 1 ? Math.max(1, Math.floor(total / PANEL_MIN_WIDTH_PX)) : 1;
   const pw = panels.length > 1 ? Math.floor(total / Math.min(cols, panels.length)) - 8 : total;
