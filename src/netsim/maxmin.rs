@@ -1063,8 +1063,8 @@ impl Net {
                 } else {
                     0..0
                 };
+                self.work += range.len() as u64;
                 for k in range {
-                    self.work += 1;
                     let g = self.c_flow[k];
                     let gi = g as usize;
                     if !self.active(gi) {
@@ -1099,8 +1099,13 @@ impl Net {
                 continue;
             }
             self.cs[c].level = level;
+            // counted whole, as when every element was read (budgets count this work)
+            self.work += self.elems_of(c).len() as u64;
             for k in self.elems_of(c) {
-                self.work += 1;
+                // every growing flow on `c` is frozen: the rest need not be read
+                if self.cs[c].unfixed == 0 {
+                    break;
+                }
                 let g = self.c_flow[k];
                 if self.fh[g as usize].mark == st && self.c_coef[k] > 0.0 {
                     self.freeze(g, level, fixed, cid);

@@ -93,13 +93,14 @@ impl Net {
         while let Some(g) = self.pending.pop() {
             let gi = g as usize;
             let (rate, phi) = (self.fh[gi].rate, self.fh[gi].phi);
-            for e in self.f_elems[gi]..self.f_elems[gi + 1] {
+            let (a, b) = (self.f_elems[gi], self.f_elems[gi + 1]);
+            self.work += u64::from(b - a);
+            for e in a..b {
                 let eu = e as usize;
                 let c = self.e_cap[eu] as usize;
                 if self.cs[c].mark != st {
                     self.make_dirty_slack(c, st);
                 }
-                self.work += 1;
                 let coef = self.e_coef[eu];
                 self.add_resid(c, coef * rate);
                 if coef > 0.0 {
@@ -139,8 +140,9 @@ impl Net {
         self.cs[c].level = f64::INFINITY;
         let fixed = st + 1;
         let mut g = self.cs[c].bhead;
+        let mut read = 0u64;
         while g != NONE {
-            self.work += 1;
+            read += 1;
             let gi = g as usize;
             let next = self.f_bnext[gi];
             let h = self.fh[gi];
@@ -149,6 +151,7 @@ impl Net {
             }
             g = next;
         }
+        self.work += read;
         self.rekey(c);
     }
 }
