@@ -253,11 +253,12 @@ impl StudyHost {
         crate::study::page::outline(&self.0)
     }
 
-    /// Refuses the study over `max_points` points, or when the engine refuses every point.
-    pub fn admit(&self, max_points: f64) -> Result<(), JsError> {
+    /// Refuses the study over `max_points` points, or when the engine refuses every point;
+    /// otherwise every point in the order to run them ([`crate::study::Admission::costliest_first`]).
+    pub fn admit(&self, max_points: f64) -> Result<Vec<f64>, JsError> {
         let all = 0..self.0.points;
         crate::study::admit(&self.0, max_points as u64, all)
-            .map(|_| ())
+            .map(|a| a.costliest_first().into_iter().map(|i| i as f64).collect())
             .map_err(funnel)
     }
 

@@ -194,6 +194,7 @@ fn admit_on(
         invalid: Vec::new(),
         seconds: 0.0,
         costliest: None,
+        estimated: Vec::new(),
     };
     let mut k = 0;
     for i in range.clone() {

@@ -192,11 +192,12 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName,
     const admission = { stopped: false };
     state.admission = admission;
     let outline;
+    let order; // every point, the costliest estimated first
     try {
       ({ outline } = await helper.ask({ type: 'study', attachments: attachments(), study: built.text }));
       const problem = overCap(outline);
       if (problem) throw { path: '', message: problem };
-      await helper.ask({ type: 'admit', maxPoints: MAX_PAGE_POINTS });
+      ({ order } = await helper.ask({ type: 'admit', maxPoints: MAX_PAGE_POINTS }));
       const { snapshot } = await helper.ask({ type: 'model', outline });
       state.snapshot = snapshot;
     } catch (e) {
@@ -218,9 +219,8 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName,
     state.runs += 1;
     fillMetrics(outline.metrics);
     clearResults();
-    const todo = Array.from({ length: total }, (_, i) => i);
     run.pool = runPoints({
-      study: built.text, todo, workers: Math.max(1, Math.min(MAX_WORKERS, workers)), attachments: attachments(),
+      study: built.text, todo: order, workers: Math.max(1, Math.min(MAX_WORKERS, workers)), attachments: attachments(),
       onRecord: (rec) => {
         if (run.lines[rec.point] === undefined) run.done += 1;
         run.lines[rec.point] = rec.line;

@@ -7,8 +7,9 @@
 //   {type: 'study', id, study, attachments}
 //                                     → {type: 'outline', id, outline}: parse (and host) a study,
 //                                       the files its scenarios name attached first (attach.js)
-//   {type: 'admit', id, maxPoints}    → {type: 'admitted', id}: refused over the limit, or when
-//                                       the engine refuses every point
+//   {type: 'admit', id, maxPoints}    → {type: 'admitted', id, order}: refused over the limit, or
+//                                       when the engine refuses every point; `order`: every
+//                                       point, the costliest estimated first (the run's order)
 //   {type: 'points', id, is}          → {type: 'records', id, records: [{point, line, csv}], ms}:
 //                                       run the points `is`, taking `ms` in all
 //   {type: 'model', id, outline}      → {type: 'snapshot', id, snapshot}: an empty chart model
@@ -38,8 +39,7 @@ const HANDLERS = {
     return { type: 'outline', outline: JSON.parse(host.outline()) };
   },
   admit({ maxPoints }) {
-    host.admit(maxPoints);
-    return { type: 'admitted' };
+    return { type: 'admitted', order: Array.from(host.admit(maxPoints)) };
   },
   points({ is }) {
     const t0 = performance.now();
