@@ -17,7 +17,7 @@ export const MAX_WORKERS = 8;
 export const defaultWorkers = () => Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 1));
 const BATCH_TARGET_MS = 40;
 const MAX_BATCH = 64;
-const PREFETCH_BELOW_MS = 100;
+export const PREFETCH_BELOW_MS = 100;
 
 /** A study worker as a request/response channel: ask(msg) → Promise of the reply. */
 export const spawnStudyWorker = () => workerChannel(new URL('./worker.js', import.meta.url), {
@@ -28,10 +28,10 @@ export const spawnStudyWorker = () => workerChannel(new URL('./worker.js', impor
  * Runs the points `todo` (indices, in the order to hand them out) of `study` (text) on `workers` workers; calls
  * `onRecord({point, line, csv})` as each finishes. Resolves when all finished; rejects with the
  * first error (the other workers are stopped). `stop()` terminates the workers and resolves the
- * run as stopped ({stopped: true}).
+ * run as stopped ({stopped: true}). `spawn` makes a worker's channel (tests give their own).
  */
-export function runPoints({ study, todo, workers, onRecord, attachments = [] }) {
-  const channels = Array.from({ length: Math.max(1, Math.min(workers, todo.length || 1)) }, spawnStudyWorker);
+export function runPoints({ study, todo, workers, onRecord, attachments = [], spawn = spawnStudyWorker }) {
+  const channels = Array.from({ length: Math.max(1, Math.min(workers, todo.length || 1)) }, spawn);
   let next = 0;
   let stopped = false;
   let finish;
