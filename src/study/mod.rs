@@ -636,8 +636,6 @@ pub struct Admission {
     /// The estimated native run time of the admitted points of the range on one core, seconds:
     /// the sum of each point's [`crate::api::estimate`].
     pub seconds: f64,
-    /// The costliest admitted point of the range and its estimated seconds.
-    pub costliest: Option<(u64, f64)>,
     /// Each admitted point of the range with its estimated seconds, in point order.
     pub estimated: Vec<(u64, f64)>,
 }
@@ -668,13 +666,7 @@ pub fn admit(study: &Study, max_points: u64, range: std::ops::Range<u64>) -> Res
     // first point in the range: the replicates of a combination are consecutive points.
     // The same holds for the work estimate.
     let mut last: Option<(u64, std::result::Result<f64, ScenarioError>)> = None;
-    let mut admission = Admission {
-        points: study.points,
-        invalid: Vec::new(),
-        seconds: 0.0,
-        costliest: None,
-        estimated: Vec::new(),
-    };
+    let mut admission = Admission::new(study.points);
     for i in range.clone() {
         let c = study.combination_of(i);
         if last.as_ref().map(|(lc, _)| *lc) != Some(c) {
@@ -699,6 +691,24 @@ pub fn judge_point(study: &Study, i: u64) -> std::result::Result<f64, ScenarioEr
 }
 
 impl Admission {
+    /// The admission of a study of `points` points before any point is judged.
+    pub fn new(points: u64) -> Admission {
+        Admission {
+            points,
+            invalid: Vec::new(),
+            seconds: 0.0,
+            estimated: Vec::new(),
+        }
+    }
+
+    /// The costliest admitted point and its estimated seconds (the first of equals).
+    pub fn costliest(&self) -> Option<(u64, f64)> {
+        self.estimated
+            .iter()
+            .copied()
+            .reduce(|best, x| if x.1 > best.1 { x } else { best })
+    }
+
     /// The order the page hands points to its workers: the admitted points costliest first by
     /// their estimates (ties in point order), then the refused ones, which only write their
     /// error rows. Longest first keeps the workers busy to the end: a long point started last
@@ -720,9 +730,6 @@ impl Admission {
             Ok(t) => {
                 self.estimated.push((i, *t));
                 self.seconds += t;
-                if self.costliest.is_none_or(|(_, m)| *t > m) {
-                    self.costliest = Some((i, *t));
-                }
             }
         }
     }
@@ -737,7 +744,7 @@ pub fn check_work_limit(study: &Study, admission: &Admission, max_seconds: f64) 
     if admission.seconds <= max_seconds {
         return Ok(());
     }
-    let costliest = admission.costliest.map_or(String::new(), |(i, t)| {
+    let costliest = admission.costliest().map_or(String::new(), |(i, t)| {
         format!(
             "; the costliest, point {i} ({}), {} s",
             describe_point(study, i),
@@ -920,10 +927,10 @@ mod tests {
             points: 6,
             invalid: vec![(2, ScenarioError::at("system", "refused"))],
             seconds: 9.0,
-            costliest: Some((1, 3.0)),
             estimated: vec![(0, 1.0), (1, 3.0), (3, 3.0), (4, 0.5), (5, 2.0)],
         };
         assert_eq!(a.costliest_first(), vec![1, 3, 5, 0, 4, 2]);
+        assert_eq!(a.costliest(), Some((1, 3.0)));
         // a real study: a permutation of its points, estimates never rising along it
         let s = study(
             r#","axes":[{"path":"system.width","values":[4,16,8]}],"replicates":{"count":2}"#,

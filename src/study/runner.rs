@@ -189,13 +189,7 @@ fn admit_on(
             .map(|&i| super::judge_point(study, i))
             .collect()
     });
-    let mut admission = super::Admission {
-        points: study.points,
-        invalid: Vec::new(),
-        seconds: 0.0,
-        costliest: None,
-        estimated: Vec::new(),
-    };
+    let mut admission = super::Admission::new(study.points);
     let mut k = 0;
     for i in range.clone() {
         if k + 1 < firsts.len() && firsts[k + 1] == i {

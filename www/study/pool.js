@@ -7,8 +7,8 @@
 // while the other workers idle (12 points of 3 to 38 s on 2 workers: 82.5 s against 73.9 s).
 // Points are handed out in the order given (the panel gives the costliest estimated first); their
 // records arrive in any order and the page keeps them by point, so the tables never depend on the
-// order, the number of workers or timing. Stop = terminate
-// every worker (a point stops mid-run); the records that arrived stay.
+// order, the number of workers or timing. Stop = terminate every worker (a point stops mid-run);
+// the records that arrived stay.
 
 import { workerChannel } from '../channel.js';
 
@@ -25,10 +25,11 @@ export const spawnStudyWorker = () => workerChannel(new URL('./worker.js', impor
 });
 
 /**
- * Runs the points `todo` (indices, in the order to hand them out) of `study` (text) on `workers` workers; calls
- * `onRecord({point, line, csv})` as each finishes. Resolves when all finished; rejects with the
- * first error (the other workers are stopped). `stop()` terminates the workers and resolves the
- * run as stopped ({stopped: true}). `spawn` makes a worker's channel (tests give their own).
+ * Runs the points `todo` (indices, in the order to hand them out) of `study` (text) on `workers`
+ * workers; calls `onRecord({point, line, csv})` as each finishes. Resolves when all finished;
+ * rejects with the first error (the other workers are stopped). `stop()` terminates the workers
+ * and resolves the run as stopped ({stopped: true}). `spawn` makes a worker's channel (tests give
+ * their own).
  */
 export function runPoints({ study, todo, workers, onRecord, attachments = [], spawn = spawnStudyWorker }) {
   const channels = Array.from({ length: Math.max(1, Math.min(workers, todo.length || 1)) }, spawn);
