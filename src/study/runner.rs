@@ -8,7 +8,9 @@
 //!   least every [`FLUSH_EVERY`], whole lines only);
 //! - `tidy.csv`, `tidy.jsonl`: the tidy table, written in point order as the points before
 //!   each finish (a reorder buffer holds the points that finished early), so a reader can follow
-//!   a run with `tail -f`;
+//!   a run with `tail -f` (the points run costliest first, [`super::Admission::costliest_first`],
+//!   so the table may grow late in a study whose first points are its cheapest; the journal
+//!   grows as points finish);
 //! - `aggregate.csv`, `aggregate.jsonl`: the aggregate table, written when the run completes.
 //!
 //! Invariants:
@@ -170,13 +172,14 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
 }
 
 /// Admission on `pool`: every point of `range` validated before anything runs; the refused
-/// ones, sorted, become error rows.
+/// ones, sorted, become error rows ([`super::Admission::invalid`]), and the points run in the
+/// order of [`super::Admission::costliest_first`].
 fn admit_on(
     pool: &rayon::ThreadPool,
     study: &Study,
     range: &std::ops::Range<u64>,
     max_seconds: f64,
-) -> Result<Vec<(u64, ScenarioError)>, Error> {
+) -> Result<super::Admission, Error> {
     // Validity and the work estimate do not depend on the seed: one judgement per combination
     // (at its first point in the range), in parallel, then spread over its replicates.
     let firsts: Vec<u64> = range
@@ -199,7 +202,7 @@ fn admit_on(
     }
     refuse_if_all_invalid(study, range, &admission.invalid).map_err(Error::Refused)?;
     super::check_work_limit(study, &admission, max_seconds).map_err(Error::Refused)?;
-    Ok(admission.invalid)
+    Ok(admission)
 }
 
 /// Every point's outcome, in point order, kept in memory.
@@ -239,20 +242,29 @@ pub fn run_in_memory(
     check_limit(study, max_points).map_err(Error::Refused)?;
     let pool = thread_pool(threads)?;
     let range = 0..study.points;
-    let invalid = admit_on(&pool, study, &range, super::DEFAULT_MAX_SECONDS)?;
+    let admission = admit_on(&pool, study, &range, super::DEFAULT_MAX_SECONDS)?;
+    let order = admission.costliest_first();
     let done = std::sync::Mutex::new(0u64);
-    let outcomes: Option<Vec<Outcome>> = pool.install(|| {
-        range
-            .into_par_iter()
+    // Handed out costliest first (as `run` does), collected by point.
+    let finished: Option<Vec<(u64, Outcome)>> = pool.install(|| {
+        order
+            .into_iter()
+            .par_bridge()
             .map(|i| {
                 let o = compute(study, i);
                 let mut d = done.lock().unwrap_or_else(|p| p.into_inner());
                 *d += 1;
-                progress(*d, study.points).then_some(o)
+                progress(*d, study.points).then_some((i, o))
             })
             .collect()
     });
-    Ok(outcomes.map(|outcomes| Outcomes { outcomes, invalid }))
+    Ok(finished.map(|mut finished| {
+        finished.sort_unstable_by_key(|(i, _)| *i);
+        Outcomes {
+            outcomes: finished.into_iter().map(|(_, o)| o).collect(),
+            invalid: admission.invalid,
+        }
+    }))
 }
 
 /// The metrics without a value in any finished point (a typo, or another mode of the engine).
@@ -300,7 +312,7 @@ pub fn run(
         check_limit(study, opts.max_points).map_err(Error::Refused)?;
     }
     let pool = thread_pool(opts.threads)?;
-    let invalid = admit_on(&pool, study, &range, opts.max_seconds)?;
+    let admission = admit_on(&pool, study, &range, opts.max_seconds)?;
 
     let dir = &opts.dir;
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
@@ -352,8 +364,13 @@ pub fn run(
     tidy.advance(study, range.start, &outcomes)
         .map_err(|e| io(dir, e))?;
 
-    let todo: Vec<u64> = range
-        .clone()
+    // Costliest first, as the page does (`Admission::costliest_first`): a long point started
+    // last would keep the run waiting while the other threads idle. The tidy files still grow
+    // in point order (each finished prefix); the journal, in the order points finish, is what
+    // a resumed run reads.
+    let todo: Vec<u64> = admission
+        .costliest_first()
+        .into_iter()
         .filter(|&i| outcomes[(i - range.start) as usize].is_none())
         .collect();
     progress(kept_count, total);
@@ -395,7 +412,7 @@ pub fn run(
         failure: None,
     });
     pool.install(|| {
-        // par_bridge hands the points out in order, so the reorder buffer stays small.
+        // par_bridge hands the points out in `todo`'s order.
         todo.into_iter().par_bridge().for_each(|i| {
             let o = compute(study, i);
             let line = journal::point_line(i, &o);
@@ -446,7 +463,8 @@ pub fn run(
     let mut summary = pool.install(|| finish(study, dir, opts.shard, &range, &done, streams))?;
     summary.kept = kept_count;
     summary.computed = total - kept_count;
-    summary.invalid = invalid
+    summary.invalid = admission
+        .invalid
         .into_iter()
         .map(|(i, e)| (i, e.to_string()))
         .collect();
