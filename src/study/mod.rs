@@ -709,9 +709,9 @@ impl Admission {
             .reduce(|best, x| if x.1 > best.1 { x } else { best })
     }
 
-    /// The order the page hands points to its workers: the admitted points costliest first by
-    /// their estimates (ties in point order), then the refused ones, which only write their
-    /// error rows. Longest first keeps the workers busy to the end: a long point started last
+    /// The order the page and the native runner hand points out: the admitted points costliest
+    /// first by their estimates (ties in point order), then the refused ones, which only write
+    /// their error rows. Longest first keeps the workers busy to the end: a long point started last
     /// would keep the study waiting while the others idle (Graham's LPT rule: the makespan is
     /// within 4/3 of the best order's, against 2 for an arbitrary order). The results do not
     /// depend on the order: each point's seed is its own and the tables are kept by point.
