@@ -99,7 +99,7 @@ describe('study panel', () => {
     assert.equal(progress.done, 9);
     assert.equal(progress.workers, 2);
     assert.equal(progress.stopped, false);
-    assert.match(await page.getByTestId('study-progress').textContent(), /^Done: 9 \/ 9 points · [\d.]+ points\/s · [\d.]+ s · 2 workers$/);
+    assert.match(await page.getByTestId('study-progress').textContent(), /^Done: 9 \/ 9 points · ([\d.]+ points\/s|[\d.]+ s a point) · [\d.]+ s · 2 workers$/);
 
     const tidy = await download(page, 'study-tidy-csv');
     assert.equal(tidy, fixture('tidy.csv'), 'the page\'s tidy CSV is the CLI\'s byte for byte');
@@ -172,11 +172,16 @@ describe('study panel', () => {
     await buildStudy(page, { axes: [{ field: 'workload.meanInterarrival', values: '0.8, 1.6, 3.2, 6.4' }], replicates: 50, seed: 3, workers: 2 });
     await page.getByTestId('study-run').click();
     await page.waitForFunction(() => (window.placelab.study.progress?.done ?? 0) >= 4, null, { timeout: 0 });
+    // while it runs, the line says what is left at the pace so far
+    await page.waitForFunction(() => / left$/.test(document.querySelector('[data-testid=study-progress]').textContent)
+      || document.querySelector('[data-testid=study-panel]').dataset.status !== 'running', null, { timeout: 0 });
+    assert.match(await page.getByTestId('study-progress').textContent(),
+      /^\d+ \/ 200 points · ([\d.]+ points\/s|[\d.]+ s a point) · [\d.]+ s · 2 workers · about [\d.]+ (s|min|h) left$/);
     await page.getByTestId('study-stop').click();
     await page.waitForFunction(() => document.querySelector('[data-testid=study-panel]').dataset.status === 'stopped', null, { timeout: 0 });
     const progress = await page.evaluate(() => window.placelab.study.progress);
     assert.ok(progress.stopped && progress.done >= 4 && progress.done < 200, JSON.stringify(progress));
-    assert.match(await page.getByTestId('study-progress').textContent(), new RegExp(`^Stopped: ${progress.done} / 200 points`));
+    assert.match(await page.getByTestId('study-progress').textContent(), new RegExp(`^Stopped: ${progress.done} / 200 points · [^]* · 2 workers$`));
     const snap = await page.evaluate(() => window.placelab.study.snapshot);
     assert.equal(snap.points, progress.done, 'the charts hold every finished point');
     assert.ok((await charts(page))[0].drawn > 0);

@@ -265,11 +265,30 @@ export function createStudyPanel({ ui, engines, scenario, valueAt, scenarioName,
   function showProgress(run) {
     const s = (performance.now() - run.t0) / 1000;
     const secs = run.finished ? run.ms / 1000 : s;
-    const rate = secs > 0 ? run.done / secs : 0;
     const what = run.finished ? (run.stopped ? 'Stopped: ' : 'Done: ') : '';
-    ui.progress.textContent = `${what}${formatCount(run.done)} / ${formatCount(run.total)} points · ${rate.toFixed(1)} points/s · ${secs.toFixed(1)} s · ${run.workers} worker${run.workers === 1 ? '' : 's'}`;
+    const parts = [`${what}${formatCount(run.done)} / ${formatCount(run.total)} points`];
+    if (run.done > 0 && secs > 0) {
+      const rate = run.done / secs;
+      // a long study's rate reads as seconds a point (0.0 points/s says nothing)
+      parts.push(rate >= 1 ? `${rate.toFixed(1)} points/s` : `${(secs / run.done).toFixed(1)} s a point`);
+    }
+    parts.push(`${secs.toFixed(1)} s`, `${run.workers} worker${run.workers === 1 ? '' : 's'}`);
+    // What is left at the pace so far, each worker's point in progress counted half done (the
+    // costliest points go first, so it errs long)
+    if (!run.finished && run.done > 0 && run.done < run.total) {
+      const done = run.done + 0.5 * Math.min(run.workers, run.total - run.done);
+      parts.push(`about ${duration(secs * (run.total - done) / done)} left`);
+    }
+    ui.progress.textContent = parts.join(' · ');
     ui.progress.dataset.done = String(run.done);
     ui.progress.dataset.total = String(run.total);
+  }
+
+  /** Seconds as a short duration: `40 s`, `4.5 min`, `2.1 h`. */
+  function duration(t) {
+    if (t < 90) return `${Math.max(1, Math.round(t))} s`;
+    if (t < 5400) return `${(t / 60).toFixed(1)} min`;
+    return `${(t / 3600).toFixed(1)} h`;
   }
 
   /** Once a frame: the progress line, the new rows to the chart model, the charts when it answers. */
