@@ -364,10 +364,7 @@ pub fn run(
     tidy.advance(study, range.start, &outcomes)
         .map_err(|e| io(dir, e))?;
 
-    // Costliest first, as the page does (`Admission::costliest_first`): a long point started
-    // last would keep the run waiting while the other threads idle. The tidy files still grow
-    // in point order (each finished prefix); the journal, in the order points finish, is what
-    // a resumed run reads.
+    // Costliest first, as the page does (why: `Admission::costliest_first`).
     let todo: Vec<u64> = admission
         .costliest_first()
         .into_iter()
