@@ -580,3 +580,36 @@ fn initial_partitioning_takes_five_cuts_above_the_thirty_k_floor_and_four_on_it(
     assert_eq!(initial_cuts(1_000, 64), 4); // 1,000 / 120 < 1,920: the floor
     assert_eq!(initial_cuts(0, 1), 4);
 }
+
+/// A 4-cycle 1-3-4-6 of heavy edges with pendants 0-3, 2-4 and 5-6 and an isolated vertex 7,
+/// at most 4 vertices a side (the property test above once shrank to it). The optimum keeps the
+/// cycle whole (cut 3). Greedy growth takes a pendant early and splits the cycle; with both
+/// sides full, a boundary-only FM cannot hand the pendant back (it is interior), so every seed
+/// ended at cut 6 until the initial bisection's FM moved every vertex.
+#[test]
+fn a_heavy_cycle_with_pendants_is_kept_whole_by_every_seed() {
+    let edges = [
+        (1, 3, 3),
+        (4, 2, 1),
+        (1, 6, 3),
+        (4, 3, 3),
+        (6, 5, 1),
+        (4, 6, 3),
+        (0, 3, 1),
+    ];
+    let g = build(8, &edges, &[]);
+    for seed in 0..64u64 {
+        let o = Options {
+            ufactor: 100,
+            ..opts(2, seed, Method::Kway, Objective::Cut)
+        };
+        let out = partition::partition(&g, &o, &mut NoProgress);
+        check(&g, &o, &out.part);
+        assert_eq!(
+            metrics::edge_cut(&g, &out.part),
+            3,
+            "seed {seed}: {:?}",
+            out.part
+        );
+    }
+}

@@ -10,6 +10,12 @@
 //! limits, cut, distance of side 0 from its target). Passes repeat while they improve, at most
 //! `niter` times. `limit = clamp(V / 100, 15, 100)`, as METIS.
 //!
+//! [`Movable::All`] is the classic FM of the original paper: every vertex is in the queues, not
+//! only the boundary. The initial bisection of the (small) coarsest graph uses it: with both
+//! sides at their limit a boundary pass can only trade boundary vertices, and a pendant vertex
+//! caught on the wrong side of a heavy cycle is interior, so the cycle stays split (regression
+//! case in tests/partition.rs). Projected bisections refine the boundary only, as METIS.
+//!
 //! # Complexity
 //! `O((V + E) log V)` per pass (each move updates the neighbours' heap entries).
 
@@ -86,9 +92,27 @@ impl Bisection {
     }
 }
 
+/// Which vertices a pass may move (module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Movable {
+    /// Boundary vertices (and an interior one when a side is over its limit and has none).
+    Boundary,
+    /// Every vertex.
+    All,
+}
+
 /// Refines `b` in place: at most `niter` FM passes (module doc). `target0` is the weight wanted
 /// on side 0, `maxw` the limits of the two sides; `salt` seeds the tie keys.
-pub fn refine(g: &WGraph, b: &mut Bisection, target0: u64, maxw: [u64; 2], niter: u32, salt: u64) {
+pub fn refine(
+    g: &WGraph,
+    b: &mut Bisection,
+    target0: u64,
+    maxw: [u64; 2],
+    niter: u32,
+    salt: u64,
+    movable: Movable,
+) {
+    let all = movable == Movable::All;
     let n = g.n();
     if n < 2 {
         return;
@@ -103,7 +127,7 @@ pub fn refine(g: &WGraph, b: &mut Bisection, target0: u64, maxw: [u64; 2], niter
         let s = mix(salt, u64::from(pass));
         let mut heaps: [BinaryHeap<(i64, u64, u32)>; 2] = [BinaryHeap::new(), BinaryHeap::new()];
         for v in 0..n {
-            if b.ed[v as usize] > 0 {
+            if all || b.ed[v as usize] > 0 {
                 let key = gain(b.ed[v as usize], b.id[v as usize]);
                 heaps[b.part[v as usize] as usize].push((key, mix(s, u64::from(v)), v));
             }
@@ -127,7 +151,7 @@ pub fn refine(g: &WGraph, b: &mut Bisection, target0: u64, maxw: [u64; 2], niter
             let mut picked = None;
             while let Some((key, _, v)) = heaps[from].pop() {
                 let vi = v as usize;
-                if locked[vi] || b.part[vi] as usize != from || b.ed[vi] == 0 {
+                if locked[vi] || b.part[vi] as usize != from || (!all && b.ed[vi] == 0) {
                     continue;
                 }
                 if key != gain(b.ed[vi], b.id[vi]) {
@@ -160,7 +184,7 @@ pub fn refine(g: &WGraph, b: &mut Bisection, target0: u64, maxw: [u64; 2], niter
             for j in g.range(v) {
                 let u = g.adj[j];
                 let ui = u as usize;
-                if !locked[ui] && b.ed[ui] > 0 {
+                if !locked[ui] && (all || b.ed[ui] > 0) {
                     let key = gain(b.ed[ui], b.id[ui]);
                     heaps[b.part[ui] as usize].push((key, mix(s, u64::from(u)), u));
                 }
@@ -212,7 +236,7 @@ mod tests {
         }
         let mut b = Bisection::new(&g, part);
         assert_eq!(b.cut, 3);
-        refine(&g, &mut b, 6, [6, 6], 10, 7);
+        refine(&g, &mut b, 6, [6, 6], 10, 7, Movable::Boundary);
         assert_eq!((b.cut, b.pw), (1, [6, 5]), "{:?}", b.part);
         assert_eq!(b.cut, g.cut(&b.part));
     }

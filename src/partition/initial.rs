@@ -7,12 +7,13 @@
 //! up to its target last: they never change the cut); vertices that
 //! would push side 0 past its limit are skipped. When the region has no frontier left (the
 //! graph is disconnected) a new random vertex seeds it. Each try is then refined by two-way FM
-//! ([`super::fm2`]); the best of `tries` tries (least overweight, then least cut) is kept.
+//! ([`super::fm2`], boundary vertices); the best of `tries` tries (least overweight, then least
+//! cut) is kept and refined once more with every vertex movable.
 //!
 //! # Complexity
-//! `O(tries * (V + E) log V)`.
+//! `O((tries + 1) * (V + E) log V)`.
 
-use super::fm2::{self, Bisection};
+use super::fm2::{self, Bisection, Movable};
 use super::wgraph::{gain, mix, WGraph};
 use crate::rng::Rng;
 use std::collections::BinaryHeap;
@@ -28,15 +29,24 @@ pub fn grow_bisection(
 ) -> Bisection {
     let n = g.n();
     let mut best: Option<Bisection> = None;
+    let mut salt = 0;
     for t in 0..tries.max(1) {
-        let salt = rng.next_u64();
+        salt = rng.next_u64();
         // Odd tries grow breadth-first (METIS's way), even ones greedily: the two make
         // different mistakes, and the mix measured better than either alone.
         let bfs = t % 2 == 1;
         // Tries 2 and 3 of every 4 keep isolated vertices for the balance (grow_once's `filler`).
         let part = grow_once(g, target0, maxw[0], salt, bfs, t % 4 >= 2);
         let mut b = Bisection::new(g, part);
-        fm2::refine(g, &mut b, target0, maxw, niter, salt ^ 0x5eed);
+        fm2::refine(
+            g,
+            &mut b,
+            target0,
+            maxw,
+            niter,
+            salt ^ 0x5eed,
+            Movable::Boundary,
+        );
         let better = match &best {
             None => true,
             Some(o) => (b.over(maxw), b.cut) < (o.over(maxw), o.cut),
@@ -48,7 +58,22 @@ pub fn grow_bisection(
             break;
         }
     }
-    best.unwrap_or_else(|| Bisection::new(g, vec![1; n as usize]))
+    let Some(mut best) = best else {
+        return Bisection::new(g, vec![1; n as usize]);
+    };
+    // The best try once more with every vertex movable: never worse (a pass keeps its best
+    // state), and it repairs what only an interior move can (fm2's doc). Its salt comes from
+    // the last try's, so the caller's random stream is the same as without it.
+    fm2::refine(
+        g,
+        &mut best,
+        target0,
+        maxw,
+        niter,
+        salt ^ 0xa11,
+        Movable::All,
+    );
+    best
 }
 
 /// One greedy growth from random seeds (module doc).

@@ -15,7 +15,7 @@
 //! `O(ncuts (V + E) log V)` per bisection, `O(ncuts (V + E) log V log k)` for `k` parts.
 
 use super::coarsen::coarsen;
-use super::fm2::{self, Bisection};
+use super::fm2::{self, Bisection, Movable};
 use super::initial::grow_bisection;
 use super::wgraph::WGraph;
 use crate::rng::Rng;
@@ -80,7 +80,15 @@ pub fn bisect_within(
             let finer = if i == 0 { g } else { &levels[i - 1].graph };
             let part: Vec<u8> = levels[i].cmap.iter().map(|&c| b.part[c as usize]).collect();
             b = Bisection::new(finer, part);
-            fm2::refine(finer, &mut b, target0, maxw, effort.niter, rng.next_u64());
+            fm2::refine(
+                finer,
+                &mut b,
+                target0,
+                maxw,
+                effort.niter,
+                rng.next_u64(),
+                Movable::Boundary,
+            );
         }
         if best
             .as_ref()
