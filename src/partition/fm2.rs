@@ -11,7 +11,8 @@
 //! `niter` times. `limit = clamp(V / 100, 15, 100)`, as METIS.
 //!
 //! [`Movable::All`] is the classic FM of the original paper: every vertex is in the queues, not
-//! only the boundary. The initial bisection of the (small) coarsest graph uses it: with both
+//! only the boundary. The initial bisection refines its best grown try of the (small) coarsest
+//! graph with it ([`super::initial`]): with both
 //! sides at their limit a boundary pass can only trade boundary vertices, and a pendant vertex
 //! caught on the wrong side of a heavy cycle is interior, so the cycle stays split (regression
 //! case in tests/partition.rs). Projected bisections refine the boundary only, as METIS.
