@@ -541,3 +541,35 @@ proptest! {
         prop_assert_eq!(&r.host_of, &again.host_of);
     }
 }
+
+/// The search's hop counts are the simulator's route lengths, on every pair of hosts of every
+/// test machine (grids wrapped and not, trees of equal and unequal arities, arities of 1, 3, 5
+/// and 7, and networks seen through their routes).
+#[test]
+fn the_search_metric_counts_the_links_of_every_route() {
+    use placelab::place::strategy::swap::Metric;
+    let mut all = machines();
+    all.extend(small_nets());
+    for down in [vec![3, 1, 5], vec![7, 2], vec![1, 4, 3, 2], vec![16]] {
+        let s = Shape::Tree { down };
+        let net = net_of(&s, false);
+        all.push((s, net));
+    }
+    let mut route = Vec::new();
+    for (shape, net) in &all {
+        let metric = Metric::new(shape);
+        for a in 0..shape.hosts() {
+            for b in 0..shape.hosts() {
+                route.clear();
+                if a != b {
+                    net.route(a, b, &mut route);
+                }
+                assert_eq!(
+                    metric.hops(a, b),
+                    route.len() as u32,
+                    "{shape:?} {a} -> {b}"
+                );
+            }
+        }
+    }
+}

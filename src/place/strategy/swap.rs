@@ -54,6 +54,12 @@ enum MetricKind {
     Tree {
         /// `size[l]`: hosts under one group of level `l` (`size[0] = down[0]`).
         size: Vec<u32>,
+        /// Per host its digits in the mixed radix of the levels' arities (`host = d_0 +
+        /// size[0] * d_1 + size[1] * d_2 + ...`), each in a bit field of its own, level 0 lowest.
+        key: Vec<u64>,
+        /// Per bit position of a key, the hops between two hosts whose keys differ highest there:
+        /// `2 * (l + 1)` for the field of level `l`.
+        hops_at: [u8; 64],
     },
     Net {
         hops: super::machine::HopTable,
@@ -81,9 +87,14 @@ impl Metric {
                     })
                     .collect(),
             },
-            Shape::Tree { .. } => MetricKind::Tree {
-                size: shape.group_sizes(),
-            },
+            Shape::Tree { down } => {
+                let (key, hops_at) = tree_keys(down, hosts);
+                MetricKind::Tree {
+                    size: shape.group_sizes(),
+                    key,
+                    hops_at,
+                }
+            }
             Shape::Net { hops, .. } => {
                 let k = NET_NEAR.min(hosts.saturating_sub(1) as usize);
                 let mut near = Vec::with_capacity(hosts as usize * k);
@@ -119,7 +130,7 @@ impl Metric {
     }
 
     /// Links on the route between two distinct hosts (the simulator's route length).
-    #[inline]
+    #[inline(always)]
     pub fn hops(&self, a: u32, b: u32) -> u32 {
         match &self.kind {
             MetricKind::Grid { dims, wrap, coords } => {
@@ -131,15 +142,15 @@ impl Metric {
                 }
                 h
             }
-            MetricKind::Tree { size } => {
-                if a == b {
-                    return 0;
+            MetricKind::Tree { key, hops_at, .. } => {
+                // hosts `a` and `b` meet at the switch of the level of their highest differing
+                // digit: up to it and down again
+                let x = key[a as usize] ^ key[b as usize];
+                if x == 0 {
+                    0
+                } else {
+                    u32::from(hops_at[63 - x.leading_zeros() as usize])
                 }
-                let mut l = 0;
-                while a / size[l] != b / size[l] {
-                    l += 1;
-                }
-                2 * (l as u32 + 1)
             }
             MetricKind::Net { hops, .. } => hops.get(self.hosts, a, b),
         }
@@ -180,7 +191,7 @@ impl Metric {
                     stride *= d;
                 }
             }
-            MetricKind::Tree { size } => {
+            MetricKind::Tree { size, .. } => {
                 let s = size[0];
                 let first = h / s * s;
                 out.extend((first..first + s).filter(|&x| x != h));
@@ -211,7 +222,7 @@ impl Metric {
                     layer = end..out.len();
                 }
             }
-            MetricKind::Tree { size } => {
+            MetricKind::Tree { size, .. } => {
                 let s = size[(radius as usize).clamp(1, size.len()) - 1];
                 let first = h / s * s;
                 out.extend((first..first + s).filter(|&x| x != h));
@@ -232,6 +243,36 @@ impl Metric {
         }
         c
     }
+}
+
+/// The keys and hop table of [`MetricKind::Tree`] for a tree of per-level arities `down`: digit
+/// `l` of host `h` is `h / size[l - 1] % down[l]`, in a field of `ceil(log2 down[l])` bits (at
+/// most 64 bits in all, since the product of the arities fits in 32 bits).
+fn tree_keys(down: &[u32], hosts: u32) -> (Vec<u64>, [u8; 64]) {
+    let mut hops_at = [0u8; 64];
+    let mut shift = Vec::with_capacity(down.len());
+    let mut at = 0u32;
+    for (l, &d) in down.iter().enumerate() {
+        shift.push(at);
+        let bits = 32 - d.saturating_sub(1).leading_zeros();
+        for b in at..at + bits {
+            hops_at[b as usize] = (2 * (l + 1)) as u8;
+        }
+        at += bits;
+    }
+    debug_assert!(at <= 64, "tree keys need {at} bits");
+    let key = (0..hosts)
+        .map(|h| {
+            let mut rest = h;
+            let mut k = 0u64;
+            for (&d, &s) in down.iter().zip(&shift) {
+                k |= u64::from(rest % d) << s;
+                rest /= d;
+            }
+            k
+        })
+        .collect();
+    (key, hops_at)
 }
 
 /// The objective the search lowers.
