@@ -19,7 +19,7 @@
 //! the copy of the mapping and the recount of its hop-bytes (`O(n + m)`, counted as `(n + 2m) /
 //! 4` units), so the number of steps is bounded too.
 
-use super::swap::{search_from, Cost, Metric, Searched};
+use super::swap::{Metric, Searched, Searcher};
 use crate::graph::Graph;
 use crate::rng::Rng;
 
@@ -55,7 +55,11 @@ pub fn iterated(
     }
     let mut rng = Rng::seeded(seed ^ SALT);
     let mut mark = vec![u32::MAX; n];
+    let mut in_patch = vec![false; n];
     let mut patch: Vec<u32> = Vec::with_capacity(PATCH);
+    let mut was: Vec<u32> = Vec::with_capacity(PATCH);
+    let mut hosts: Vec<u32> = Vec::with_capacity(PATCH);
+    let mut s = Searcher::new(g, metric, busy, std::mem::take(&mut best.host_of));
     let mut spent = 0u64;
     let mut step = 0u32;
     while spent < budget {
@@ -83,30 +87,29 @@ pub fn iterated(
             continue;
         }
         // shuffle the patch's hosts among its tasks (Fisher-Yates)
-        let mut shaken = best.host_of.clone();
-        let mut hosts: Vec<u32> = patch.iter().map(|&t| shaken[t as usize]).collect();
+        was.clear();
+        was.extend(patch.iter().map(|&t| s.host_of()[t as usize]));
+        hosts.clear();
+        hosts.extend_from_slice(&was);
         for k in (1..hosts.len()).rev() {
             hosts.swap(k, rng.index_below(k + 1));
         }
-        for (&t, &h) in patch.iter().zip(&hosts) {
-            shaken[t as usize] = h;
-        }
-        let r = search_from(
-            g,
-            metric,
-            busy,
-            shaken,
-            Cost::Hops,
-            STEP_WORK.min(budget - spent),
-            1,
-            &patch,
-        );
-        spent += r.work + patch.len() as u64 + (n as u64 + 2 * g.m()) / 4;
-        if r.hop_weight <= best.hop_weight {
-            best.host_of = r.host_of;
-            best.hop_weight = r.hop_weight;
+        let before = s.hop_weight_at(&patch, &mut in_patch);
+        s.permute(&patch, &hosts);
+        let after = s.hop_weight_at(&patch, &mut in_patch);
+        s.logging(true);
+        let (work, change) = s.run(None, STEP_WORK.min(budget - spent), 1, &patch);
+        // the step is charged as if the mapping were copied and recounted (see the module doc)
+        spent += work + patch.len() as u64 + (n as u64 + 2 * g.m()) / 4;
+        let cost = i128::from(best.hop_weight) + i128::from(after - before) + change;
+        if cost <= i128::from(best.hop_weight) {
+            best.hop_weight = u64::try_from(cost).expect("hop-bytes are not negative");
+        } else {
+            s.undo();
+            s.permute(&patch, &was);
         }
     }
+    best.host_of = s.into_host_of();
     best.work = spent;
     best
 }

@@ -324,7 +324,7 @@ impl State<'_> {
 }
 
 /// Directed-link loads of a mapping and their sum of squares, kept up to date by the search.
-struct Loads<'a> {
+pub struct Loads<'a> {
     net: &'a Platform,
     load: Vec<u64>,
     route: Vec<u32>,
@@ -434,120 +434,235 @@ pub fn search_from(
     radius: u32,
     first: &[u32],
 ) -> Searched {
-    let cap = MAX_CANDIDATES * (radius * radius) as usize;
-    let n = g.n();
-    let mut task_at = vec![NONE; metric.hosts() as usize];
-    for (h, &b) in busy.iter().enumerate() {
-        if b {
-            task_at[h] = BUSY;
-        }
-    }
-    for (t, &h) in host_of.iter().enumerate() {
-        debug_assert_eq!(task_at[h as usize], NONE, "host {h} given twice or busy");
-        task_at[h as usize] = t as u32;
-    }
-    let mut st = State {
-        g,
-        metric,
-        host_of,
-        task_at,
-        work: 0,
-    };
+    let mut s = Searcher::new(g, metric, busy, host_of);
     let mut loads = match cost {
-        Cost::Links(net) => Some(Loads::new(net, g, &st.host_of)),
+        Cost::Links(net) => Some(Loads::new(net, g, &s.st.host_of)),
         Cost::Hops => None,
     };
-    // FIFO of tasks to examine, each at most once in the queue
-    let mut queued = vec![false; n as usize];
-    for &u in first {
-        queued[u as usize] = true;
+    s.run(loads.as_mut(), budget, radius, first);
+    Searched {
+        max_load: loads.as_ref().map_or(0, |l| l.max()),
+        hop_weight: metric.hop_weight(g, &s.st.host_of),
+        work: s.st.work,
+        host_of: s.st.host_of,
     }
-    let mut queue: std::collections::VecDeque<u32> = first.iter().copied().collect();
-    let mut seen = vec![u32::MAX; metric.hosts() as usize];
-    let mut cands: Vec<u32> = Vec::new();
-    let mut near = Vec::new();
-    let mut stamp = 0u32;
-    while let Some(u) = queue.pop_front() {
-        queued[u as usize] = false;
-        if st.work >= budget {
-            break;
+}
+
+/// The swap search with its scratch space kept between runs, for callers that search many
+/// small changes of one mapping ([`super::perturb`]): a run costs its own steps, not the
+/// mapping's size. Runs may log their steps to be undone.
+pub struct Searcher<'a> {
+    st: State<'a>,
+    queued: Vec<bool>,
+    queue: std::collections::VecDeque<u32>,
+    seen: Vec<u32>,
+    stamp: u32,
+    cands: Vec<u32>,
+    near: Vec<u32>,
+    /// When logging, each applied step as (task, the host it left), in order.
+    log: Option<Vec<(u32, u32)>>,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher over the mapping `host_of` of `g` (hosts distinct, none busy).
+    pub fn new(g: &'a Graph, metric: &'a Metric, busy: &[bool], host_of: Vec<u32>) -> Self {
+        let mut task_at = vec![NONE; metric.hosts() as usize];
+        for (h, &b) in busy.iter().enumerate() {
+            if b {
+                task_at[h] = BUSY;
+            }
         }
-        let a = st.host_of[u as usize];
-        // candidate hosts: the neighbours' hosts and the hosts near them
-        stamp += 1;
-        cands.clear();
-        seen[a as usize] = stamp;
-        'collect: for &v in g.neighbors(u) {
-            let hv = st.host_of[v as usize];
-            near.clear();
-            near.push(hv);
-            metric.near_within(hv, radius, &mut near);
-            for &h in &near {
-                if seen[h as usize] != stamp {
-                    seen[h as usize] = stamp;
-                    if st.task_at[h as usize] != BUSY {
-                        cands.push(h);
-                        if cands.len() >= cap {
-                            break 'collect;
+        for (t, &h) in host_of.iter().enumerate() {
+            debug_assert_eq!(task_at[h as usize], NONE, "host {h} given twice or busy");
+            task_at[h as usize] = t as u32;
+        }
+        Searcher {
+            st: State {
+                g,
+                metric,
+                host_of,
+                task_at,
+                work: 0,
+            },
+            queued: vec![false; g.n() as usize],
+            queue: std::collections::VecDeque::new(),
+            seen: vec![0; metric.hosts() as usize],
+            stamp: 0,
+            cands: Vec::new(),
+            near: Vec::new(),
+            log: None,
+        }
+    }
+
+    /// The mapping.
+    pub fn host_of(&self) -> &[u32] {
+        &self.st.host_of
+    }
+
+    /// Gives the mapping back.
+    pub fn into_host_of(self) -> Vec<u32> {
+        self.st.host_of
+    }
+
+    /// Hop-bytes (edge-weight units) of the edges at the tasks `tasks` (distinct), each edge
+    /// once: a permutation of these tasks' hosts changes the mapping's hop-bytes by the change
+    /// of this sum. `mark` has one entry per task, all false, and is left so.
+    pub fn hop_weight_at(&mut self, tasks: &[u32], mark: &mut [bool]) -> i64 {
+        for &t in tasks {
+            mark[t as usize] = true;
+        }
+        let mut c = 0i64;
+        for &t in tasks {
+            let ht = self.st.host_of[t as usize];
+            for (&v, &w) in self.st.g.neighbors(t).iter().zip(self.st.g.edge_weights(t)) {
+                if !mark[v as usize] || t < v {
+                    c += i64::from(w) * i64::from(self.st.metric.hops(ht, self.st.host_of[v as usize]));
+                }
+            }
+        }
+        for &t in tasks {
+            mark[t as usize] = false;
+        }
+        c
+    }
+
+    /// Puts task `tasks[i]` on `hosts[i]`: `hosts` a permutation of the tasks' own hosts.
+    pub fn permute(&mut self, tasks: &[u32], hosts: &[u32]) {
+        for (&t, &h) in tasks.iter().zip(hosts) {
+            self.st.host_of[t as usize] = h;
+            self.st.task_at[h as usize] = t;
+        }
+    }
+
+    /// Starts (`true`) or stops logging steps; starting clears the log.
+    pub fn logging(&mut self, on: bool) {
+        self.log = on.then(Vec::new);
+    }
+
+    /// Undoes the logged steps, latest first, and clears the log.
+    pub fn undo(&mut self) {
+        if let Some(log) = self.log.as_mut() {
+            while let Some((u, a)) = log.pop() {
+                // moving `u` back swaps it with the task it displaced, which sits on `a`
+                self.st.apply(u, a);
+            }
+        }
+    }
+
+    /// The swap search (module doc) from the tasks `first` (distinct), on link loads when
+    /// `loads` is given, else on hop-bytes, until no candidate improves or `budget` units of
+    /// work are spent in this run. Returns the work spent and, on hop-bytes, the exact change
+    /// of the hop-bytes (edge-weight units).
+    pub fn run(
+        &mut self,
+        mut loads: Option<&mut Loads>,
+        budget: u64,
+        radius: u32,
+        first: &[u32],
+    ) -> (u64, i128) {
+        let cap = MAX_CANDIDATES * (radius * radius) as usize;
+        let g = self.st.g;
+        let metric = self.st.metric;
+        let st = &mut self.st;
+        st.work = 0;
+        let mut change = 0i128;
+        for &u in first {
+            self.queued[u as usize] = true;
+        }
+        self.queue.clear();
+        self.queue.extend(first.iter().copied());
+        while let Some(u) = self.queue.pop_front() {
+            self.queued[u as usize] = false;
+            if st.work >= budget {
+                break;
+            }
+            let a = st.host_of[u as usize];
+            // candidate hosts: the neighbours' hosts and the hosts near them
+            if self.stamp == u32::MAX {
+                self.seen.fill(0);
+                self.stamp = 0;
+            }
+            self.stamp += 1;
+            let stamp = self.stamp;
+            let (cands, near, seen) = (&mut self.cands, &mut self.near, &mut self.seen);
+            cands.clear();
+            seen[a as usize] = stamp;
+            'collect: for &v in g.neighbors(u) {
+                let hv = st.host_of[v as usize];
+                near.clear();
+                near.push(hv);
+                metric.near_within(hv, radius, near);
+                for &h in near.iter() {
+                    if seen[h as usize] != stamp {
+                        seen[h as usize] = stamp;
+                        if st.task_at[h as usize] != BUSY {
+                            cands.push(h);
+                            if cands.len() >= cap {
+                                break 'collect;
+                            }
+                        }
+                    }
+                }
+            }
+            st.work += cands.len() as u64;
+            let mut best: Option<(i128, u32)> = None;
+            match loads.as_deref_mut() {
+                None => {
+                    let base = st.pull(u, a, NONE);
+                    for &b in cands.iter() {
+                        let t = st.task_at[b as usize];
+                        let mut d = i128::from(
+                            st.pull(u, b, t) - if t == NONE { base } else { st.pull(u, a, t) },
+                        );
+                        if t != NONE {
+                            d += i128::from(st.pull(t, a, u) - st.pull(t, b, u));
+                        }
+                        if d < 0 && best.is_none_or(|x| d < x.0) {
+                            best = Some((d, b));
+                        }
+                    }
+                }
+                Some(ld) => {
+                    for &b in cands.iter() {
+                        let d = link_delta(st, ld, u, b);
+                        if d < 0 && best.is_none_or(|x| d < x.0) {
+                            best = Some((d, b));
+                        }
+                    }
+                }
+            }
+            if let Some((d, b)) = best {
+                let t = st.task_at[b as usize];
+                if let Some(log) = self.log.as_mut() {
+                    log.push((u, a));
+                }
+                match loads.as_deref_mut() {
+                    Some(ld) => {
+                        relocate(st, ld, u, b);
+                    }
+                    None => {
+                        change += d;
+                        st.apply(u, b);
+                    }
+                }
+                for x in [u, t] {
+                    if x == NONE {
+                        continue;
+                    }
+                    for &y in std::iter::once(&x).chain(g.neighbors(x)) {
+                        if !self.queued[y as usize] {
+                            self.queued[y as usize] = true;
+                            self.queue.push_back(y);
                         }
                     }
                 }
             }
         }
-        st.work += cands.len() as u64;
-        let mut best: Option<(i128, u32)> = None;
-        match &mut loads {
-            None => {
-                let base = st.pull(u, a, NONE);
-                for &b in &cands {
-                    let t = st.task_at[b as usize];
-                    let mut d = i128::from(
-                        st.pull(u, b, t) - if t == NONE { base } else { st.pull(u, a, t) },
-                    );
-                    if t != NONE {
-                        d += i128::from(st.pull(t, a, u) - st.pull(t, b, u));
-                    }
-                    if d < 0 && best.is_none_or(|x| d < x.0) {
-                        best = Some((d, b));
-                    }
-                }
-            }
-            Some(ld) => {
-                for &b in &cands {
-                    let d = link_delta(&mut st, ld, u, b);
-                    if d < 0 && best.is_none_or(|x| d < x.0) {
-                        best = Some((d, b));
-                    }
-                }
-            }
+        for &u in &self.queue {
+            self.queued[u as usize] = false;
         }
-        if let Some((_, b)) = best {
-            let t = st.task_at[b as usize];
-            match &mut loads {
-                Some(ld) => {
-                    relocate(&mut st, ld, u, b);
-                }
-                None => st.apply(u, b),
-            }
-            for x in [u, t] {
-                if x == NONE {
-                    continue;
-                }
-                for &y in std::iter::once(&x).chain(g.neighbors(x)) {
-                    if !queued[y as usize] {
-                        queued[y as usize] = true;
-                        queue.push_back(y);
-                    }
-                }
-            }
-        }
-    }
-    let hop_weight = metric.hop_weight(g, &st.host_of);
-    Searched {
-        max_load: loads.as_ref().map_or(0, |l| l.max()),
-        hop_weight,
-        work: st.work,
-        host_of: st.host_of,
+        self.queue.clear();
+        (st.work, change)
     }
 }
 
