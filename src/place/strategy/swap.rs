@@ -310,6 +310,24 @@ impl State<'_> {
         c
     }
 
+    /// `(sum_{v in N(t)} w * hops(x, host v), the same at y, w(t, u))` in one read of `t`'s
+    /// adjacency (`w(t, u)` 0 when they are not neighbours).
+    fn pull_two(&mut self, t: u32, x: u32, y: u32, u: u32) -> (i64, i64, i64) {
+        let (mut cx, mut cy, mut wu) = (0i64, 0i64, 0i64);
+        let nb = self.g.neighbors(t);
+        self.work += nb.len() as u64;
+        for (&v, &w) in nb.iter().zip(self.g.edge_weights(t)) {
+            let hv = self.host_of[v as usize];
+            let w = i64::from(w);
+            cx += w * i64::from(self.metric.hops(x, hv));
+            cy += w * i64::from(self.metric.hops(y, hv));
+            if v == u {
+                wu += w;
+            }
+        }
+        (cx, cy, wu)
+    }
+
     /// Moves `u` to host `b`, swapping with the task there if any.
     fn apply(&mut self, u: u32, b: u32) {
         let a = self.host_of[u as usize];
@@ -516,7 +534,8 @@ impl<'a> Searcher<'a> {
             let ht = self.st.host_of[t as usize];
             for (&v, &w) in self.st.g.neighbors(t).iter().zip(self.st.g.edge_weights(t)) {
                 if !mark[v as usize] || t < v {
-                    c += i64::from(w) * i64::from(self.st.metric.hops(ht, self.st.host_of[v as usize]));
+                    c += i64::from(w)
+                        * i64::from(self.st.metric.hops(ht, self.st.host_of[v as usize]));
                 }
             }
         }
@@ -611,11 +630,15 @@ impl<'a> Searcher<'a> {
                     let base = st.pull(u, a, NONE);
                     for &b in cands.iter() {
                         let t = st.task_at[b as usize];
-                        let mut d = i128::from(
-                            st.pull(u, b, t) - if t == NONE { base } else { st.pull(u, a, t) },
-                        );
+                        // the gain of the module doc, each sum read once: the edge `u-t` has
+                        // length 0 in `pull(u, b)` and `pull(t, a)` (its ends on one host), and
+                        // `hops(a, b)` in `base` and `pull(t, b)`
+                        let mut d = i128::from(st.pull(u, b, NONE) - base);
                         if t != NONE {
-                            d += i128::from(st.pull(t, a, u) - st.pull(t, b, u));
+                            let (at_a, at_b, w_ut) = st.pull_two(t, a, b, u);
+                            d += i128::from(at_a - at_b + 2 * w_ut * i64::from(metric.hops(a, b)));
+                            // charged as the four reads of the gain's formula
+                            st.work += (g.neighbors(u).len() + g.neighbors(t).len()) as u64;
                         }
                         if d < 0 && best.is_none_or(|x| d < x.0) {
                             best = Some((d, b));
