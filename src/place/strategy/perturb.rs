@@ -101,7 +101,11 @@ pub fn iterated(
         let (work, change) = s.run(None, STEP_WORK.min(budget - spent), 1, &patch);
         // the step is charged as if the mapping were copied and recounted (see the module doc)
         spent += work + patch.len() as u64 + (n as u64 + 2 * g.m()) / 4;
-        let cost = i128::from(best.hop_weight) + i128::from(after - before) + change;
+        let cost = if metric.is_symmetric() {
+            i128::from(best.hop_weight) + i128::from(after - before) + change
+        } else {
+            i128::from(metric.hop_weight(g, s.host_of()))
+        };
         if cost <= i128::from(best.hop_weight) {
             best.hop_weight = u64::try_from(cost).expect("hop-bytes are not negative");
         } else {

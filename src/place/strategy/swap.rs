@@ -43,6 +43,9 @@ const NONE: u32 = u32::MAX;
 pub struct Metric {
     kind: MetricKind,
     hosts: u32,
+    /// Whether `hops(a, b) == hops(b, a)` for every pair (grids and trees; a network when its
+    /// routes each way are equally long).
+    symmetric: bool,
 }
 
 enum MetricKind {
@@ -121,7 +124,24 @@ impl Metric {
                 }
             }
         };
-        Metric { kind, hosts }
+        let symmetric = match &kind {
+            MetricKind::Net { hops, .. } => {
+                (0..hosts).all(|a| (0..a).all(|b| hops.get(hosts, a, b) == hops.get(hosts, b, a)))
+            }
+            _ => true,
+        };
+        Metric {
+            kind,
+            hosts,
+            symmetric,
+        }
+    }
+
+    /// Whether every route is as long as the route back. Only then are the search's gains
+    /// exact changes of [`Metric::hop_weight`] (which counts each edge from its lower task): on
+    /// other networks the search follows the routes from the moving task, and a caller recounts.
+    pub fn is_symmetric(&self) -> bool {
+        self.symmetric
     }
 
     /// Hosts of the machine.
@@ -570,8 +590,9 @@ impl<'a> Searcher<'a> {
 
     /// The swap search (module doc) from the tasks `first` (distinct), on link loads when
     /// `loads` is given, else on hop-bytes, until no candidate improves or `budget` units of
-    /// work are spent in this run. Returns the work spent and, on hop-bytes, the exact change
-    /// of the hop-bytes (edge-weight units).
+    /// work are spent in this run. Returns the work spent and, on hop-bytes, the sum of the
+    /// gains applied: the exact change of the hop-bytes (edge-weight units) when the metric
+    /// [`Metric::is_symmetric`].
     pub fn run(
         &mut self,
         mut loads: Option<&mut Loads>,
