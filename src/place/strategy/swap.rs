@@ -652,12 +652,15 @@ impl<'a> Searcher<'a> {
                     for &b in cands.iter() {
                         let t = st.task_at[b as usize];
                         // the gain of the module doc, each sum read once: the edge `u-t` has
-                        // length 0 in `pull(u, b)` and `pull(t, a)` (its ends on one host), and
-                        // `hops(a, b)` in `base` and `pull(t, b)`
+                        // length 0 in `pull(u, b)` and `pull(t, a)` (its ends on one host),
+                        // `hops(a, b)` in `base` and `hops(b, a)` in `pull(t, b)`
                         let mut d = i128::from(st.pull(u, b, NONE) - base);
                         if t != NONE {
                             let (at_a, at_b, w_ut) = st.pull_two(t, a, b, u);
-                            d += i128::from(at_a - at_b + 2 * w_ut * i64::from(metric.hops(a, b)));
+                            d += i128::from(
+                                at_a - at_b
+                                    + w_ut * i64::from(metric.hops(a, b) + metric.hops(b, a)),
+                            );
                             // charged as the four reads of the gain's formula
                             st.work += (g.neighbors(u).len() + g.neighbors(t).len()) as u64;
                         }
