@@ -255,7 +255,7 @@ pub fn finalists(
         }
     }
     // with `hopBytes`, the least found shaken and searched again (iterated local search) on
-    // another budget, until a start's budget has gone by without a strict improvement
+    // another budget
     if opts.objective == Objective::HopBytes && optimal_start.is_none() && least_cost > bound {
         let r = super::perturb::iterated(
             g,
@@ -264,7 +264,6 @@ pub fn finalists(
             hosts[at].clone(),
             least_cost,
             budget * ILS_SHARE,
-            budget,
             opts.seed,
         );
         if r.hop_weight < least_cost {
@@ -383,10 +382,7 @@ pub const LINK_SHARE: u64 = 4;
 /// searched (measured on the mapping benchmark: none such came out best after the search).
 pub const SEARCH_WITHIN: (u64, u64) = (5, 4);
 
-/// With `hopBytes` the iterated local search has this many times a start's search budget; it
-/// stops sooner once one start's budget has brought no strict improvement (on the mapping
-/// benchmark that saved about an eighth of the mapping time and moved one case's hop-bytes by
-/// 0.25 %).
+/// With `hopBytes` the iterated local search has this many times a start's search budget.
 pub const ILS_SHARE: u64 = 4;
 
 /// Hop-bytes within this factor of the least found count as equal for the objective `time`.

@@ -1,6 +1,5 @@
 //! Iterated local search for task mappings: the swap search's local minimum ([`super::swap`])
-//! shaken and searched again, the better kept, until a work budget is spent or a stretch of
-//! `patience` units of work has brought no strict improvement.
+//! shaken and searched again, the better kept, until a work budget is spent.
 //!
 //! One step: a *patch* of at most [`PATCH`] tasks, grown breadth first in the task graph from a
 //! task drawn by the seed, has its hosts shuffled among its own tasks (a uniform permutation);
@@ -17,10 +16,8 @@
 //!
 //! # Complexity
 //! At most `budget` units of work in all: per step the swap search's own units, plus the patch,
-//! plus a fixed `(n + 2m) / 4` units (what copying the mapping and recounting its hop-bytes
-//! would cost), so the number of steps is bounded too. The steps cost less than that: one
-//! [`Searcher`] is kept and a rejected step's moves are undone, and its hop-bytes follow from
-//! the exact gains (recounted only on networks whose routes each way differ in length).
+//! the copy of the mapping and the recount of its hop-bytes (`O(n + m)`, counted as `(n + 2m) /
+//! 4` units), so the number of steps is bounded too.
 
 use super::swap::{Metric, Searched, Searcher};
 use crate::graph::Graph;
@@ -36,8 +33,7 @@ pub const STEP_WORK: u64 = 40_000;
 const SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Improves `host_of` (a swap-search local minimum of hop-bytes `hop_weight`) by shaking patches
-/// and searching again until `budget` units of work are spent, or `patience` units since the
-/// start or the last strict improvement (module doc).
+/// and searching again until `budget` units of work are spent (module doc).
 pub fn iterated(
     g: &Graph,
     metric: &Metric,
@@ -45,7 +41,6 @@ pub fn iterated(
     host_of: Vec<u32>,
     hop_weight: u64,
     budget: u64,
-    patience: u64,
     seed: u64,
 ) -> Searched {
     let n = g.n() as usize;
@@ -66,10 +61,8 @@ pub fn iterated(
     let mut hosts: Vec<u32> = Vec::with_capacity(PATCH);
     let mut s = Searcher::new(g, metric, busy, std::mem::take(&mut best.host_of));
     let mut spent = 0u64;
-    // work spent when the incumbent last became strictly better
-    let mut improved = 0u64;
     let mut step = 0u32;
-    while spent < budget && spent - improved < patience {
+    while spent < budget {
         // a patch: breadth first from a random task, in adjacency order
         patch.clear();
         let root = rng.index_below(n) as u32;
@@ -114,9 +107,6 @@ pub fn iterated(
             i128::from(metric.hop_weight(g, s.host_of()))
         };
         if cost <= i128::from(best.hop_weight) {
-            if cost < i128::from(best.hop_weight) {
-                improved = spent;
-            }
             best.hop_weight = u64::try_from(cost).expect("hop-bytes are not negative");
         } else {
             s.undo();
