@@ -16,8 +16,10 @@
 //!
 //! # Complexity
 //! At most `budget` units of work in all: per step the swap search's own units, plus the patch,
-//! the copy of the mapping and the recount of its hop-bytes (`O(n + m)`, counted as `(n + 2m) /
-//! 4` units), so the number of steps is bounded too.
+//! plus a fixed `(n + 2m) / 4` units (what copying the mapping and recounting its hop-bytes
+//! would cost), so the number of steps is bounded too. The steps cost less than that: one
+//! [`Searcher`] is kept and a rejected step's moves are undone, and its hop-bytes follow from
+//! the exact gains (recounted only on networks whose routes each way differ in length).
 
 use super::swap::{Metric, Searched, Searcher};
 use crate::graph::Graph;
