@@ -317,15 +317,13 @@ struct State<'a> {
 const BUSY: u32 = u32::MAX - 1;
 
 impl State<'_> {
-    /// `sum_{v in N(u), v != skip} w * hops(x, host v)`.
-    fn pull(&mut self, u: u32, x: u32, skip: u32) -> i64 {
+    /// `sum_{v in N(u)} w * hops(x, host v)`: `u`'s hop-bytes were it on host `x`.
+    fn pull(&mut self, u: u32, x: u32) -> i64 {
         let mut c = 0i64;
         let nb = self.g.neighbors(u);
         self.work += nb.len() as u64;
         for (&v, &w) in nb.iter().zip(self.g.edge_weights(u)) {
-            if v != skip {
-                c += i64::from(w) * i64::from(self.metric.hops(x, self.host_of[v as usize]));
-            }
+            c += i64::from(w) * i64::from(self.metric.hops(x, self.host_of[v as usize]));
         }
         c
     }
@@ -575,7 +573,10 @@ impl<'a> Searcher<'a> {
 
     /// Starts (`true`) or stops logging steps; starting clears the log.
     pub fn logging(&mut self, on: bool) {
-        self.log = on.then(Vec::new);
+        match (&mut self.log, on) {
+            (Some(log), true) => log.clear(),
+            (log, on) => *log = on.then(Vec::new),
+        }
     }
 
     /// Undoes the logged steps, latest first, and clears the log.
@@ -648,13 +649,13 @@ impl<'a> Searcher<'a> {
             let mut best: Option<(i128, u32)> = None;
             match loads.as_deref_mut() {
                 None => {
-                    let base = st.pull(u, a, NONE);
+                    let base = st.pull(u, a);
                     for &b in cands.iter() {
                         let t = st.task_at[b as usize];
                         // the gain of the module doc, each sum read once: the edge `u-t` has
                         // length 0 in `pull(u, b)` and `pull(t, a)` (its ends on one host),
                         // `hops(a, b)` in `base` and `hops(b, a)` in `pull(t, b)`
-                        let mut d = i128::from(st.pull(u, b, NONE) - base);
+                        let mut d = i128::from(st.pull(u, b) - base);
                         if t != NONE {
                             let (at_a, at_b, w_ut) = st.pull_two(t, a, b, u);
                             d += i128::from(
