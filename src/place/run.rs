@@ -22,7 +22,7 @@ use super::scenario::{self, PlaceScenario, System, SystemKind};
 use super::strategy::{self, mapped, Objective, Options, Placement, Shape, StrategyId};
 use crate::netsim::{
     simulate_first_job_within, simulate_rounds_within, static_metrics, Flow, JobTraffic, Lazy,
-    LinkParams, Message, Model, Platform, Sharing,
+    LinkParams, Message, Platform, Sharing,
 };
 use crate::progress::{NoProgress, Progress, Span};
 use crate::rng::Rng;
@@ -286,16 +286,146 @@ fn simulate_graph(
 }
 
 /// Runs a validated scenario, keeping the report's JSON within `cap` bytes.
+/// A run's machine: the system, its platform, the shape the strategies read, and experiment 2's
+/// background jobs with the hosts they keep busy.
+struct Machine {
+    sys: System,
+    p: Platform,
+    shape: Shape,
+    bg: Option<Background>,
+    busy: Vec<bool>,
+}
+
+impl Machine {
+    fn of(s: &PlaceScenario, seed: u64) -> Machine {
+        let sys: System = scenario::validate_system(&s.system).expect("validated");
+        let link = LinkParams {
+            bandwidth: s.system.bandwidth,
+            latency: s.system.latency,
+        };
+        let p = sys.platform(link).expect("validated platform");
+        // a network seen through its routes: every host pair's route length, once
+        let shape = sys.shape.with_routes(&p);
+        let bg = s.background.as_ref().map(|b| {
+            background(
+                &shape,
+                &p,
+                b.fill,
+                b.processes as u32,
+                seed,
+                s.source_quirks,
+            )
+        });
+        let busy = bg
+            .as_ref()
+            .map_or_else(|| vec![false; p.hosts() as usize], |b| b.busy.clone());
+        Machine {
+            sys,
+            p,
+            shape,
+            bg,
+            busy,
+        }
+    }
+
+    /// The options every strategy of case `c` is placed with.
+    fn options(s: &PlaceScenario, seed: u64, unit: f64) -> Options {
+        Options {
+            seed,
+            source_quirks: s.source_quirks,
+            objective: s.objective,
+            message_bytes: unit,
+            model: Some(s.model),
+        }
+    }
+}
+
+/// One round's messages of case `c` placed on `hosts`, as flows starting at 0: what the static
+/// metrics count.
+fn round_flows(
+    s: &PlaceScenario,
+    c: &scenario::Case,
+    job: &TaskGraph,
+    hosts: &[u32],
+    unit: f64,
+) -> Vec<Flow> {
+    if c.kind == JobKind::Messages {
+        return message_flows(s, hosts);
+    }
+    let rounds = s.job.rounds as u32;
+    traffic(job, hosts, unit, s.job.compute, s.system.speed, rounds)
+        .messages
+        .iter()
+        .map(|m| Flow {
+            src: m.src,
+            dst: m.dst,
+            bytes: m.bytes,
+            start: 0.0,
+        })
+        .collect()
+}
+
+/// A strategy's placement of one case without a simulation ([`map`]).
+pub struct Mapping {
+    /// Index of the case ([`scenario::cases`]).
+    pub case: usize,
+    pub strategy: StrategyId,
+    pub placement: Placement,
+    /// The static metrics of one round's messages on the placement (when placed).
+    pub metrics: Option<crate::netsim::StaticMetrics>,
+}
+
+/// What [`map`] gives: the machine's host count and every case's placements.
+pub struct Mapped {
+    pub hosts: u32,
+    /// Case by case, strategy by strategy in the scenario's order.
+    pub mappings: Vec<Mapping>,
+}
+
+/// Every case's placement by every strategy, and its static metrics, without simulating
+/// anything: what `placelab map` writes (Scotch's `gmap` counterpart). Each placement is the
+/// one [`run`] reports, except Mapped (ours) with the objective `time`, which has no simulator
+/// to judge its finalists here and takes the least predicted time ([`mapped::mapped`]).
+pub fn map(s: &PlaceScenario, seed: u64) -> Mapped {
+    let m = Machine::of(s, seed);
+    let mut out = Vec::new();
+    for (ci, c) in scenario::cases(s).iter().enumerate() {
+        let (job, unit) = scenario::build_case(s, c).expect("validated job");
+        for &st in &s.strategies {
+            let placement = if st == StrategyId::Given {
+                given(s.placement.as_deref().unwrap_or(&[]), &m.busy)
+            } else {
+                let opts = Machine::options(s, seed, unit);
+                strategy::place(st, &m.shape, &m.p, &m.busy, &job, opts)
+            };
+            let metrics = match &placement {
+                Placement::Placed(h) => Some(
+                    static_metrics(&m.p, &round_flows(s, c, &job, h, unit)).expect("valid hosts"),
+                ),
+                Placement::NotPlaced(_) => None,
+            };
+            out.push(Mapping {
+                case: ci,
+                strategy: st,
+                placement,
+                metrics,
+            });
+        }
+    }
+    Mapped {
+        hosts: m.p.hosts(),
+        mappings: out,
+    }
+}
+
 pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize) -> PlaceReport {
-    let sys: System = scenario::validate_system(&s.system).expect("validated");
-    let link = LinkParams {
-        bandwidth: s.system.bandwidth,
-        latency: s.system.latency,
-    };
-    let p = sys.platform(link).expect("validated platform");
-    // a network seen through its routes: every host pair's route length, once
-    let shape = sys.shape.with_routes(&p);
-    let model: Model = s.model;
+    let Machine {
+        sys,
+        p,
+        shape,
+        bg,
+        busy,
+    } = Machine::of(s, seed);
     let quirks = s.source_quirks;
     let cases = scenario::cases(s);
     let rounds = s.job.rounds as u32;
@@ -303,13 +433,6 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
     let total = (cases.len() * s.strategies.len()) as u64 * units_per_run + 1;
     progress.tick(0, total);
 
-    let bg = s
-        .background
-        .as_ref()
-        .map(|b| background(&shape, &p, b.fill, b.processes as u32, seed, quirks));
-    let busy = bg
-        .as_ref()
-        .map_or_else(|| vec![false; p.hosts() as usize], |b| b.busy.clone());
     let experiment = if s.background.is_some() { 2 } else { 1 };
 
     let mut omitted = Omitted::default();
@@ -345,13 +468,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
         let mut simulated: Vec<(Vec<u32>, Result<Simulated, String>)> = Vec::new();
         for (si, &st) in s.strategies.iter().enumerate() {
             progress.phase(st.id());
-            let opts = Options {
-                seed,
-                source_quirks: quirks,
-                objective: s.objective,
-                message_bytes: unit,
-                model: Some(model),
-            };
+            let opts = Machine::options(s, seed, unit);
             // Mapped with the objective `time`: its finalists judged by this simulation
             let mut judged_time = None;
             let placement = if st == StrategyId::Mapped && s.objective == Objective::Time {
@@ -422,20 +539,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
             match placement {
                 Placement::NotPlaced(why) => run.reason = Some(why),
                 Placement::Placed(hosts) => {
-                    let flows: Vec<Flow> = if c.kind == JobKind::Messages {
-                        message_flows(s, &hosts)
-                    } else {
-                        traffic(&job, &hosts, unit, s.job.compute, s.system.speed, rounds)
-                            .messages
-                            .iter()
-                            .map(|m| Flow {
-                                src: m.src,
-                                dst: m.dst,
-                                bytes: m.bytes,
-                                start: 0.0,
-                            })
-                            .collect()
-                    };
+                    let flows = round_flows(s, c, &job, &hosts, unit);
                     let stat = static_metrics(&p, &flows).expect("valid hosts");
                     let mut sub = Span {
                         progress: &mut *progress,

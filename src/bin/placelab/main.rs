@@ -8,6 +8,7 @@
 
 mod gpmetis;
 mod hostfile;
+mod map;
 mod netsim;
 mod run;
 mod trace;
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         Some("graph") => return gpmetis::graph_main(&args[1..]),
         Some("netsim") => return netsim::main(&args[1..]),
         Some("hostfile") => return hostfile::main(&args[1..]),
+        Some("map") => return map::main(&args[1..]),
         Some("trace") => return trace::main(&args[1..]),
         #[cfg(not(target_arch = "wasm32"))]
         Some("study") => return study::main(&args[1..]),
@@ -87,9 +89,15 @@ fn main() -> ExitCode {
         }
         ["--help"] | ["-h"] | ["help"] => {
             #[cfg(not(target_arch = "wasm32"))]
-            let more = format!("{}\n{}\n{}", hostfile::USAGE, trace::USAGE, study::USAGE);
+            let more = format!(
+                "{}\n{}\n{}\n{}",
+                map::USAGE,
+                hostfile::USAGE,
+                trace::USAGE,
+                study::USAGE
+            );
             #[cfg(target_arch = "wasm32")]
-            let more = format!("{}\n{}", hostfile::USAGE, trace::USAGE);
+            let more = format!("{}\n{}\n{}", map::USAGE, hostfile::USAGE, trace::USAGE);
             let usage = USAGE.replacen(
                 "  placelab --version",
                 &format!("{more}\n  placelab --version"),
