@@ -13,8 +13,10 @@ tasks = hosts / 2) it maps the task graph with
   epsilon 0, onto the host graph (tori and meshes: their links, weight 1; trees and half
   machines: the complete graph of the block's hosts weighted by hops), skipped above
   MTK_MAX_HOSTS hosts (its cost grows with the cube of the number of blocks);
-- our strategies through `placelab run` (one process per strategy, a `metis` job carrying the
-  graph, messageBytes 1, rounds 1); `identity` with the built-in GRID/CUBE job when the case's
+- our strategies through `placelab map GRAPH SYSTEM` (one process per strategy: the METIS graph,
+  the case's machine as a placement scenario's `system`), or with --via-run (or a binary without
+  `map`) through `placelab run` (a `metis` job carrying the graph, messageBytes 1, rounds 1);
+  `identity` always through `placelab run`, with the built-in GRID/CUBE job when the case's
   graph is exactly that job's graph; `mapped` when the placelab binary accepts it, with
   `objective` `hopBytes` (what the anchors minimize) when it accepts that field.
 
@@ -23,17 +25,18 @@ placelab's: dimension-order routes on tori and meshes, shorter way round each ri
 k:k'-ary n-trees): hop-bytes (both directions of every edge, volume x hops), mean and max
 dilation, maximum bytes on one directed link; checks each mapping (every task on one distinct host
 of the machine, within the block on half machines for the anchors), and checks that the recount
-equals placelab's report for our strategies (any mismatch is a FAIL line and exit status 1).
+equals placelab's own figures for our strategies (any mismatch is a FAIL line and exit status 1).
 
 Mapping time: wall time of the mapper; Scotch: its processes (reading the graph included),
 summed over the option sets; Mt-KaHyPar: graph construction and map_onto_graph inside its
-worker (not the interpreter's start); ours: the whole `placelab run` process (reading the graph,
-placing, and the report's one-round simulation of 1-byte messages).
+worker (not the interpreter's start); ours: the whole `placelab map` process (reading the graph,
+building the machine, placing, writing the mapping), as gmap's; with --via-run the whole
+`placelab run` process (the report's one-round simulation of 1-byte messages included).
 
 Writes target/bench-mapping/results.json and results.csv.
 
 Usage: scripts/bench-mapping.py [--quick] [--cases REGEX] [--seed S] [--placelab PATH]
-                                [--no-mtk] [--mtk-max-hosts N] [--keep DIR]
+                                [--no-mtk] [--mtk-max-hosts N] [--keep DIR] [--via-run]
   --quick      six cases of at most 128 hosts (smoke run, about a minute)
   --cases      only the cases whose name matches REGEX (re.search)
   --seed       seed of the generated graphs, placelab and Mt-KaHyPar (default 1)
@@ -41,6 +44,7 @@ Usage: scripts/bench-mapping.py [--quick] [--cases REGEX] [--seed S] [--placelab
   --no-mtk     skip Mt-KaHyPar
   --mtk-max-hosts N  run Mt-KaHyPar on at most N hosts (default MTK_MAX_HOSTS = 256)
   --keep       keep the graph, target and mapping files in DIR
+  --via-run    time our strategies through `placelab run` (as before `placelab map` existed)
 Python 3.11 standard library (Mt-KaHyPar runs in its venv's interpreter, in a child process).
 """
 import argparse
@@ -699,11 +703,43 @@ def placelab_accepts(exe, strategy, work, **fields):
     return sh([exe, "check", path]).returncode == 0
 
 
-def run_ours(exe, case, strategy, seed, work, fields):
-    """One of our strategies through `placelab run`: (hosts, seconds, note, report run or None).
-    `identity` runs the built-in GRID/CUBE job when it has the case's exact graph; `fields` are
-    added to the scenario of `mapped` (its objective)."""
+def placelab_maps(exe):
+    """Whether this placelab binary has `placelab map` (gmap's counterpart)."""
+    return sh([exe, "map", "--help"]).returncode == 0
+
+
+def map_ours(exe, case, strategy, seed, work, fields):
+    """One of our strategies through `placelab map GRAPH SYSTEM` (mapping only, as gmap):
+    (hosts, seconds, note, its printed figures)."""
+    graph = os.path.join(work, "g.graph")
+    if not os.path.exists(graph):
+        with open(graph, "w") as f:
+            f.write(case.graph.metis())
+    out = os.path.join(work, f"{strategy}.map")
+    cmd = [exe, "map", graph, json.dumps(case.machine.system()), "--strategy", strategy,
+           "--seed", str(seed), "-o", out, "--json"]
+    if strategy == "mapped" and "objective" in fields:
+        cmd += ["--objective", fields["objective"]]
+    p, dt = timed(cmd)
+    if p.returncode != 0:
+        msg = p.stderr.strip()
+        if "not placed" in msg:
+            return None, dt, msg.split("not placed: ", 1)[1][:200], None
+        return None, dt, f"placelab failed: {msg[:200]}", None
+    with open(out) as f:
+        hosts = [int(x) for x in f.read().split()]
+    return hosts, dt, "", json.loads(p.stdout)
+
+
+def run_ours(exe, case, strategy, seed, work, fields, maps=False):
+    """One of our strategies: (hosts, seconds, note, figures to check or None). With `maps`
+    through `placelab map` ([`map_ours`]), except `identity`, which needs the built-in GRID/CUBE
+    job (when it has the case's exact graph); otherwise through `placelab run` (the time then
+    includes the report's one-round simulation). `fields` are added to the scenario of
+    `mapped` (its objective)."""
     g = case.graph
+    if maps and strategy != "identity":
+        return map_ours(exe, case, strategy, seed, work, fields)
     job = {"kind": "metis", "graph": g.metis(), "rounds": 1, "messageBytes": 1}
     if strategy == "identity":
         if g.builtin is None:
@@ -758,6 +794,7 @@ def main():
     ap.add_argument("--no-mtk", action="store_true")
     ap.add_argument("--mtk-max-hosts", type=int, default=MTK_MAX_HOSTS)
     ap.add_argument("--keep", default=None)
+    ap.add_argument("--via-run", action="store_true")
     ap.add_argument("--mtk-worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.mtk_worker:
@@ -790,8 +827,11 @@ def run_cases(args, gmap, exe, mtk, versions, work_root, t_start):
     if mapped_fields:
         print(f"mapped runs with {json.dumps(mapped_fields)}", flush=True)
     mappers = ["scotch"] + (["mtkahypar"] if mtk else []) + strategies
+    maps = placelab_maps(exe) and not args.via_run
+    print("our strategies' time: " + ("`placelab map` (mapping only)" if maps else
+          "`placelab run` (with the report's one-round simulation)"), flush=True)
     ctx = {"gmap": gmap, "exe": exe, "seed": args.seed, "mtkMaxHosts": args.mtk_max_hosts,
-           "mappedFields": mapped_fields}
+           "mappedFields": mapped_fields, "maps": maps}
     print("versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), flush=True)
     load0 = os.getloadavg()[0]
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
@@ -864,7 +904,7 @@ def map_case(case, mappers, ctx, work, fails):
             hosts, secs, note = run_mtk(case, ctx["seed"], work, ctx["mtkMaxHosts"])
         else:
             hosts, secs, note, report_run = run_ours(ctx["exe"], case, mapper, ctx["seed"], work,
-                                                      ctx["mappedFields"])
+                                                      ctx["mappedFields"], ctx["maps"])
         fig = figures(case, hosts) if hosts is not None else {"valid": False, "error": note}
         if hosts is not None and not fig["valid"]:
             if mapper in ("scotch", "mtkahypar"):
@@ -879,7 +919,7 @@ def map_case(case, mappers, ctx, work, fails):
                 ours, theirs = fig[key], report_run[key]
                 if abs(ours - theirs) > 1e-9 * max(1.0, abs(theirs)):
                     fails.append(f"FAIL {case.name} {mapper}: recounted {key} {ours} != "
-                                 f"report's {theirs}")
+                                 f"placelab's {theirs}")
                     print(fails[-1], flush=True)
         rows[mapper] = dict(fig, seconds=secs, note=note)
     return rows
