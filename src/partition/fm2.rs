@@ -124,15 +124,27 @@ pub fn refine(
     let mut locked = vec![false; n as usize];
     let mut moves: Vec<u32> = Vec::new();
     let dist = |pw0: u64| pw0.abs_diff(target0);
+    // the queues' buffers kept from pass to pass (a pass pops what it reads in key order, so
+    // what an emptied buffer held before changes nothing)
+    let mut heaps: [BinaryHeap<(i64, u64, u32)>; 2] = [BinaryHeap::new(), BinaryHeap::new()];
     for pass in 0..niter.max(1) {
         let s = mix(salt, u64::from(pass));
-        let mut heaps: [BinaryHeap<(i64, u64, u32)>; 2] = [BinaryHeap::new(), BinaryHeap::new()];
+        // filled then heapified in O(V): the pops depend on the entries only (their keys are
+        // distinct, or equal entries), not on how the heap was built
+        let mut fill = [
+            std::mem::take(&mut heaps[0]).into_vec(),
+            std::mem::take(&mut heaps[1]).into_vec(),
+        ];
+        fill[0].clear();
+        fill[1].clear();
         for v in 0..n {
             if all || b.ed[v as usize] > 0 {
                 let key = gain(b.ed[v as usize], b.id[v as usize]);
-                heaps[b.part[v as usize] as usize].push((key, mix(s, u64::from(v)), v));
+                fill[b.part[v as usize] as usize].push((key, mix(s, u64::from(v)), v));
             }
         }
+        let [f0, f1] = fill;
+        heaps = [BinaryHeap::from(f0), BinaryHeap::from(f1)];
         let start = (b.over(maxw), b.cut, dist(b.pw[0]));
         let mut best = start;
         let mut best_len = 0usize;

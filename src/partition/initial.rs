@@ -30,13 +30,14 @@ pub fn grow_bisection(
     let n = g.n();
     let mut best: Option<Bisection> = None;
     let mut salt = 0;
+    let mut scratch = Scratch::new(g);
     for t in 0..tries.max(1) {
         salt = rng.next_u64();
         // Odd tries grow breadth-first (METIS's way), even ones greedily: the two make
         // different mistakes, and the mix measured better than either alone.
         let bfs = t % 2 == 1;
         // Tries 2 and 3 of every 4 keep isolated vertices for the balance (grow_once's `filler`).
-        let part = grow_once(g, target0, maxw[0], salt, bfs, t % 4 >= 2);
+        let part = grow_once(g, &mut scratch, target0, maxw[0], salt, bfs, t % 4 >= 2);
         let mut b = Bisection::new(g, part);
         fm2::refine(
             g,
@@ -76,33 +77,77 @@ pub fn grow_bisection(
     best
 }
 
+/// What every try of one graph shares: its degrees and weights, and buffers reused from try to
+/// try (each try clears what it reads).
+struct Scratch {
+    /// Total edge weight of each vertex.
+    deg: Vec<u64>,
+    /// Weight of the isolated vertices.
+    iso_w: u64,
+    total_w: u64,
+    /// Weight of each vertex's edges into side 0.
+    conn: Vec<u64>,
+    skipped: Vec<bool>,
+    seeds: Vec<(u64, u32)>,
+    heap: BinaryHeap<(i64, u64, u32)>,
+}
+
+impl Scratch {
+    fn new(g: &WGraph) -> Scratch {
+        let n = g.n();
+        let deg: Vec<u64> = (0..n)
+            .map(|v| g.range(v).fold(0u64, |a, j| a.saturating_add(g.ew[j])))
+            .collect();
+        let iso_w = (0..n as usize)
+            .filter(|&v| deg[v] == 0)
+            .fold(0u64, |a, v| a.saturating_add(g.vw[v]));
+        Scratch {
+            deg,
+            iso_w,
+            total_w: g.vw.iter().fold(0u64, |a, &w| a.saturating_add(w)),
+            conn: vec![0; n as usize],
+            skipped: vec![false; n as usize],
+            seeds: Vec::with_capacity(n as usize),
+            heap: BinaryHeap::new(),
+        }
+    }
+}
+
 /// One greedy growth from random seeds (module doc).
-fn grow_once(g: &WGraph, target0: u64, max0: u64, salt: u64, bfs: bool, filler: bool) -> Vec<u8> {
+fn grow_once(
+    g: &WGraph,
+    sc: &mut Scratch,
+    target0: u64,
+    max0: u64,
+    salt: u64,
+    bfs: bool,
+    filler: bool,
+) -> Vec<u8> {
     let n = g.n();
     let mut part = vec![1u8; n as usize];
-    // conn[v]: weight of v's edges into side 0; deg[v]: total edge weight of v.
-    let mut conn = vec![0u64; n as usize];
-    let deg: Vec<u64> = (0..n)
-        .map(|v| g.range(v).fold(0u64, |a, j| a.saturating_add(g.ew[j])))
-        .collect();
-    let mut seeds: Vec<(u64, u32)> = (0..n).map(|v| (mix(salt, u64::from(v)), v)).collect();
+    let Scratch {
+        deg,
+        conn,
+        skipped,
+        seeds,
+        heap,
+        ..
+    } = sc;
+    let deg = &*deg;
+    conn.fill(0);
+    skipped.fill(false);
+    heap.clear();
+    seeds.clear();
+    seeds.extend((0..n).map(|v| (mix(salt, u64::from(v)), v)));
     seeds.sort_unstable();
     let mut next_seed = 0usize;
-    let mut heap: BinaryHeap<(i64, u64, u32)> = BinaryHeap::new();
-    let mut skipped = vec![false; n as usize];
     let mut w0 = 0u64;
     let mut order = 0i64;
     // With `filler`: isolated vertices never change the cut, so they are the balance's slack.
     // The region first grows over the other vertices to their share of the target, then
     // isolated vertices fill it up to the target (growth goes on only if they were not enough).
-    let iso_w: u64 = if filler {
-        (0..n as usize)
-            .filter(|&v| deg[v] == 0)
-            .fold(0u64, |a, v| a.saturating_add(g.vw[v]))
-    } else {
-        0
-    };
-    let total_w: u64 = g.vw.iter().fold(0u64, |a, &w| a.saturating_add(w));
+    let iso_w: u64 = if filler { sc.iso_w } else { 0 };
+    let total_w = sc.total_w;
     let first_goal = if iso_w == 0 {
         target0
     } else {
@@ -115,7 +160,7 @@ fn grow_once(g: &WGraph, target0: u64, max0: u64, salt: u64, bfs: bool, filler: 
             if iso_w == 0 {
                 break;
             }
-            for &(_, v) in &seeds {
+            for &(_, v) in seeds.iter() {
                 let vi = v as usize;
                 if w0 >= target0 {
                     break;

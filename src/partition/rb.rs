@@ -160,6 +160,15 @@ fn split(
     };
     let side = bisect(g, frac0, eps, effort, rng);
     for (s, range, base) in [(0u8, 0..k0, first), (1u8, k0..k, first + k0 as u32)] {
+        // a side of one part is that part: no subgraph to build
+        if range.len() == 1 {
+            for (&v, &sv) in ids.iter().zip(&side) {
+                if sv == s {
+                    out[v as usize] = base;
+                }
+            }
+            continue;
+        }
         let (sub, local) = g.induced(&side, s);
         let sub_ids: Vec<u32> = local.iter().map(|&v| ids[v as usize]).collect();
         split(&sub, &sub_ids, &targets[range], base, eps, effort, rng, out);
