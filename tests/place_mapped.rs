@@ -11,6 +11,8 @@ mod support;
 use placelab::netsim::{static_metrics, Flow, Platform};
 use placelab::place::jobs::{task_graph, JobKind, TaskGraph};
 use placelab::place::strategy::bisect::bisect;
+use placelab::place::strategy::bound::hop_bound;
+use placelab::place::strategy::swap::Metric;
 use placelab::place::strategy::{place, Objective, Options, Placement, Shape, StrategyId};
 use placelab::rng::Rng;
 use proptest::prelude::*;
@@ -575,4 +577,69 @@ fn the_search_metric_counts_the_links_of_every_route() {
             }
         }
     }
+}
+
+/// A star of `n` tasks (task 0 the centre) with weights from the seed.
+fn star_graph(n: u32, seed: u64) -> TaskGraph {
+    let mut rng = Rng::seeded(seed);
+    let lines: Vec<String> = (1..n)
+        .map(|u| format!("0 {u} {}", 1 + rng.below(9)))
+        .collect();
+    task_graph(JobKind::EdgeList, 0, false, Some(&lines.join("\n"))).unwrap()
+}
+
+#[test]
+fn the_hop_bound_is_below_every_mapping_and_met_by_a_star() {
+    let machines: Vec<(Shape, Platform)> = [
+        Shape::Grid {
+            dims: [3, 3, 1],
+            wrap: true,
+        },
+        Shape::Grid {
+            dims: [4, 2, 1],
+            wrap: false,
+        },
+        Shape::Tree { down: vec![3, 3] },
+        Shape::Tree {
+            down: vec![2, 2, 2],
+        },
+    ]
+    .into_iter()
+    .map(|s| {
+        let net = net_of(&s, false);
+        (s, net)
+    })
+    .chain(small_nets())
+    .collect();
+    let mut met = 0;
+    for (i, (shape, net)) in machines.iter().enumerate() {
+        let metric = Metric::new(shape);
+        for seed in 0..8u64 {
+            let mut rng = Rng::seeded(seed * 17 + i as u64);
+            let hosts = shape.hosts();
+            // every host free in half the cases (the bound reads one host on a free torus or
+            // tree), up to two busy otherwise
+            let mut busy = vec![false; hosts as usize];
+            if seed % 2 == 1 {
+                for _ in 0..1 + rng.below(2) {
+                    busy[rng.below(u64::from(hosts)) as usize] = true;
+                }
+            }
+            let free: Vec<u32> = (0..hosts).filter(|&h| !busy[h as usize]).collect();
+            let n = (3 + rng.below(free.len() as u64 - 2) as u32).min(7);
+            for (job, star) in [
+                (random_graph(n, seed * 7 + i as u64), false),
+                (star_graph(n, seed * 5 + i as u64), true),
+            ] {
+                let b = hop_bound(shape, &metric, &busy, &job.graph);
+                let best = brute_force(net, &job, &free);
+                assert!(b <= best, "{shape:?} seed {seed}: bound {b} > least {best}");
+                if star {
+                    assert_eq!(b, best, "{shape:?} seed {seed}: a star meets the bound");
+                    met += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(met, 8 * 7);
 }

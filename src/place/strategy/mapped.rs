@@ -24,6 +24,9 @@
 //!    the starts more than [`SEARCH_WITHIN`] above the best start are not searched either.
 //!    With `hopBytes` the least found is then shaken and searched again on another budget
 //!    ([`super::perturb`]: patches of tasks shuffled among their own hosts, the better kept).
+//!    With `hopBytes` every search after the first is skipped once the least found meets
+//!    [`super::bound`]'s lower bound (a star's centre makes it tight): the searches keep strict
+//!    improvements only, so the pick is the same.
 //! 3. Small jobs: when every assignment of tasks to free hosts can be enumerated
 //!    ([`super::exhaustive::MAX_ASSIGNMENTS`]), branch and bound from the best cost so far
 //!    finds the least hop-bytes there is.
@@ -228,8 +231,20 @@ pub fn finalists(
             })
             .collect(),
     };
+    // with `hopBytes` a search stops mattering once the least found meets the tighter bound
+    // (a star's centre makes it tight): a search only keeps strict improvements and the pick
+    // is the first of the least, so skipping what follows changes nothing
+    let tight = match opts.objective {
+        Objective::HopBytes if optimal_start.is_none() => {
+            super::bound::hop_bound(shape, &metric, busy, g)
+        }
+        _ => bound,
+    };
     let mut least: Option<(u64, usize)> = None;
     for i in searched {
+        if least.is_some_and(|l| l.0 <= tight) {
+            break;
+        }
         let r = search(g, &metric, busy, hosts[i].clone(), Cost::Hops, budget, 1);
         let at = push(&mut hosts, r.host_of);
         if least.is_none_or(|l| r.hop_weight < l.0) {
@@ -239,7 +254,7 @@ pub fn finalists(
     let (mut least_cost, mut at) = least.expect("at least one start");
     // the least found searched again with candidates two hops away, on a quarter of the
     // budget (a larger neighbourhood escapes some local minima of the first)
-    if optimal_start.is_none() {
+    if optimal_start.is_none() && least_cost > tight {
         let r = search(
             g,
             &metric,
@@ -256,7 +271,7 @@ pub fn finalists(
     }
     // with `hopBytes`, the least found shaken and searched again (iterated local search) on
     // another budget
-    if opts.objective == Objective::HopBytes && optimal_start.is_none() && least_cost > bound {
+    if opts.objective == Objective::HopBytes && optimal_start.is_none() && least_cost > tight {
         let r = super::perturb::iterated(
             g,
             &metric,
@@ -285,7 +300,7 @@ pub fn finalists(
         Objective::Congestion => (0..hosts.len()).collect(),
         Objective::Time => vec![at],
         // hop-bytes at the bound: no search lowers them
-        Objective::HopBytes if least_cost == bound => Vec::new(),
+        Objective::HopBytes if least_cost <= tight => Vec::new(),
         Objective::HopBytes => vec![at],
     };
     for i in link_searched {

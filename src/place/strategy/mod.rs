@@ -27,6 +27,7 @@
 
 pub mod advanced;
 pub mod bisect;
+pub mod bound;
 pub mod exhaustive;
 pub mod fold;
 pub mod identity;
