@@ -396,9 +396,11 @@ impl BuiltTree {
     }
 
     /// SimGrid's route from host `src` to host `dst` (both `< hosts`): physical link indices
-    /// with their direction (`true` = up, child to parent), appended to `out`.
+    /// with their direction (`true` = up, child to parent), handed to `push` in route order (no
+    /// buffer of its own: the search's link loads route millions of messages).
     /// A host's route to itself goes up to a leaf switch and back, as in SimGrid.
-    pub fn route(&self, src: u32, dst: u32, out: &mut Vec<(u32, bool)>) {
+    #[inline]
+    pub fn route_with(&self, src: u32, dst: u32, mut push: impl FnMut(u32, bool)) {
         let spec = &self.spec;
         let mut cur = src;
         // Up part.
@@ -411,7 +413,7 @@ impl BuiltTree {
             let k = spec.up[v.level as usize] * spec.parallel[v.level as usize];
             let port = (d % k) as usize;
             let link = v.parents[port];
-            out.push((link, true));
+            push(link, true);
             cur = self.links[link as usize].1;
         }
         // Down part, with SimGrid's scan that carries its port counter into the child.
@@ -424,7 +426,7 @@ impl BuiltTree {
                 let l_here = self.vertices[cur as usize].level as usize;
                 if i % spec.down[l_here - 1] == dst_label[l_here - 1] {
                     let link = self.vertices[cur as usize].children[i as usize];
-                    out.push((link, false));
+                    push(link, false);
                     cur = self.links[link as usize].0;
                 }
                 i += 1;
@@ -530,7 +532,7 @@ mod tests {
         for s in 0..n {
             for d in 0..n {
                 r.clear();
-                t.route(s, d, &mut r);
+                t.route_with(s, d, |k, up| r.push((k, up)));
                 // Walk it: consecutive links share a vertex, ends are s and d.
                 let mut at = s;
                 for &(k, up) in &r {

@@ -379,11 +379,7 @@ impl Platform {
                     stride *= d;
                 }
             }
-            Kind::Tree(t) => {
-                let mut tmp = Vec::new();
-                t.route(src, dst, &mut tmp);
-                out.extend(tmp.iter().map(|&(k, up)| 2 * k + u32::from(!up)));
-            }
+            Kind::Tree(t) => t.route_with(src, dst, |k, up| out.push(2 * k + u32::from(!up))),
             Kind::Routed(r) => {
                 // Checked when built (up to `routed::CHECK_ALL_PAIRS` hosts); a pair without a
                 // route on a larger platform gets no link.

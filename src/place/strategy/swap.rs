@@ -364,14 +364,33 @@ pub struct Loads<'a> {
     net: &'a Platform,
     load: Vec<u64>,
     route: Vec<u32>,
+    /// Links of the last route added.
+    last: usize,
+    /// On machines of at most [`ROUTE_CACHE_HOSTS`] hosts, each ordered host pair's route once
+    /// computed: its start and length in `pool` (length `u32::MAX`: not yet). The search adds
+    /// and removes the same messages many times.
+    cache: Vec<(u32, u32)>,
+    pool: Vec<u32>,
 }
+
+/// Most hosts whose routes [`Loads`] keeps (a slot per ordered pair: 2 MiB at 512 hosts).
+pub const ROUTE_CACHE_HOSTS: u32 = 512;
 
 impl Loads<'_> {
     fn new<'a>(net: &'a Platform, g: &Graph, host_of: &[u32]) -> Loads<'a> {
+        let hosts = net.hosts();
+        let cache = if hosts <= ROUTE_CACHE_HOSTS {
+            vec![(0, u32::MAX); (hosts * hosts) as usize]
+        } else {
+            Vec::new()
+        };
         let mut l = Loads {
             net,
             load: vec![0; net.links() as usize],
             route: Vec::new(),
+            last: 0,
+            cache,
+            pool: Vec::new(),
         };
         for v in 0..g.n() {
             for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
@@ -384,10 +403,23 @@ impl Loads<'_> {
     /// Adds `w` (may be negative) on the route `a -> b`; returns the change of the sum of
     /// squares.
     fn add(&mut self, a: u32, b: u32, w: i64) -> i128 {
-        self.route.clear();
-        self.net.route(a, b, &mut self.route);
+        let links: &[u32] = if self.cache.is_empty() {
+            self.route.clear();
+            self.net.route(a, b, &mut self.route);
+            &self.route
+        } else {
+            let slot = (a * self.net.hosts() + b) as usize;
+            if self.cache[slot].1 == u32::MAX {
+                let start = self.pool.len();
+                self.net.route(a, b, &mut self.pool);
+                self.cache[slot] = (start as u32, (self.pool.len() - start) as u32);
+            }
+            let (start, len) = self.cache[slot];
+            &self.pool[start as usize..(start + len) as usize]
+        };
+        self.last = links.len();
         let mut d = 0i128;
-        for &l in &self.route {
+        for &l in links {
             let x = self.load[l as usize] as i128;
             let y = x + i128::from(w);
             d += y * y - x * x;
@@ -727,7 +759,7 @@ fn routes_of(st: &mut State, ld: &mut Loads, x: u32, skip: u32, sign: i64) -> i1
         let w = sign * i64::from(w);
         d += ld.add(hx, hv, w);
         d += ld.add(hv, hx, w);
-        st.work += 2 * ld.route.len() as u64 + 2;
+        st.work += 2 * ld.last as u64 + 2;
     }
     d
 }
