@@ -3,7 +3,9 @@
 //! host, the printed figures recounted from the routes, the launcher formats, and the error
 //! paths (the graph file's line, SYSTEM's field, the option; exit codes).
 
-use placelab::netsim::{static_metrics, Flow, LinkParams};
+mod support;
+
+use placelab::netsim::{static_metrics, LinkParams};
 use placelab::place::scenario::validate_system;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -136,18 +138,7 @@ fn map_places_as_run_reports_and_its_figures_are_the_routes() {
                 })
                 .unwrap();
             let gr = placelab::formats::metis::parse_metis(&text).unwrap().graph;
-            let mut flows = Vec::new();
-            for v in 0..gr.n() {
-                for (&u, &w) in gr.neighbors(v).iter().zip(gr.edge_weights(v)) {
-                    flows.push(Flow {
-                        src: hosts[v as usize],
-                        dst: hosts[u as usize],
-                        bytes: f64::from(w),
-                        start: 0.0,
-                    });
-                }
-            }
-            let m = static_metrics(&p, &flows).unwrap();
+            let m = static_metrics(&p, &support::edge_flows(&gr, &hosts)).unwrap();
             assert_eq!(printed["hopBytes"].as_f64().unwrap(), m.hop_bytes);
             assert_eq!(printed["congestion"].as_f64().unwrap(), m.congestion);
             assert_eq!(

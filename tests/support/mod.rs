@@ -66,3 +66,21 @@ pub fn net_machine(system: &str) -> (Shape, Platform) {
         .unwrap();
     (sys.shape.with_routes(&p), p)
 }
+
+/// Every message of a task graph placed on `hosts`: each edge both ways, one byte per unit of
+/// its weight.
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub fn edge_flows(g: &placelab::graph::Graph, hosts: &[u32]) -> Vec<placelab::netsim::Flow> {
+    let mut flows = Vec::new();
+    for v in 0..g.n() {
+        for (&u, &w) in g.neighbors(v).iter().zip(g.edge_weights(v)) {
+            flows.push(placelab::netsim::Flow {
+                src: hosts[v as usize],
+                dst: hosts[u as usize],
+                bytes: f64::from(w),
+                start: 0.0,
+            });
+        }
+    }
+    flows
+}
