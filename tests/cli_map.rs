@@ -191,6 +191,46 @@ fn map_writes_launcher_files_and_names_what_is_wrong() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("hop-bytes"));
     assert!(dir.join("g.graph.map").exists());
 
+    // only the hosts given: every task on one of them, the others untouched
+    let given = dir.join("nodes.txt");
+    let nodes: Vec<u32> = (0..24).filter(|h| h % 6 != 0).collect();
+    let text: String = nodes.iter().map(|h| format!("{h}\n")).collect();
+    std::fs::write(&given, format!("# the job's nodes\n{text}")).unwrap();
+    let out = dir.join("given.map");
+    let o = placelab(&[
+        "map",
+        g,
+        torus,
+        "--hosts",
+        given.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mapped: Vec<u32> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(mapped.len(), 20);
+    assert!(mapped.iter().all(|h| nodes.contains(h)), "{mapped:?}");
+    let few = dir.join("few.txt");
+    std::fs::write(&few, "0\n1\n2\n").unwrap();
+    let far = dir.join("far.txt");
+    std::fs::write(&far, "0\n99\n").unwrap();
+    let word = dir.join("word.txt");
+    std::fs::write(&word, "0\n  x1\n").unwrap();
+    for (file, msg) in [
+        (&few, "20 tasks but only 3 free nodes"),
+        (&far, "host 99 is not on the machine (hosts 0 to 23)"),
+        (&word, "word.txt:2:3: host 'x1' is not a whole number"),
+    ] {
+        let o = placelab(&["map", g, torus, "--hosts", file.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains(msg), "{err}");
+    }
+
     let bad = dir.join("bad.graph");
     std::fs::write(&bad, "3 2\n2\n1 3\n").unwrap();
     let cases: [(Vec<&str>, u8, &str); 7] = [

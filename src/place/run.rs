@@ -386,8 +386,29 @@ pub struct Mapped {
 /// anything: what `placelab map` writes (Scotch's `gmap` counterpart). Each placement is the
 /// one [`run`] reports, except Mapped (ours) with the objective `time`, which has no simulator
 /// to judge its finalists here and takes the least predicted time ([`mapped::mapped`]).
-pub fn map(s: &PlaceScenario, seed: u64) -> Mapped {
-    let m = Machine::of(s, seed);
+///
+/// With `hosts` the job may only take those hosts (the nodes a batch system gave it: every other
+/// host counts as busy, experiment 2's background left out).
+///
+/// # Errors
+/// A host of `hosts` that the machine does not have.
+pub fn map(s: &PlaceScenario, seed: u64, hosts: Option<&[u32]>) -> Result<Mapped, String> {
+    let mut m = Machine::of(s, seed);
+    if let Some(free) = hosts {
+        let n = m.p.hosts();
+        m.busy = vec![true; n as usize];
+        for &h in free {
+            match m.busy.get_mut(h as usize) {
+                Some(b) => *b = false,
+                None => {
+                    return Err(format!(
+                        "host {h} is not on the machine (hosts 0 to {})",
+                        n - 1
+                    ))
+                }
+            }
+        }
+    }
     let mut out = Vec::new();
     for (ci, c) in scenario::cases(s).iter().enumerate() {
         let (job, unit) = scenario::build_case(s, c).expect("validated job");
@@ -412,10 +433,10 @@ pub fn map(s: &PlaceScenario, seed: u64) -> Mapped {
             });
         }
     }
-    Mapped {
+    Ok(Mapped {
         hosts: m.p.hosts(),
         mappings: out,
-    }
+    })
 }
 
 pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize) -> PlaceReport {

@@ -14,15 +14,17 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 pub const USAGE: &str =
-    "  placelab map GRAPH SYSTEM [--strategy S] [--objective O] [--seed N] [--format F]
-                  [--prefix NAME] [-o OUT] [--nooutput] [--json]
+    "  placelab map GRAPH SYSTEM [--strategy S] [--objective O] [--seed N] [--hosts FILE]
+                  [--format F] [--prefix NAME] [-o OUT] [--nooutput] [--json]
                              map a METIS graph (edge weights: message volumes) onto a machine
                              without simulating it, as Scotch's gmap does. SYSTEM: a placement
                              scenario's \"system\" as JSON text ('{\"kind\": \"torus2d\", \"x\":
                              16, \"y\": 16}'), or a file holding one or a whole placement
                              scenario. S: mapped (default), simple, random, optimal, advanced,
                              identity; O (Mapped's objective): hopBytes (default), congestion,
-                             time (the least predicted round time: no simulator here). Writes
+                             time (the least predicted round time: no simulator here). FILE:
+                             the hosts the job may take (the nodes it was given), one index per
+                             line ('#' comments); the others count as busy. Writes
                              OUT (default GRAPH.map): the host of task i on line i, or with F
                              (mpich, openmpi, rankfile, slurm-hostfile, nodelist) that
                              launcher's file, hosts named NAME + index (default node). Prints
@@ -43,6 +45,7 @@ struct Args {
     seed: u64,
     format: Option<String>,
     prefix: String,
+    hosts: Option<String>,
     out: Option<String>,
     nooutput: bool,
     json: bool,
@@ -58,6 +61,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         seed: 1,
         format: None,
         prefix: "node".into(),
+        hosts: None,
         out: None,
         nooutput: false,
         json: false,
@@ -73,7 +77,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
         match name {
             "--nooutput" => a.nooutput = true,
             "--json" => a.json = true,
-            "--strategy" | "--objective" | "--seed" | "--format" | "--prefix" | "-o" => {
+            "--strategy" | "--objective" | "--seed" | "--format" | "--prefix" | "--hosts"
+            | "-o" => {
                 let v = match inline {
                     Some(v) => v,
                     None => {
@@ -99,6 +104,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
                         ))
                     }
                     "--prefix" => a.prefix = v,
+                    "--hosts" => a.hosts = Some(v),
                     _ => a.out = Some(v),
                 }
             }
@@ -191,8 +197,26 @@ pub fn main(args: &[String]) -> ExitCode {
             return fail(msg, 1);
         }
     };
+    // the hosts the job may take, checked against the machine
+    let only = match &a.hosts {
+        None => None,
+        Some(f) => {
+            let text = match std::fs::read_to_string(f) {
+                Ok(t) => t,
+                Err(e) => return fail(format!("--hosts: {f}: {e}"), 2),
+            };
+            let list = match crate::netsim::parse_placement_file(&text, f) {
+                Ok(l) => l,
+                Err(e) => return fail(e, 1),
+            };
+            Some(list)
+        }
+    };
     let t1 = Instant::now();
-    let mut done = map(&s, meta.seed);
+    let mut done = match map(&s, meta.seed, only.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(format!("--hosts: {e}"), 1),
+    };
     let t2 = Instant::now();
     let machine_hosts = done.hosts;
     let m = done.mappings.pop().expect("one case, one strategy");
