@@ -131,20 +131,18 @@ pub fn refine(
         let s = mix(salt, u64::from(pass));
         // filled then heapified in O(V): the pops depend on the entries only (their keys are
         // distinct, or equal entries), not on how the heap was built
-        let mut fill = [
-            std::mem::take(&mut heaps[0]).into_vec(),
-            std::mem::take(&mut heaps[1]).into_vec(),
-        ];
-        fill[0].clear();
-        fill[1].clear();
+        let mut fill = std::mem::take(&mut heaps).map(|h| {
+            let mut v = h.into_vec();
+            v.clear();
+            v
+        });
         for v in 0..n {
             if all || b.ed[v as usize] > 0 {
                 let key = gain(b.ed[v as usize], b.id[v as usize]);
                 fill[b.part[v as usize] as usize].push((key, mix(s, u64::from(v)), v));
             }
         }
-        let [f0, f1] = fill;
-        heaps = [BinaryHeap::from(f0), BinaryHeap::from(f1)];
+        heaps = fill.map(BinaryHeap::from);
         let start = (b.over(maxw), b.cut, dist(b.pw[0]));
         let mut best = start;
         let mut best_len = 0usize;

@@ -285,7 +285,6 @@ fn simulate_graph(
     }
 }
 
-/// Runs a validated scenario, keeping the report's JSON within `cap` bytes.
 /// A run's machine: the system, its platform, the shape the strategies read, and experiment 2's
 /// background jobs with the hosts they keep busy.
 struct Machine {
@@ -328,7 +327,8 @@ impl Machine {
         }
     }
 
-    /// The options every strategy of case `c` is placed with.
+    /// The options every strategy is placed with, for a case of `unit` bytes per unit of edge
+    /// weight.
     fn options(s: &PlaceScenario, seed: u64, unit: f64) -> Options {
         Options {
             seed,
@@ -439,6 +439,7 @@ pub fn map(s: &PlaceScenario, seed: u64, hosts: Option<&[u32]>) -> Result<Mapped
     })
 }
 
+/// Runs a validated scenario, keeping the report's JSON within `cap` bytes.
 pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize) -> PlaceReport {
     let Machine {
         sys,

@@ -33,16 +33,22 @@ use crate::graph::Graph;
 /// Most free hosts whose distances are all read (about a million hop counts).
 pub const MAX_SCANNED: usize = 1024;
 
-/// The lower bound of the module doc, in edge-weight units times hops (as
-/// [`Metric::hop_weight`]).
-pub fn hop_bound(shape: &Shape, metric: &Metric, busy: &[bool], g: &Graph) -> u64 {
-    let m = u64::from(metric.min_hops());
+/// The plain bound `W m`: every edge on the fewest links possible (in edge-weight units times
+/// hops, as [`Metric::hop_weight`]).
+pub fn plain_bound(metric: &Metric, g: &Graph) -> u64 {
     let total: u64 = (0..g.n())
         .flat_map(|v| g.edge_weights(v).iter())
         .map(|&w| u64::from(w))
         .sum::<u64>()
         / 2;
-    let plain = total * m;
+    total * u64::from(metric.min_hops())
+}
+
+/// The lower bound of the module doc, in edge-weight units times hops (as
+/// [`Metric::hop_weight`]).
+pub fn hop_bound(shape: &Shape, metric: &Metric, busy: &[bool], g: &Graph) -> u64 {
+    let m = u64::from(metric.min_hops());
+    let plain = plain_bound(metric, g);
     let Some(v) = (0..g.n()).max_by_key(|&v| {
         (
             g.edge_weights(v).iter().map(|&w| u64::from(w)).sum::<u64>(),
@@ -105,5 +111,6 @@ pub fn hop_bound(shape: &Shape, metric: &Metric, busy: &[bool], g: &Graph) -> u6
         }
         least = least.min(cost);
     }
-    (least + (total - wv) * m).max(plain)
+    // the other edges' weight `W - W_v`, each on at least `m` links
+    (least + plain - wv * m).max(plain)
 }

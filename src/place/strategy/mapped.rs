@@ -150,12 +150,7 @@ pub fn finalists(
         ..opts
     };
     // every edge on the fewest links possible: a start this cheap is optimal
-    let total: u64 = (0..g.n())
-        .flat_map(|v| g.edge_weights(v).iter())
-        .map(|&w| u64::from(w))
-        .sum::<u64>()
-        / 2;
-    let bound = total * u64::from(metric.min_hops());
+    let bound = super::bound::plain_bound(&metric, g);
     // the cheap starts first: Advanced and the bisection only when none of them is optimal (or
     // with `time`, whose simulator judges every strategy's placement)
     let mut placed: Vec<Option<Vec<u32>>> = vec![None; STARTS.len()];
