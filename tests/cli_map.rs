@@ -24,6 +24,21 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// `placelab map ARGS -o OUT`, which must succeed: its output and the lines of OUT.
+fn map_ok(args: &[&str], out: &std::path::Path) -> (Output, Vec<String>) {
+    let mut a = vec!["map"];
+    a.extend_from_slice(args);
+    a.extend(["-o", out.to_str().unwrap()]);
+    let o = placelab(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    (o, lines)
+}
+
 /// A weighted 5x4 grid with a chord, in the METIS format (weights: message volumes).
 fn graph_text() -> String {
     let (w, h) = (5u32, 4u32);
@@ -77,28 +92,22 @@ fn map_places_as_run_reports_and_its_figures_are_the_routes() {
             ("advanced", "hopBytes"),
             ("simple", "hopBytes"),
         ] {
-            let out = dir.join("g.map");
-            let o = placelab(&[
-                "map",
-                g,
-                system,
-                "--strategy",
-                strategy,
-                "--objective",
-                objective,
-                "--seed",
-                "7",
-                "-o",
-                out.to_str().unwrap(),
-                "--json",
-            ]);
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let (o, lines) = map_ok(
+                &[
+                    g,
+                    system,
+                    "--strategy",
+                    strategy,
+                    "--objective",
+                    objective,
+                    "--seed",
+                    "7",
+                    "--json",
+                ],
+                &dir.join("g.map"),
+            );
             let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            let hosts: Vec<u32> = std::fs::read_to_string(&out)
-                .unwrap()
-                .lines()
-                .map(|l| l.parse().unwrap())
-                .collect();
+            let hosts: Vec<u32> = lines.iter().map(|l| l.parse().unwrap()).collect();
             assert_eq!(hosts.len(), 20);
             let mut seen = hosts.clone();
             seen.sort_unstable();
@@ -159,22 +168,7 @@ fn map_writes_launcher_files_and_names_what_is_wrong() {
     let torus = SYSTEMS[0];
 
     // a launcher's file: one rankfile line per task, in task order
-    let rf = dir.join("rankfile");
-    let o = placelab(&[
-        "map",
-        g,
-        torus,
-        "--format",
-        "rankfile",
-        "-o",
-        rf.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let lines: Vec<String> = std::fs::read_to_string(&rf)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
+    let (_, lines) = map_ok(&[g, torus, "--format", "rankfile"], &dir.join("rankfile"));
     assert_eq!(lines.len(), 20);
     assert!(lines[0].starts_with("rank 0=node"), "{}", lines[0]);
     // the default output is GRAPH.map, and a whole scenario file may give the system
@@ -196,22 +190,11 @@ fn map_writes_launcher_files_and_names_what_is_wrong() {
     let nodes: Vec<u32> = (0..24).filter(|h| h % 6 != 0).collect();
     let text: String = nodes.iter().map(|h| format!("{h}\n")).collect();
     std::fs::write(&given, format!("# the job's nodes\n{text}")).unwrap();
-    let out = dir.join("given.map");
-    let o = placelab(&[
-        "map",
-        g,
-        torus,
-        "--hosts",
-        given.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let mapped: Vec<u32> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
+    let (_, lines) = map_ok(
+        &[g, torus, "--hosts", given.to_str().unwrap()],
+        &dir.join("given.map"),
+    );
+    let mapped: Vec<u32> = lines.iter().map(|l| l.parse().unwrap()).collect();
     assert_eq!(mapped.len(), 20);
     assert!(mapped.iter().all(|h| nodes.contains(h)), "{mapped:?}");
     let few = dir.join("few.txt");
