@@ -37,7 +37,7 @@
 //! `O(N log N)` sorts per level.
 
 use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use std::collections::BinaryHeap;
 
 use super::advanced::rebalance;
 use super::{optimal::optimal, Shape};
@@ -329,14 +329,18 @@ impl Sub {
 }
 
 /// A bisection in refinement: sides, internal weight to each side, gains of the unlocked tasks
-/// in an ordered set per side (largest gain, then lowest task, last).
+/// in a max-heap per side (largest gain, then lowest task, first). The heaps are lazy: a gain
+/// change pushes a new entry and leaves the old one, which [`State::top`] drops when it comes
+/// up (an entry is current when its task is unlocked, on that side, with that gain). Unlocked
+/// tasks never change side and the heaps are refilled with every unlocked task of their side,
+/// so the current entries are exactly the ordered sets' of before, and the pops the same.
 struct State<'s> {
     sub: &'s Sub,
     side: Vec<u8>,
     to: [Vec<i64>; 2],
     gain: Vec<i64>,
     locked: Vec<bool>,
-    queue: [BTreeSet<(i64, Reverse<u32>)>; 2],
+    queue: [BinaryHeap<(i64, Reverse<u32>)>; 2],
     count: [usize; 2],
 }
 
@@ -357,7 +361,7 @@ impl<'s> State<'s> {
             to,
             gain: vec![0; n],
             locked: vec![false; n],
-            queue: [BTreeSet::new(), BTreeSet::new()],
+            queue: [BinaryHeap::new(), BinaryHeap::new()],
             count,
         };
         for i in 0..n {
@@ -377,12 +381,13 @@ impl<'s> State<'s> {
     }
 
     fn fill(&mut self, sides: &[usize]) {
-        self.queue = [BTreeSet::new(), BTreeSet::new()];
+        let mut entries = [Vec::new(), Vec::new()];
         for i in 0..self.sub.n() {
             if !self.locked[i] && sides.contains(&(self.side[i] as usize)) {
-                self.queue[self.side[i] as usize].insert((self.gain[i], Reverse(i as u32)));
+                entries[self.side[i] as usize].push((self.gain[i], Reverse(i as u32)));
             }
         }
+        self.queue = entries.map(BinaryHeap::from);
     }
 
     /// Moves `i` to the other side, updating its unlocked neighbours' gains.
@@ -398,17 +403,30 @@ impl<'s> State<'s> {
             self.to[from][u] -= sub.wgt[j];
             self.to[to][u] += sub.wgt[j];
             let g = self.gain_of(u);
-            let q = &mut self.queue[self.side[u] as usize];
-            if !self.locked[u] && q.remove(&(self.gain[u], Reverse(u as u32))) {
-                q.insert((g, Reverse(u as u32)));
+            if !self.locked[u] && g != self.gain[u] {
+                self.queue[self.side[u] as usize].push((g, Reverse(u as u32)));
             }
             self.gain[u] = g;
         }
     }
 
+    /// The unlocked task of largest gain on side `s` (the lowest of equal gains) and its gain;
+    /// drops the stale entries above it.
+    fn top(&mut self, s: usize) -> Option<(i64, u32)> {
+        while let Some(&(g, Reverse(u))) = self.queue[s].peek() {
+            let ui = u as usize;
+            if !self.locked[ui] && self.side[ui] as usize == s && self.gain[ui] == g {
+                return Some((g, u));
+            }
+            self.queue[s].pop();
+        }
+        None
+    }
+
     /// Takes the unlocked task of largest gain on side `s`, locks and moves it; its gain.
     fn take(&mut self, s: usize) -> Option<(usize, i64)> {
-        let (g, Reverse(i)) = self.queue[s].pop_last()?;
+        let (g, i) = self.top(s)?;
+        self.queue[s].pop();
         self.locked[i as usize] = true;
         self.flip(i as usize);
         Some((i as usize, g))
@@ -419,7 +437,6 @@ impl<'s> State<'s> {
     fn grow(sub: &'s Sub, seed: usize, p: usize, target: usize) -> State<'s> {
         let mut s = State::new(sub, vec![1 - p as u8; sub.n()]);
         s.fill(&[1 - p]);
-        s.queue[1 - p].remove(&(s.gain[seed], Reverse(seed as u32)));
         s.locked[seed] = true;
         s.flip(seed);
         while s.count[p] < target {
@@ -438,7 +455,7 @@ impl<'s> State<'s> {
             let mut moves: Vec<usize> = Vec::new();
             let (mut sum, mut best, mut best_len, mut idle) = (0i64, 0i64, 0usize, 0usize);
             let patience = 32 + n / 8;
-            while let (Some(a), Some(b)) = (self.queue[0].last(), self.queue[1].last()) {
+            while let (Some(a), Some(b)) = (self.top(0), self.top(1)) {
                 let first = if a.0 >= b.0 { 0 } else { 1 };
                 let (i, gi) = self.take(first).expect("a task on that side");
                 let Some((j, gj)) = self.take(1 - first) else {

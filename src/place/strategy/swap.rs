@@ -154,25 +154,26 @@ impl Metric {
     pub fn hops(&self, a: u32, b: u32) -> u32 {
         match &self.kind {
             MetricKind::Grid { dims, wrap, coords } => {
-                let (ca, cb) = (coords[a as usize], coords[b as usize]);
-                let mut h = 0;
-                for k in 0..3 {
-                    let d = u32::from(ca[k].abs_diff(cb[k]));
-                    h += if *wrap { d.min(dims[k] - d) } else { d };
-                }
-                h
-            }
-            MetricKind::Tree { key, hops_at, .. } => {
-                // hosts `a` and `b` meet at the switch of the level of their highest differing
-                // digit: up to it and down again
-                let x = key[a as usize] ^ key[b as usize];
-                if x == 0 {
-                    0
+                if *wrap {
+                    GridHops::<true> {
+                        dims: *dims,
+                        coords,
+                    }
+                    .hops(a, b)
                 } else {
-                    u32::from(hops_at[63 - x.leading_zeros() as usize])
+                    GridHops::<false> {
+                        dims: *dims,
+                        coords,
+                    }
+                    .hops(a, b)
                 }
             }
-            MetricKind::Net { hops, .. } => hops.get(self.hosts, a, b),
+            MetricKind::Tree { key, hops_at, .. } => TreeHops { key, hops_at }.hops(a, b),
+            MetricKind::Net { hops, .. } => NetHops {
+                hops,
+                hosts: self.hosts,
+            }
+            .hops(a, b),
         }
     }
 
@@ -265,6 +266,86 @@ impl Metric {
     }
 }
 
+/// [`Metric::hops`] for one kind of machine, so that a loop over many pairs decides the kind
+/// once (the search's inner loops are monomorphized per kind, [`Searcher::run`]). A host's
+/// point is what its distance reads (coordinates, tree key, or the host itself); `hops(a, b) =
+/// dist(point(a), point(b))`.
+trait Hops {
+    type Point: Copy;
+    fn point(&self, h: u32) -> Self::Point;
+    fn dist(&self, a: Self::Point, b: Self::Point) -> u32;
+    #[inline(always)]
+    fn hops(&self, a: u32, b: u32) -> u32 {
+        self.dist(self.point(a), self.point(b))
+    }
+}
+
+/// A grid: the sum over dimensions of the coordinate differences, each the shorter way round
+/// a ring when `WRAP`.
+struct GridHops<'a, const WRAP: bool> {
+    dims: [u32; 3],
+    coords: &'a [[u16; 3]],
+}
+
+impl<const WRAP: bool> Hops for GridHops<'_, WRAP> {
+    type Point = [u16; 3];
+    #[inline(always)]
+    fn point(&self, h: u32) -> [u16; 3] {
+        self.coords[h as usize]
+    }
+    #[inline(always)]
+    fn dist(&self, ca: [u16; 3], cb: [u16; 3]) -> u32 {
+        let mut h = 0;
+        for k in 0..3 {
+            let d = u32::from(ca[k].abs_diff(cb[k]));
+            h += if WRAP { d.min(self.dims[k] - d) } else { d };
+        }
+        h
+    }
+}
+
+/// A tree: hosts meet at the switch of the level of their highest differing digit, up to it
+/// and down again.
+struct TreeHops<'a> {
+    key: &'a [u64],
+    hops_at: &'a [u8; 64],
+}
+
+impl Hops for TreeHops<'_> {
+    type Point = u64;
+    #[inline(always)]
+    fn point(&self, h: u32) -> u64 {
+        self.key[h as usize]
+    }
+    #[inline(always)]
+    fn dist(&self, a: u64, b: u64) -> u32 {
+        let x = a ^ b;
+        if x == 0 {
+            0
+        } else {
+            u32::from(self.hops_at[63 - x.leading_zeros() as usize])
+        }
+    }
+}
+
+/// Another network: its route table.
+struct NetHops<'a> {
+    hops: &'a super::machine::HopTable,
+    hosts: u32,
+}
+
+impl Hops for NetHops<'_> {
+    type Point = u32;
+    #[inline(always)]
+    fn point(&self, h: u32) -> u32 {
+        h
+    }
+    #[inline(always)]
+    fn dist(&self, a: u32, b: u32) -> u32 {
+        self.hops.get(self.hosts, a, b)
+    }
+}
+
 /// The keys and hop table of [`MetricKind::Tree`] for a tree of per-level arities `down`: digit
 /// `l` of host `h` is `h / size[l - 1] % down[l]`, in a field of `ceil(log2 down[l])` bits (at
 /// most 64 bits in all, since the product of the arities fits in 32 bits).
@@ -317,28 +398,37 @@ struct State<'a> {
 const BUSY: u32 = u32::MAX - 1;
 
 impl State<'_> {
-    /// `sum_{v in N(u)} w * hops(x, host v)`: `u`'s hop-bytes were it on host `x`.
-    fn pull(&mut self, u: u32, x: u32) -> i64 {
-        let mut c = 0i64;
-        let nb = self.g.neighbors(u);
-        self.work += nb.len() as u64;
-        for (&v, &w) in nb.iter().zip(self.g.edge_weights(u)) {
-            c += i64::from(w) * i64::from(self.metric.hops(x, self.host_of[v as usize]));
-        }
-        c
+    /// `u`'s neighbours as (the point of its host, the edge's weight) in `out`, for
+    /// [`pull_at`]: `sum` of `pull_at` over a host `x`'s point is `u`'s hop-bytes were it on `x`.
+    fn neighbour_points<H: Hops>(&self, h: &H, u: u32, out: &mut Vec<(H::Point, i64)>) {
+        out.clear();
+        out.extend(
+            self.g
+                .neighbors(u)
+                .iter()
+                .zip(self.g.edge_weights(u))
+                .map(|(&v, &w)| (h.point(self.host_of[v as usize]), i64::from(w))),
+        );
     }
 
     /// `(sum_{v in N(t)} w * hops(x, host v), the same at y, w(t, u))` in one read of `t`'s
-    /// adjacency (`w(t, u)` 0 when they are not neighbours).
-    fn pull_two(&mut self, t: u32, x: u32, y: u32, u: u32) -> (i64, i64, i64) {
+    /// adjacency (`w(t, u)` 0 when they are not neighbours), `x` and `y` given by their points.
+    fn pull_two<H: Hops>(
+        &mut self,
+        h: &H,
+        t: u32,
+        x: H::Point,
+        y: H::Point,
+        u: u32,
+    ) -> (i64, i64, i64) {
         let (mut cx, mut cy, mut wu) = (0i64, 0i64, 0i64);
         let nb = self.g.neighbors(t);
         self.work += nb.len() as u64;
         for (&v, &w) in nb.iter().zip(self.g.edge_weights(t)) {
-            let hv = self.host_of[v as usize];
+            let pv = h.point(self.host_of[v as usize]);
             let w = i64::from(w);
-            cx += w * i64::from(self.metric.hops(x, hv));
-            cy += w * i64::from(self.metric.hops(y, hv));
+            cx += w * i64::from(h.dist(x, pv));
+            cy += w * i64::from(h.dist(y, pv));
             if v == u {
                 wu += w;
             }
@@ -360,6 +450,13 @@ impl State<'_> {
 }
 
 /// Directed-link loads of a mapping and their sum of squares, kept up to date by the search.
+/// `sum w * hops(x, p)` over the (point, weight) pairs `pts` of a task's neighbours
+/// ([`State::neighbour_points`]), `x` given by its point: the task's hop-bytes were it on `x`.
+#[inline(always)]
+fn pull_at<H: Hops>(h: &H, x: H::Point, pts: &[(H::Point, i64)]) -> i64 {
+    pts.iter().map(|&(p, w)| w * i64::from(h.dist(x, p))).sum()
+}
+
 pub struct Loads<'a> {
     net: &'a Platform,
     load: Vec<u64>,
@@ -628,11 +725,58 @@ impl<'a> Searcher<'a> {
     /// [`Metric::is_symmetric`].
     pub fn run(
         &mut self,
+        loads: Option<&mut Loads>,
+        budget: u64,
+        radius: u32,
+        first: &[u32],
+    ) -> (u64, i128) {
+        let metric = self.st.metric;
+        match &metric.kind {
+            MetricKind::Grid {
+                dims,
+                wrap: true,
+                coords,
+            } => {
+                let h = GridHops::<true> {
+                    dims: *dims,
+                    coords,
+                };
+                self.run_in(&h, loads, budget, radius, first)
+            }
+            MetricKind::Grid {
+                dims,
+                wrap: false,
+                coords,
+            } => {
+                let h = GridHops::<false> {
+                    dims: *dims,
+                    coords,
+                };
+                self.run_in(&h, loads, budget, radius, first)
+            }
+            MetricKind::Tree { key, hops_at, .. } => {
+                self.run_in(&TreeHops { key, hops_at }, loads, budget, radius, first)
+            }
+            MetricKind::Net { hops, .. } => {
+                let h = NetHops {
+                    hops,
+                    hosts: metric.hosts,
+                };
+                self.run_in(&h, loads, budget, radius, first)
+            }
+        }
+    }
+
+    /// [`Searcher::run`] with the machine's hop count `h` (the metric's kind decided once).
+    fn run_in<H: Hops>(
+        &mut self,
+        h: &H,
         mut loads: Option<&mut Loads>,
         budget: u64,
         radius: u32,
         first: &[u32],
     ) -> (u64, i128) {
+        let mut pts: Vec<(H::Point, i64)> = Vec::new();
         let cap = MAX_CANDIDATES * (radius * radius) as usize;
         let g = self.st.g;
         let metric = self.st.metric;
@@ -681,18 +825,25 @@ impl<'a> Searcher<'a> {
             let mut best: Option<(i128, u32)> = None;
             match loads.as_deref_mut() {
                 None => {
-                    let base = st.pull(u, a);
+                    // `u`'s neighbours read once for every candidate; the work counted as if
+                    // read for each (the budget, and so the result, as before)
+                    let deg = g.neighbors(u).len() as u64;
+                    st.neighbour_points(h, u, &mut pts);
+                    let pa = h.point(a);
+                    st.work += deg;
+                    let base = pull_at(h, pa, &pts);
                     for &b in cands.iter() {
                         let t = st.task_at[b as usize];
+                        let pb = h.point(b);
                         // the gain of the module doc, each sum read once: the edge `u-t` has
                         // length 0 in `pull(u, b)` and `pull(t, a)` (its ends on one host),
                         // `hops(a, b)` in `base` and `hops(b, a)` in `pull(t, b)`
-                        let mut d = i128::from(st.pull(u, b) - base);
+                        st.work += deg;
+                        let mut d = i128::from(pull_at(h, pb, &pts) - base);
                         if t != NONE {
-                            let (at_a, at_b, w_ut) = st.pull_two(t, a, b, u);
+                            let (at_a, at_b, w_ut) = st.pull_two(h, t, pa, pb, u);
                             d += i128::from(
-                                at_a - at_b
-                                    + w_ut * i64::from(metric.hops(a, b) + metric.hops(b, a)),
+                                at_a - at_b + w_ut * i64::from(h.dist(pa, pb) + h.dist(pb, pa)),
                             );
                             // charged as the four reads of the gain's formula
                             st.work += (g.neighbors(u).len() + g.neighbors(t).len()) as u64;
