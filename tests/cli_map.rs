@@ -250,3 +250,101 @@ fn map_writes_launcher_files_and_names_what_is_wrong() {
         assert!(err.contains(msg), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn map_takes_a_simgrid_platform_file_and_its_host_names() {
+    let dir = scratch("platform");
+    let graph = dir.join("g.graph");
+    std::fs::write(&graph, graph_text()).unwrap();
+    let g = graph.to_str().unwrap();
+    // two 16-host clusters on a backbone: the platform file itself is SYSTEM
+    let xml = r#"<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="campus" routing="Full">
+    <cluster id="west" prefix="west-" suffix="" radical="0-15" speed="1Gf" bw="125MBps" lat="50us" bb_bw="1.25GBps" bb_lat="1us" router_id="west-router"/>
+    <cluster id="east" prefix="east-" suffix="" radical="0-15" speed="1Gf" bw="125MBps" lat="50us" bb_bw="1.25GBps" bb_lat="1us" router_id="east-router"/>
+    <link id="wan" bandwidth="12.5MBps" latency="100us"/>
+    <zoneRoute src="west" dst="east" gw_src="west-router" gw_dst="east-router">
+      <link_ctn id="wan"/>
+    </zoneRoute>
+  </zone>
+</platform>
+"#;
+    let platform = dir.join("campus.xml");
+    std::fs::write(&platform, xml).unwrap();
+    let p = platform.to_str().unwrap();
+
+    // the same placement as the system of kind simgrid holding the XML
+    let (_, by_file) = map_ok(&[g, p], &dir.join("file.map"));
+    let system = serde_json::json!({"kind": "simgrid", "platform": xml}).to_string();
+    let (_, by_json) = map_ok(&[g, &system], &dir.join("json.map"));
+    assert_eq!(by_file, by_json);
+    assert_eq!(by_file.len(), 20);
+
+    // launcher files name the platform's hosts, in task order, unless a prefix is asked for
+    let names = |i: u32| {
+        if i < 16 {
+            format!("west-{i}")
+        } else {
+            format!("east-{}", i - 16)
+        }
+    };
+    let (_, mpich) = map_ok(&[g, p, "--format", "mpich"], &dir.join("hosts"));
+    let want: Vec<String> = by_file
+        .iter()
+        .map(|l| format!("{}:1", names(l.parse().unwrap())))
+        .collect();
+    assert_eq!(mpich, want);
+    let (_, numbered) = map_ok(
+        &[g, p, "--format", "mpich", "--prefix", "n"],
+        &dir.join("numbered"),
+    );
+    assert!(numbered[0].starts_with('n') && !numbered[0].contains('-'));
+
+    // the job's nodes by name or by index, mixed: every task on one of them
+    let given = dir.join("nodes.txt");
+    let mut text = String::from("# the nodes Slurm gave\n");
+    let nodes: Vec<u32> = (4..28).collect();
+    for &h in &nodes {
+        if h % 2 == 0 {
+            text.push_str(&format!("{}\n", names(h)));
+        } else {
+            text.push_str(&format!("  {h}\n"));
+        }
+    }
+    std::fs::write(&given, text).unwrap();
+    let (_, lines) = map_ok(
+        &[g, p, "--hosts", given.to_str().unwrap()],
+        &dir.join("given.map"),
+    );
+    let mapped: Vec<u32> = lines.iter().map(|l| l.parse().unwrap()).collect();
+    assert!(mapped.iter().all(|h| nodes.contains(h)), "{mapped:?}");
+
+    // errors where they are: the --hosts file's line and column, the platform's
+    let unknown = dir.join("unknown.txt");
+    std::fs::write(&unknown, "west-1\n\n  north-3\n").unwrap();
+    let numbered_word = dir.join("word.txt");
+    std::fs::write(&numbered_word, "1\n west-1\n").unwrap();
+    let broken = dir.join("broken.xml");
+    std::fs::write(&broken, xml.replacen("radical=", "radicl=", 1)).unwrap();
+    let torus = SYSTEMS[0];
+    let u = unknown.to_str().unwrap();
+    let w = numbered_word.to_str().unwrap();
+    let b = broken.to_str().unwrap();
+    let want_unknown = format!("{u}:3:3: host 'north-3' is not a host of the platform");
+    let want_word = format!("{w}:2:2: host 'west-1' is not a whole number >= 0");
+    let want_broken = format!("{b}:5:5: <cluster> has no attribute \"radicl\"");
+    for (args, msg) in [
+        (vec![g, p, "--hosts", u], want_unknown.as_str()),
+        (vec![g, torus, "--hosts", w], want_word.as_str()),
+        (vec![g, b], want_broken.as_str()),
+    ] {
+        let mut a = vec!["map"];
+        a.extend(args.iter());
+        let o = placelab(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}

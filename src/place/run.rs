@@ -375,11 +375,40 @@ pub struct Mapping {
     pub metrics: Option<crate::netsim::StaticMetrics>,
 }
 
-/// What [`map`] gives: the machine's host count and every case's placements.
+/// What [`map`] gives: the machine's host count and names, and every case's placements.
 pub struct Mapped {
     pub hosts: u32,
+    /// A platform file's host names, in host order ([`host_names`]).
+    pub host_names: Option<Vec<String>>,
     /// Case by case, strategy by strategy in the scenario's order.
     pub mappings: Vec<Mapping>,
+}
+
+/// A host as a user names it: its index, or its name on a platform file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostRef {
+    Index(u32),
+    Name(String),
+}
+
+/// A host of [`map`]'s list that the machine does not have: its position in the list, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostError {
+    pub entry: usize,
+    pub message: String,
+}
+
+/// The host names of a machine read from a SimGrid platform file (kind `simgrid`), in host
+/// order; other machines' hosts are numbered, and have none.
+fn host_names(sys: &System, p: &Platform) -> Option<Vec<String>> {
+    match (sys.kind, p.routed()) {
+        (SystemKind::Simgrid, Some(r)) => Some(
+            (0..p.hosts())
+                .map(|h| r.description().host_name(h).to_string())
+                .collect(),
+        ),
+        _ => None,
+    }
 }
 
 /// Every case's placement by every strategy, and its static metrics, without simulating
@@ -388,25 +417,45 @@ pub struct Mapped {
 /// to judge its finalists here and takes the least predicted time ([`mapped::mapped`]).
 ///
 /// With `hosts` the job may only take those hosts (the nodes a batch system gave it: every other
-/// host counts as busy, experiment 2's background left out).
+/// host counts as busy, experiment 2's background left out), each by its index or, on a
+/// platform file, by its name.
 ///
 /// # Errors
-/// A host of `hosts` that the machine does not have.
-pub fn map(s: &PlaceScenario, seed: u64, hosts: Option<&[u32]>) -> Result<Mapped, String> {
+/// The first host of `hosts` that the machine does not have.
+pub fn map(s: &PlaceScenario, seed: u64, hosts: Option<&[HostRef]>) -> Result<Mapped, HostError> {
     let mut m = Machine::of(s, seed);
+    let names = host_names(&m.sys, &m.p);
     if let Some(free) = hosts {
         let n = m.p.hosts();
         m.busy = vec![true; n as usize];
-        for &h in free {
-            match m.busy.get_mut(h as usize) {
-                Some(b) => *b = false,
-                None => {
-                    return Err(format!(
-                        "host {h} is not on the machine (hosts 0 to {})",
-                        n - 1
-                    ))
+        for (entry, h) in free.iter().enumerate() {
+            let at = match h {
+                HostRef::Index(i) if *i < n => *i as usize,
+                HostRef::Index(i) => {
+                    return Err(HostError {
+                        entry,
+                        message: format!("host {i} is not on the machine (hosts 0 to {})", n - 1),
+                    })
                 }
-            }
+                HostRef::Name(name) => match &names {
+                    Some(all) => all.iter().position(|x| x == name).ok_or_else(|| HostError {
+                        entry,
+                        message: format!(
+                            "host '{name}' is not a host of the platform (nor a whole number >= 0)"
+                        ),
+                    })?,
+                    None => {
+                        return Err(HostError {
+                            entry,
+                            message: format!(
+                                "host '{name}' is not a whole number >= 0 (the machine's hosts are numbered 0 to {})",
+                                n - 1
+                            ),
+                        })
+                    }
+                },
+            };
+            m.busy[at] = false;
         }
     }
     let mut out = Vec::new();
@@ -435,6 +484,7 @@ pub fn map(s: &PlaceScenario, seed: u64, hosts: Option<&[u32]>) -> Result<Mapped
     }
     Ok(Mapped {
         hosts: m.p.hosts(),
+        host_names: names,
         mappings: out,
     })
 }
@@ -690,14 +740,7 @@ pub fn run(s: &PlaceScenario, seed: u64, progress: &mut dyn Progress, cap: usize
                 Shape::Net { down, .. } => Some(down.clone()),
                 _ => None,
             },
-            host_names: match (sys.kind, p.routed()) {
-                (SystemKind::Simgrid, Some(r)) => Some(
-                    (0..p.hosts())
-                        .map(|h| r.description().host_name(h).to_string())
-                        .collect(),
-                ),
-                _ => None,
-            },
+            host_names: host_names(&sys, &p),
             bandwidth: s.system.bandwidth,
             latency: s.system.latency,
             speed: s.system.speed,

@@ -1,12 +1,13 @@
 //! `placelab map GRAPH SYSTEM`: a task graph mapped onto a machine without simulating it, the
 //! counterpart of Scotch's `gmap` ([`placelab::place::run::map`]). The graph is a METIS file
-//! (edge weights: message volumes); the machine a placement scenario's `system`, checked by the
-//! one scenario parser, so a bad field is named by its JSON path. It writes the host of each
-//! task (task i on line i, what `placelab netsim --placement-file` reads) or a launcher's file,
-//! and prints the mapping's hop-bytes, dilation, congestion and time.
+//! (edge weights: message volumes); the machine a placement scenario's `system` (or a SimGrid
+//! platform file), checked by the one scenario parser, so a bad field is named by its JSON path
+//! (a platform's by its file, line and column). It writes the host of each task (task i on line
+//! i, what `placelab netsim --placement-file` reads) or a launcher's file (a platform's hosts by
+//! their names), and prints the mapping's hop-bytes, dilation, congestion and time.
 
 use placelab::formats::hostfile;
-use placelab::place::run::map;
+use placelab::place::run::{map, HostRef};
 use placelab::place::strategy::Placement;
 use placelab::place::Placement as PlaceEngine;
 use serde_json::{json, Value};
@@ -19,15 +20,17 @@ pub const USAGE: &str =
                              map a METIS graph (edge weights: message volumes) onto a machine
                              without simulating it, as Scotch's gmap does. SYSTEM: a placement
                              scenario's \"system\" as JSON text ('{\"kind\": \"torus2d\", \"x\":
-                             16, \"y\": 16}'), or a file holding one or a whole placement
-                             scenario. S: mapped (default), simple, random, optimal, advanced,
-                             identity; O (Mapped's objective): hopBytes (default), congestion,
-                             time (the least predicted round time: no simulator here). FILE:
-                             the hosts the job may take (the nodes it was given), one index per
-                             line ('#' comments); the others count as busy. Writes
+                             16, \"y\": 16}'), or a file holding one, a whole placement
+                             scenario, or a SimGrid platform (XML). S: mapped (default), simple,
+                             random, optimal, advanced, identity; O (Mapped's objective):
+                             hopBytes (default), congestion, time (the least predicted round
+                             time: no simulator here). FILE: the hosts the job may take (the
+                             nodes it was given), one per line ('#' comments): an index, or a
+                             platform's host name; the others count as busy. Writes
                              OUT (default GRAPH.map): the host of task i on line i, or with F
                              (mpich, openmpi, rankfile, slurm-hostfile, nodelist) that
-                             launcher's file, hosts named NAME + index (default node). Prints
+                             launcher's file, hosts named by the platform file, or NAME + index
+                             (default node). Prints
                              hop-bytes, dilation, congestion and the mapping's time (--json:
                              as one JSON object)";
 
@@ -44,7 +47,7 @@ struct Args {
     objective: String,
     seed: u64,
     format: Option<String>,
-    prefix: String,
+    prefix: Option<String>,
     hosts: Option<String>,
     out: Option<String>,
     nooutput: bool,
@@ -60,7 +63,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         objective: "hopBytes".into(),
         seed: 1,
         format: None,
-        prefix: "node".into(),
+        prefix: None,
         hosts: None,
         out: None,
         nooutput: false,
@@ -103,7 +106,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
                             hostfile::Format::IDS.join(", ")
                         ))
                     }
-                    "--prefix" => a.prefix = v,
+                    "--prefix" => a.prefix = Some(v),
                     "--hosts" => a.hosts = Some(v),
                     _ => a.out = Some(v),
                 }
@@ -123,8 +126,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
     Ok(a)
 }
 
-/// The `system` object SYSTEM names: JSON text, or a file holding a system or a whole placement
-/// scenario (its `system`).
+/// The `system` object SYSTEM names: JSON text, or a file holding a system, a whole placement
+/// scenario (its `system`), or a SimGrid platform (XML: the system of kind `simgrid`).
 fn system_of(arg: &str) -> Result<Value, (String, u8)> {
     let (text, from) = if arg.trim_start().starts_with('{') {
         (arg.to_string(), "SYSTEM".to_string())
@@ -132,6 +135,9 @@ fn system_of(arg: &str) -> Result<Value, (String, u8)> {
         let t = std::fs::read_to_string(arg).map_err(|e| (format!("{arg}: {e}"), 2))?;
         (t, arg.to_string())
     };
+    if text.trim_start().starts_with('<') {
+        return Ok(json!({"kind": "simgrid", "platform": text}));
+    }
     let v: Value = serde_json::from_str(&text).map_err(|e| {
         (
             format!(
@@ -148,6 +154,27 @@ fn system_of(arg: &str) -> Result<Value, (String, u8)> {
     })
 }
 
+/// The hosts of a `--hosts` file, one a line (`#` comments and blank lines skipped): an index,
+/// or a platform file's host name; with each its line and column.
+///
+/// # Errors
+/// `NAME: no host` for a file without one.
+fn host_list(text: &str, name: &str) -> Result<Vec<(HostRef, usize, usize)>, String> {
+    let out: Vec<_> = crate::netsim::host_lines(text)
+        .map(|(t, line, col)| {
+            let h = match t.parse::<u32>() {
+                Ok(i) => HostRef::Index(i),
+                Err(_) => HostRef::Name(t.to_string()),
+            };
+            (h, line, col)
+        })
+        .collect();
+    if out.is_empty() {
+        return Err(format!("--hosts: {name}: no host"));
+    }
+    Ok(out)
+}
+
 pub fn main(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("usage:\n{USAGE}");
@@ -162,6 +189,7 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(format!("{}: {e}", a.graph), 2),
     };
+    let platform_file = !a.system.trim_start().starts_with('{');
     let system = match system_of(&a.system) {
         Ok(s) => s,
         Err((e, code)) => return fail(e, code),
@@ -185,6 +213,14 @@ pub fn main(args: &[String]) -> ExitCode {
             let msg = e.to_string();
             let at = [
                 ("$.job.graph: ", format!("{}: ", a.graph)),
+                (
+                    "$.system.platform: platform:",
+                    if platform_file {
+                        format!("{}:", a.system)
+                    } else {
+                        "SYSTEM: platform:".to_string()
+                    },
+                ),
                 ("$.system.", "SYSTEM: ".to_string()),
                 ("$.system: ", "SYSTEM: ".to_string()),
                 ("$.strategies[0]: ", "--strategy: ".to_string()),
@@ -205,17 +241,26 @@ pub fn main(args: &[String]) -> ExitCode {
                 Ok(t) => t,
                 Err(e) => return fail(format!("--hosts: {f}: {e}"), 2),
             };
-            let list = match crate::netsim::parse_placement_file(&text, f) {
-                Ok(l) => l,
+            match host_list(&text, f) {
+                Ok(l) => Some(l),
                 Err(e) => return fail(e, 1),
-            };
-            Some(list)
+            }
         }
     };
     let t1 = Instant::now();
-    let mut done = match map(&s, meta.seed, only.as_deref()) {
+    let refs: Option<Vec<HostRef>> = only
+        .as_ref()
+        .map(|l| l.iter().map(|x| x.0.clone()).collect());
+    let mut done = match map(&s, meta.seed, refs.as_deref()) {
         Ok(d) => d,
-        Err(e) => return fail(format!("--hosts: {e}"), 1),
+        Err(e) => {
+            // the entry where the user wrote it: its file, line and column
+            let (f, (_, line, col)) = (
+                a.hosts.as_deref().unwrap_or(""),
+                &only.as_ref().expect("an error names a listed host")[e.entry],
+            );
+            return fail(format!("--hosts: {f}:{line}:{col}: {}", e.message), 1);
+        }
     };
     let t2 = Instant::now();
     let machine_hosts = done.hosts;
@@ -229,7 +274,14 @@ pub fn main(args: &[String]) -> ExitCode {
         None => placelab::formats::metis::write_part(&hosts),
         Some(f) => {
             let format = hostfile::Format::from_id(f).expect("checked id");
-            hostfile::write(format, &hostfile::names(&hosts, &a.prefix, machine_hosts))
+            // a platform file's hosts by their names, unless a prefix is asked for
+            let names = match (&done.host_names, &a.prefix) {
+                (Some(all), None) => hosts.iter().map(|&h| all[h as usize].clone()).collect(),
+                (_, prefix) => {
+                    hostfile::names(&hosts, prefix.as_deref().unwrap_or("node"), machine_hosts)
+                }
+            };
+            hostfile::write(format, &names)
         }
     };
     let out = a.out.clone().unwrap_or_else(|| format!("{}.map", a.graph));

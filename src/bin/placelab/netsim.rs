@@ -159,25 +159,28 @@ pub fn parse_messages_csv(text: &str, name: &str) -> Result<Vec<TaskMessage>, St
     Ok(out)
 }
 
+/// The host of each line of a hosts file, with its line and column (from 1): `#` comments and
+/// blank lines skipped, the rest of the line trimmed.
+pub fn host_lines(text: &str) -> impl Iterator<Item = (&str, usize, usize)> {
+    text.lines().enumerate().filter_map(|(ln, line)| {
+        let body = line.split('#').next().unwrap_or("");
+        let t = body.trim();
+        (!t.is_empty()).then(|| (t, ln + 1, body.len() - body.trim_start().len() + 1))
+    })
+}
+
 /// Reads one host per line (`#` comments and blank lines skipped).
 ///
 /// # Errors
 /// `NAME:LINE:COLUMN: ...` for a line that is not a whole number.
 pub fn parse_placement_file(text: &str, name: &str) -> Result<Vec<u32>, String> {
     let mut out = Vec::new();
-    for (ln, line) in text.lines().enumerate() {
-        let body = line.split('#').next().unwrap_or("");
-        let t = body.trim();
-        if t.is_empty() {
-            continue;
-        }
-        let col = body.len() - body.trim_start().len() + 1;
-        out.push(t.parse::<u32>().map_err(|_| {
-            format!(
-                "{name}:{}:{col}: host '{t}' is not a whole number >= 0",
-                ln + 1
-            )
-        })?);
+    for (t, line, col) in host_lines(text) {
+        out.push(
+            t.parse::<u32>().map_err(|_| {
+                format!("{name}:{line}:{col}: host '{t}' is not a whole number >= 0")
+            })?,
+        );
     }
     if out.is_empty() {
         return Err(format!("{name}: no host"));
