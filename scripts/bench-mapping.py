@@ -43,7 +43,8 @@ Usage: scripts/bench-mapping.py [--quick] [--cases REGEX] [--seed S] [--placelab
   --placelab   the placelab binary (default target/release/placelab, built when missing)
   --no-mtk     skip Mt-KaHyPar
   --mtk-max-hosts N  run Mt-KaHyPar on at most N hosts (default MTK_MAX_HOSTS = 256)
-  --keep       keep the graph, target and mapping files in DIR
+  --keep       keep the graph, system, target and mapping files in DIR (one folder per case:
+               what scripts/bench-map-ab.py compares two binaries on)
   --via-run    time our strategies through `placelab run` (as before `placelab map` existed)
 Python 3.11 standard library (Mt-KaHyPar runs in its venv's interpreter, in a child process).
 """
@@ -715,6 +716,9 @@ def map_ours(exe, case, strategy, seed, work, fields):
     if not os.path.exists(graph):
         with open(graph, "w") as f:
             f.write(case.graph.metis())
+        # the machine too, so a kept case can be mapped again (scripts/bench-map-ab.py)
+        with open(os.path.join(work, "system.json"), "w") as f:
+            json.dump(case.machine.system(), f)
     out = os.path.join(work, f"{strategy}.map")
     cmd = [exe, "map", graph, json.dumps(case.machine.system()), "--strategy", strategy,
            "--seed", str(seed), "-o", out, "--json"]
