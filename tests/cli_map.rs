@@ -39,6 +39,16 @@ fn map_ok(args: &[&str], out: &std::path::Path) -> (Output, Vec<String>) {
     (o, lines)
 }
 
+/// `placelab map ARGS`, which must fail with exit status `code` and `msg` in its message.
+fn map_fails(args: &[&str], code: i32, msg: &str) {
+    let mut a = vec!["map"];
+    a.extend_from_slice(args);
+    let o = placelab(&a);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    assert!(err.contains(msg), "{args:?}: {err}");
+}
+
 /// A weighted 5x4 grid with a chord, in the METIS format (weights: message volumes).
 fn graph_text() -> String {
     let (w, h) = (5u32, 4u32);
@@ -208,10 +218,7 @@ fn map_writes_launcher_files_and_names_what_is_wrong() {
         (&far, "host 99 is not on the machine (hosts 0 to 23)"),
         (&word, "word.txt:2:3: host 'x1' is not a whole number"),
     ] {
-        let o = placelab(&["map", g, torus, "--hosts", file.to_str().unwrap()]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{err}");
-        assert!(err.contains(msg), "{err}");
+        map_fails(&[g, torus, "--hosts", file.to_str().unwrap()], 1, msg);
     }
 
     let bad = dir.join("bad.graph");
@@ -242,12 +249,7 @@ fn map_writes_launcher_files_and_names_what_is_wrong() {
         (vec![g], 2, "map takes GRAPH SYSTEM"),
     ];
     for (args, code, msg) in cases {
-        let mut a = vec!["map"];
-        a.extend(args.iter());
-        let o = placelab(&a);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(i32::from(code)), "{args:?}: {err}");
-        assert!(err.contains(msg), "{args:?}: {err}");
+        map_fails(&args, i32::from(code), msg);
     }
 }
 
@@ -340,11 +342,6 @@ fn map_takes_a_simgrid_platform_file_and_its_host_names() {
         (vec![g, torus, "--hosts", w], want_word.as_str()),
         (vec![g, b], want_broken.as_str()),
     ] {
-        let mut a = vec!["map"];
-        a.extend(args.iter());
-        let o = placelab(&a);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        assert!(err.contains(msg), "{args:?}: {err}");
+        map_fails(&args, 1, msg);
     }
 }
