@@ -122,6 +122,24 @@ pub fn names(indices: &[u32], prefix: &str, machine_hosts: u32) -> Vec<String> {
         .collect()
 }
 
+/// The name of each host of `indices`: the machine's own names (`own`, in host order: a
+/// platform file's hosts, a Slurm topology's nodes) unless `prefix` is asked for or an index is
+/// past them; otherwise `prefix` (default `node`) and the index, as [`names`].
+pub fn names_of<S: AsRef<str>>(
+    indices: &[u32],
+    own: Option<&[S]>,
+    prefix: Option<&str>,
+    machine_hosts: u32,
+) -> Vec<String> {
+    match own {
+        Some(n) if prefix.is_none() && indices.iter().all(|&i| (i as usize) < n.len()) => indices
+            .iter()
+            .map(|&i| n[i as usize].as_ref().to_string())
+            .collect(),
+        _ => names(indices, prefix.unwrap_or("node"), machine_hosts),
+    }
+}
+
 /// Which placement of a report to write; every field optional.
 #[derive(Debug, Clone, Default)]
 pub struct Pick {
@@ -199,6 +217,12 @@ fn place_run<'a>(
 }
 
 /// The whole numbers of a report's JSON array (host indices, sides); none when it is not one.
+/// A JSON array of names (`None` when absent).
+fn str_list(v: &serde_json::Value) -> Option<Vec<&str>> {
+    v.as_array()
+        .map(|a| a.iter().map(|x| x.as_str().unwrap_or("")).collect())
+}
+
 fn u32_list(v: &serde_json::Value) -> Vec<u32> {
     v.as_array()
         .map(|a| {
@@ -223,24 +247,15 @@ fn u32_list(v: &serde_json::Value) -> Vec<u32> {
 pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, String> {
     let engine = doc["engine"].as_str().unwrap_or("");
     let r = &doc["report"];
-    let prefix = pick.prefix.as_deref().unwrap_or("node");
     match engine {
         "place" => {
             let (run, what) = place_run(r, pick)?;
             let machine = r["system"]["hosts"].as_u64().unwrap_or(1) as u32;
             let hosts = u32_list(&run["hosts"]);
             // a platform file's hosts have their own names, unless a prefix is asked for
-            let named: Option<Vec<&str>> = r["system"]["hostNames"]
-                .as_array()
-                .filter(|_| pick.prefix.is_none())
-                .map(|a| a.iter().map(|x| x.as_str().unwrap_or("")).collect());
+            let named = str_list(&r["system"]["hostNames"]);
             Ok(Picked {
-                hosts: match named {
-                    Some(n) if hosts.iter().all(|&h| (h as usize) < n.len()) => {
-                        hosts.iter().map(|&h| n[h as usize].to_string()).collect()
-                    }
-                    _ => names(&hosts, prefix, machine),
-                },
+                hosts: names_of(&hosts, named.as_deref(), pick.prefix.as_deref(), machine),
                 what,
             })
         }
@@ -278,16 +293,8 @@ pub fn hosts_of_report(doc: &serde_json::Value, pick: &Pick) -> Result<Picked, S
                 .collect();
             // a machine with named nodes (a Slurm topology.conf) gives its names, unless a prefix
             // is asked for
-            let named: Option<Vec<&str>> = r["topology"]["nodeNames"]
-                .as_array()
-                .filter(|_| pick.prefix.is_none())
-                .map(|a| a.iter().map(|x| x.as_str().unwrap_or("")).collect());
-            let hosts = match named {
-                Some(n) if per_task.iter().all(|&v| (v as usize) < n.len()) => {
-                    per_task.iter().map(|&v| n[v as usize].to_string()).collect()
-                }
-                _ => names(&per_task, prefix, machine),
-            };
+            let named = str_list(&r["topology"]["nodeNames"]);
+            let hosts = names_of(&per_task, named.as_deref(), pick.prefix.as_deref(), machine);
             Ok(Picked {
                 hosts,
                 what: format!(

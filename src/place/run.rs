@@ -411,6 +411,25 @@ fn host_names(sys: &System, p: &Platform) -> Option<Vec<String>> {
     }
 }
 
+/// The index of host `h` on a machine of `n` hosts named `names` (a platform file's), or why it
+/// has none.
+fn host_index(h: &HostRef, n: u32, names: Option<&[String]>) -> Result<usize, String> {
+    match (h, names) {
+        (HostRef::Index(i), _) if *i < n => Ok(*i as usize),
+        (HostRef::Index(i), _) => Err(format!(
+            "host {i} is not on the machine (hosts 0 to {})",
+            n - 1
+        )),
+        (HostRef::Name(name), Some(all)) => all.iter().position(|x| x == name).ok_or_else(|| {
+            format!("host '{name}' is not a host of the platform (nor a whole number >= 0)")
+        }),
+        (HostRef::Name(name), None) => Err(format!(
+            "host '{name}' is not a whole number >= 0 (the machine's hosts are numbered 0 to {})",
+            n - 1
+        )),
+    }
+}
+
 /// Every case's placement by every strategy, and its static metrics, without simulating
 /// anything: what `placelab map` writes (Scotch's `gmap` counterpart). Each placement is the
 /// one [`run`] reports, except Mapped (ours) with the objective `time`, which has no simulator
@@ -426,35 +445,10 @@ pub fn map(s: &PlaceScenario, seed: u64, hosts: Option<&[HostRef]>) -> Result<Ma
     let mut m = Machine::of(s, seed);
     let names = host_names(&m.sys, &m.p);
     if let Some(free) = hosts {
-        let n = m.p.hosts();
-        m.busy = vec![true; n as usize];
+        m.busy = vec![true; m.p.hosts() as usize];
         for (entry, h) in free.iter().enumerate() {
-            let at = match h {
-                HostRef::Index(i) if *i < n => *i as usize,
-                HostRef::Index(i) => {
-                    return Err(HostError {
-                        entry,
-                        message: format!("host {i} is not on the machine (hosts 0 to {})", n - 1),
-                    })
-                }
-                HostRef::Name(name) => match &names {
-                    Some(all) => all.iter().position(|x| x == name).ok_or_else(|| HostError {
-                        entry,
-                        message: format!(
-                            "host '{name}' is not a host of the platform (nor a whole number >= 0)"
-                        ),
-                    })?,
-                    None => {
-                        return Err(HostError {
-                            entry,
-                            message: format!(
-                                "host '{name}' is not a whole number >= 0 (the machine's hosts are numbered 0 to {})",
-                                n - 1
-                            ),
-                        })
-                    }
-                },
-            };
+            let at = host_index(h, m.p.hosts(), names.as_deref())
+                .map_err(|message| HostError { entry, message })?;
             m.busy[at] = false;
         }
     }

@@ -127,8 +127,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
 }
 
 /// The `system` object SYSTEM names: JSON text, or a file holding a system, a whole placement
-/// scenario (its `system`), or a SimGrid platform (XML: the system of kind `simgrid`).
-fn system_of(arg: &str) -> Result<Value, (String, u8)> {
+/// scenario (its `system`), or a SimGrid platform (XML: the system of kind `simgrid`); and the
+/// platform file's name when it was one (its errors' lines and columns are the file's).
+fn system_of(arg: &str) -> Result<(Value, Option<&str>), (String, u8)> {
     let (text, from) = if arg.trim_start().starts_with('{') {
         (arg.to_string(), "SYSTEM".to_string())
     } else {
@@ -136,7 +137,7 @@ fn system_of(arg: &str) -> Result<Value, (String, u8)> {
         (t, arg.to_string())
     };
     if text.trim_start().starts_with('<') {
-        return Ok(json!({"kind": "simgrid", "platform": text}));
+        return Ok((json!({"kind": "simgrid", "platform": text}), Some(arg)));
     }
     let v: Value = serde_json::from_str(&text).map_err(|e| {
         (
@@ -148,31 +149,34 @@ fn system_of(arg: &str) -> Result<Value, (String, u8)> {
             1,
         )
     })?;
-    Ok(match v.get("system") {
-        Some(s) if v.get("engine").is_some() => s.clone(),
-        _ => v,
-    })
+    Ok((
+        match v.get("system") {
+            Some(s) if v.get("engine").is_some() => s.clone(),
+            _ => v,
+        },
+        None,
+    ))
 }
 
-/// The hosts of a `--hosts` file, one a line (`#` comments and blank lines skipped): an index,
-/// or a platform file's host name; with each its line and column.
+/// The hosts of a `--hosts` file, one a line (`#` comments and blank lines skipped): each an
+/// index or a platform file's host name, and beside them each one's line and column.
 ///
 /// # Errors
-/// `NAME: no host` for a file without one.
-fn host_list(text: &str, name: &str) -> Result<Vec<(HostRef, usize, usize)>, String> {
-    let out: Vec<_> = crate::netsim::host_lines(text)
+/// `--hosts: NAME: no host` for a file without one.
+fn host_list(text: &str, name: &str) -> Result<(Vec<HostRef>, Vec<(usize, usize)>), String> {
+    let (refs, at): (Vec<HostRef>, Vec<(usize, usize)>) = crate::netsim::host_lines(text)
         .map(|(t, line, col)| {
             let h = match t.parse::<u32>() {
                 Ok(i) => HostRef::Index(i),
                 Err(_) => HostRef::Name(t.to_string()),
             };
-            (h, line, col)
+            (h, (line, col))
         })
-        .collect();
-    if out.is_empty() {
+        .unzip();
+    if refs.is_empty() {
         return Err(format!("--hosts: {name}: no host"));
     }
-    Ok(out)
+    Ok((refs, at))
 }
 
 pub fn main(args: &[String]) -> ExitCode {
@@ -189,8 +193,7 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(format!("{}: {e}", a.graph), 2),
     };
-    let platform_file = !a.system.trim_start().starts_with('{');
-    let system = match system_of(&a.system) {
+    let (system, platform_file) = match system_of(&a.system) {
         Ok(s) => s,
         Err((e, code)) => return fail(e, code),
     };
@@ -215,11 +218,7 @@ pub fn main(args: &[String]) -> ExitCode {
                 ("$.job.graph: ", format!("{}: ", a.graph)),
                 (
                     "$.system.platform: platform:",
-                    if platform_file {
-                        format!("{}:", a.system)
-                    } else {
-                        "SYSTEM: platform:".to_string()
-                    },
+                    format!("{}:", platform_file.unwrap_or("SYSTEM: platform")),
                 ),
                 ("$.system.", "SYSTEM: ".to_string()),
                 ("$.system: ", "SYSTEM: ".to_string()),
@@ -248,17 +247,12 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     };
     let t1 = Instant::now();
-    let refs: Option<Vec<HostRef>> = only
-        .as_ref()
-        .map(|l| l.iter().map(|x| x.0.clone()).collect());
-    let mut done = match map(&s, meta.seed, refs.as_deref()) {
+    let mut done = match map(&s, meta.seed, only.as_ref().map(|l| l.0.as_slice())) {
         Ok(d) => d,
         Err(e) => {
             // the entry where the user wrote it: its file, line and column
-            let (f, (_, line, col)) = (
-                a.hosts.as_deref().unwrap_or(""),
-                &only.as_ref().expect("an error names a listed host")[e.entry],
-            );
+            let f = a.hosts.as_deref().unwrap_or("");
+            let (line, col) = only.as_ref().expect("an error names a listed host").1[e.entry];
             return fail(format!("--hosts: {f}:{line}:{col}: {}", e.message), 1);
         }
     };
@@ -275,12 +269,12 @@ pub fn main(args: &[String]) -> ExitCode {
         Some(f) => {
             let format = hostfile::Format::from_id(f).expect("checked id");
             // a platform file's hosts by their names, unless a prefix is asked for
-            let names = match (&done.host_names, &a.prefix) {
-                (Some(all), None) => hosts.iter().map(|&h| all[h as usize].clone()).collect(),
-                (_, prefix) => {
-                    hostfile::names(&hosts, prefix.as_deref().unwrap_or("node"), machine_hosts)
-                }
-            };
+            let names = hostfile::names_of(
+                &hosts,
+                done.host_names.as_deref(),
+                a.prefix.as_deref(),
+                machine_hosts,
+            );
             hostfile::write(format, &names)
         }
     };

@@ -152,29 +152,7 @@ impl Metric {
     /// Links on the route between two distinct hosts (the simulator's route length).
     #[inline(always)]
     pub fn hops(&self, a: u32, b: u32) -> u32 {
-        match &self.kind {
-            MetricKind::Grid { dims, wrap, coords } => {
-                if *wrap {
-                    GridHops::<true> {
-                        dims: *dims,
-                        coords,
-                    }
-                    .hops(a, b)
-                } else {
-                    GridHops::<false> {
-                        dims: *dims,
-                        coords,
-                    }
-                    .hops(a, b)
-                }
-            }
-            MetricKind::Tree { key, hops_at, .. } => TreeHops { key, hops_at }.hops(a, b),
-            MetricKind::Net { hops, .. } => NetHops {
-                hops,
-                hosts: self.hosts,
-            }
-            .hops(a, b),
-        }
+        with_hops!(self, h => h.hops(a, b))
     }
 
     /// The fewest links between two distinct hosts: 1 on a grid, 2 on a tree (up to a leaf
@@ -265,6 +243,49 @@ impl Metric {
         c
     }
 }
+
+/// `$body` with `$h` the [`Hops`] of `$metric`'s kind: the one place the kind is matched, so
+/// that what follows is compiled for each kind.
+macro_rules! with_hops {
+    ($metric:expr, $h:ident => $body:expr) => {
+        match &$metric.kind {
+            MetricKind::Grid {
+                dims,
+                wrap: true,
+                coords,
+            } => {
+                let $h = &GridHops::<true> {
+                    dims: *dims,
+                    coords,
+                };
+                $body
+            }
+            MetricKind::Grid {
+                dims,
+                wrap: false,
+                coords,
+            } => {
+                let $h = &GridHops::<false> {
+                    dims: *dims,
+                    coords,
+                };
+                $body
+            }
+            MetricKind::Tree { key, hops_at, .. } => {
+                let $h = &TreeHops { key, hops_at };
+                $body
+            }
+            MetricKind::Net { hops, .. } => {
+                let $h = &NetHops {
+                    hops,
+                    hosts: $metric.hosts,
+                };
+                $body
+            }
+        }
+    };
+}
+use with_hops;
 
 /// [`Metric::hops`] for one kind of machine, so that a loop over many pairs decides the kind
 /// once (the search's inner loops are monomorphized per kind, [`Searcher::run`]). A host's
@@ -731,40 +752,7 @@ impl<'a> Searcher<'a> {
         first: &[u32],
     ) -> (u64, i128) {
         let metric = self.st.metric;
-        match &metric.kind {
-            MetricKind::Grid {
-                dims,
-                wrap: true,
-                coords,
-            } => {
-                let h = GridHops::<true> {
-                    dims: *dims,
-                    coords,
-                };
-                self.run_in(&h, loads, budget, radius, first)
-            }
-            MetricKind::Grid {
-                dims,
-                wrap: false,
-                coords,
-            } => {
-                let h = GridHops::<false> {
-                    dims: *dims,
-                    coords,
-                };
-                self.run_in(&h, loads, budget, radius, first)
-            }
-            MetricKind::Tree { key, hops_at, .. } => {
-                self.run_in(&TreeHops { key, hops_at }, loads, budget, radius, first)
-            }
-            MetricKind::Net { hops, .. } => {
-                let h = NetHops {
-                    hops,
-                    hosts: metric.hosts,
-                };
-                self.run_in(&h, loads, budget, radius, first)
-            }
-        }
+        with_hops!(metric, h => self.run_in(h, loads, budget, radius, first))
     }
 
     /// [`Searcher::run`] with the machine's hop count `h` (the metric's kind decided once).
