@@ -27,8 +27,9 @@
 //! halves' middle hosts.
 //!
 //! # Guarantees
-//! Deterministic: integer costs, ordered sets, the partitioner on the scenario's seed. Every
-//! task gets its own host among the free ones (the hosts are cut, never made).
+//! Deterministic: integer costs, queues ordered by gain then task, the partitioner on the
+//! scenario's seed. Every task gets its own host among the free ones (the hosts are cut, never
+//! made).
 //!
 //! # Complexity
 //! `O(log P)` levels, each bisecting the `P` tasks and `E` edges once in total: the
@@ -333,7 +334,8 @@ impl Sub {
 /// change pushes a new entry and leaves the old one, which [`State::top`] drops when it comes
 /// up (an entry is current when its task is unlocked, on that side, with that gain). Unlocked
 /// tasks never change side and the heaps are refilled with every unlocked task of their side,
-/// so the current entries are exactly the ordered sets' of before, and the pops the same.
+/// so the current entries are exactly those of an ordered set of every unlocked task, and the
+/// pops the same as from one.
 struct State<'s> {
     sub: &'s Sub,
     side: Vec<u8>,
