@@ -24,6 +24,16 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A fresh scratch folder `name` holding the test graph ([`graph_text`]) as `g.graph`: the folder
+/// and the graph's path.
+fn with_graph(name: &str) -> (PathBuf, String) {
+    let dir = scratch(name);
+    let graph = dir.join("g.graph");
+    std::fs::write(&graph, graph_text()).unwrap();
+    let g = graph.to_str().unwrap().to_string();
+    (dir, g)
+}
+
 /// `placelab map ARGS -o OUT`, which must succeed: its output and the lines of OUT.
 fn map_ok(args: &[&str], out: &std::path::Path) -> (Output, Vec<String>) {
     let mut a = vec!["map"];
@@ -90,11 +100,8 @@ const SYSTEMS: [&str; 3] = [
 
 #[test]
 fn map_places_as_run_reports_and_its_figures_are_the_routes() {
-    let dir = scratch("same");
-    let graph = dir.join("g.graph");
-    let text = graph_text();
-    std::fs::write(&graph, &text).unwrap();
-    let g = graph.to_str().unwrap();
+    let (dir, g) = with_graph("same");
+    let (g, text) = (g.as_str(), graph_text());
     for system in SYSTEMS {
         for (strategy, objective) in [
             ("mapped", "hopBytes"),
@@ -171,10 +178,8 @@ fn map_places_as_run_reports_and_its_figures_are_the_routes() {
 
 #[test]
 fn map_writes_launcher_files_and_names_what_is_wrong() {
-    let dir = scratch("errors");
-    let graph = dir.join("g.graph");
-    std::fs::write(&graph, graph_text()).unwrap();
-    let g = graph.to_str().unwrap();
+    let (dir, g) = with_graph("errors");
+    let g = g.as_str();
     let torus = SYSTEMS[0];
 
     // a launcher's file: one rankfile line per task, in task order
@@ -255,10 +260,8 @@ fn map_writes_launcher_files_and_names_what_is_wrong() {
 
 #[test]
 fn map_takes_a_simgrid_platform_file_and_its_host_names() {
-    let dir = scratch("platform");
-    let graph = dir.join("g.graph");
-    std::fs::write(&graph, graph_text()).unwrap();
-    let g = graph.to_str().unwrap();
+    let (dir, g) = with_graph("platform");
+    let g = g.as_str();
     // two 16-host clusters on a backbone: the platform file itself is SYSTEM
     let xml = r#"<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
