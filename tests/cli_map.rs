@@ -144,12 +144,7 @@ fn map_places_as_run_reports_and_its_figures_are_the_routes() {
             assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
             let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
             let run = &report["report"]["cases"][0]["runs"][0];
-            let run_hosts: Vec<u32> = run["hosts"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|h| h.as_u64().unwrap() as u32)
-                .collect();
+            let run_hosts = support::hosts_of(&run["hosts"]);
             // `time` would differ (the run judges Mapped's finalists by simulation); these
             // objectives do not simulate
             assert_eq!(hosts, run_hosts, "{system} {strategy} {objective}");

@@ -142,12 +142,7 @@ fn every_strategy_places_each_task_on_its_own_host_and_hop_bytes_follow_the_rout
                     continue;
                 }
                 assert_eq!(r["placed"], true, "{system} {kind} {st}: {}", r["reason"]);
-                let hosts: Vec<u32> = r["hosts"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|h| h.as_u64().unwrap() as u32)
-                    .collect();
+                let hosts = support::hosts_of(&r["hosts"]);
                 assert_eq!(hosts.len() as u32, n);
                 let mut seen = vec![false; p.hosts() as usize];
                 for &h in &hosts {

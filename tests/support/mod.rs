@@ -84,3 +84,13 @@ pub fn edge_flows(g: &placelab::graph::Graph, hosts: &[u32]) -> Vec<placelab::ne
     }
     flows
 }
+
+/// A report's JSON array of host indices (`hosts` of a placement run).
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub fn hosts_of(v: &serde_json::Value) -> Vec<u32> {
+    v.as_array()
+        .expect("an array of hosts")
+        .iter()
+        .map(|h| h.as_u64().expect("a host index") as u32)
+        .collect()
+}
